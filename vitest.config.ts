@@ -1,0 +1,43 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const shared = fileURLToPath(new URL('./packages/shared/src/index.ts', import.meta.url));
+const alias = { '@cairn/shared': shared };
+
+export default defineConfig({
+  test: {
+    reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
+    projects: [
+      { resolve: { alias }, test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          include: ['packages/server/src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'web',
+          include: ['packages/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['packages/web/src/test/setup.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
