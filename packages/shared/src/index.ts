@@ -1,1 +1,3 @@
-export {};
+export * from './errors/catalogue.js';
+export * from './domain/index.js';
+export * from './limits.js';

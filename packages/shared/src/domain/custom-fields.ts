@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { isEdtfDate } from './edtf.js';
+import { IdentifierEntrySchema } from './identifier-entry.js';
+import { isHttpUrl, isValidIdentifier } from './identifiers.js';
+import { MESSAGES } from '../validation/messages.js';
+
+/**
+ * How one sub-field of a custom field group is checked: free `text`, a checked `isbn` or `issn`,
+ * an http(s) `url`, a single EDTF `date`, or a list of `identifiers`.
+ */
+export type CustomFieldKind = 'text' | 'isbn' | 'issn' | 'url' | 'date' | 'identifiers';
+
+/**
+ * The custom field groups Cairn ships (SPEC §3, "Custom field groups"), keyed as InvenioRDM keys
+ * them, with the kind of each sub-field. One table drives both the schema below and `loadRecord`.
+ */
+export const CUSTOM_FIELD_GROUPS = Object.freeze({
+  'imprint:imprint': { title: 'text', isbn: 'isbn', place: 'text', pages: 'text', edition: 'text' },
+  'journal:journal': { title: 'text', issn: 'issn', volume: 'text', issue: 'text', pages: 'text' },
+  'meeting:meeting': {
+    title: 'text',
+    acronym: 'text',
+    dates: 'text',
+    place: 'text',
+    url: 'url',
+    session: 'text',
+    session_part: 'text',
+    identifiers: 'identifiers',
+  },
+  'thesis:thesis': {
+    university: 'text',
+    department: 'text',
+    type: 'text',
+    date_submitted: 'date',
+    date_defended: 'date',
+  },
+} as const satisfies Record<string, Record<string, CustomFieldKind>>);
+
+/** A custom field group's key, e.g. `journal:journal`. */
+export type CustomFieldGroup = keyof typeof CUSTOM_FIELD_GROUPS;
+
+const TextSchema = z.string().min(1);
+const IsbnSchema = z
+  .string()
+  .refine((value) => isValidIdentifier('isbn', value), MESSAGES.invalidIsbn);
+const IssnSchema = z
+  .string()
+  .refine((value) => isValidIdentifier('issn', value), MESSAGES.invalidIssn);
+const UrlSchema = z.string().refine(isHttpUrl, MESSAGES.invalidUrl);
+const DateSchema = z
+  .string()
+  .refine((value) => isEdtfDate(value, { allowInterval: false }), MESSAGES.invalidEdtfDate);
+
+/** Imprint of a book, chapter or report. */
+export const ImprintSchema = z.object({
+  title: TextSchema.optional(),
+  isbn: IsbnSchema.optional(),
+  place: TextSchema.optional(),
+  pages: TextSchema.optional(),
+  edition: TextSchema.optional(),
+});
+
+/** Journal an article appeared in. */
+export const JournalSchema = z.object({
+  title: TextSchema.optional(),
+  issn: IssnSchema.optional(),
+  volume: TextSchema.optional(),
+  issue: TextSchema.optional(),
+  pages: TextSchema.optional(),
+});
+
+/** Conference or meeting a contribution was presented at. */
+export const MeetingSchema = z.object({
+  title: TextSchema.optional(),
+  acronym: TextSchema.optional(),
+  dates: TextSchema.optional(),
+  place: TextSchema.optional(),
+  url: UrlSchema.optional(),
+  session: TextSchema.optional(),
+  session_part: TextSchema.optional(),
+  identifiers: z.array(IdentifierEntrySchema).optional(),
+});
+
+/** Thesis details; both dates are single EDTF dates. */
+export const ThesisSchema = z.object({
+  university: TextSchema.optional(),
+  department: TextSchema.optional(),
+  type: TextSchema.optional(),
+  date_submitted: DateSchema.optional(),
+  date_defended: DateSchema.optional(),
+});
+
+/** `custom_fields` of a draft: only the groups of `CUSTOM_FIELD_GROUPS`, each optional. */
+export const CustomFieldsSchema = z.object({
+  'imprint:imprint': ImprintSchema.optional(),
+  'journal:journal': JournalSchema.optional(),
+  'meeting:meeting': MeetingSchema.optional(),
+  'thesis:thesis': ThesisSchema.optional(),
+});
+
+/** A draft's custom fields. */
+export type CustomFields = z.infer<typeof CustomFieldsSchema>;
+
+/** An imprint. */
+export type Imprint = z.infer<typeof ImprintSchema>;
+/** A journal. */
+export type Journal = z.infer<typeof JournalSchema>;
+/** A meeting. */
+export type Meeting = z.infer<typeof MeetingSchema>;
+/** A thesis. */
+export type Thesis = z.infer<typeof ThesisSchema>;

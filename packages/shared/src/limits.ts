@@ -1,0 +1,70 @@
+/**
+ * Business constants and limits (SPEC §9), shared so the server enforces and the browser shows
+ * the same numbers. Values that an instance may override (quota, concurrency) are the defaults.
+ */
+
+/** Default maximum number of files per record, unless configuration overrides it. */
+export const DEFAULT_MAX_FILES = 5;
+
+/** Default maximum total bytes per record (decimal 10 GB), unless configuration overrides it. */
+export const DEFAULT_MAX_STORAGE = 1e10;
+
+/** Files uploaded in parallel by default (configuration `fileUploadConcurrency`). */
+export const UPLOAD_CONCURRENCY = 3;
+
+/** Delays before each upload attempt: the first try is immediate, then three retries. */
+export const RETRY_DELAYS_MS: readonly number[] = Object.freeze([0, 1000, 3000, 5000]);
+
+/** Transfer type used when configuration names none (`L`, bytes through the app). */
+export const DEFAULT_TRANSFER_TYPE = 'L';
+
+/** S3 allows at most this many parts in one multipart upload. */
+export const MULTIPART_MAX_PARTS = 10_000;
+
+/** S3's minimum size of every part but the last (5 MiB). */
+export const MULTIPART_MIN_CHUNK = 5 * 1024 * 1024;
+
+/** S3's maximum size of one part (5 GiB). */
+export const MULTIPART_MAX_PART = 0x140000000;
+
+/** S3's maximum object size (5 TiB): the overall cap on one multipart upload. */
+export const MULTIPART_MAX_FILE_SIZE = 5 * 1024 ** 4;
+
+/** Number of chunk sizes tried, spaced on a log scale between the minimum and maximum part. */
+export const MULTIPART_CHUNK_CANDIDATES = 5;
+
+/** Communities shown per page in the community selection dialog. */
+export const COMMUNITY_PAGE_SIZE = 5;
+
+/** Custom and standard license descriptions are cut to this many characters in lists. */
+export const LICENSE_DESCRIPTION_MAX = 300;
+
+/** Typing in the external PID (DOI) field is debounced by this long before it is stored. */
+export const EXTERNAL_PID_DEBOUNCE_MS = 200;
+
+/** How long the "Save and add another" button reads "Added". */
+export const SAVE_AND_ADD_ANOTHER_FEEDBACK_MS = 2000;
+
+/** How long a creator or contributor row added by the last action stays highlighted. */
+export const ADDED_ROW_HIGHLIGHT_MS = 2000;
+
+/** Page size of search results when the client asks for none. */
+export const SEARCH_DEFAULT_PAGE_SIZE = 25;
+
+/** page × size may not exceed this (InvenioRDM answers "Invalid querystring parameters."). */
+export const SEARCH_MAX_WINDOW = 10_000;
+
+/** Minimum length of `metadata.title`, additional titles and descriptions (InvenioRDM's rule). */
+export const TITLE_MIN_LENGTH = 3;
+
+/** Minimum length of `metadata.description` and additional descriptions. */
+export const DESCRIPTION_MIN_LENGTH = 3;
+
+/** Maximum length of `metadata.version` (the form's help text promises 191 characters). */
+export const VERSION_MAX_LENGTH = 191;
+
+/** Creator and contributor lists longer than this get an inline filter in the form. */
+export const CREATOR_FILTER_THRESHOLD = 10;
+
+/** Long creator lists are mounted in batches of this many rows per animation frame. */
+export const CREATOR_RENDER_BATCH = 30;

@@ -1,0 +1,140 @@
+import type { Affiliation, Creator, PersonOrOrg } from '../domain/creator.js';
+import { PERSON_OR_ORG_SCHEMES } from '../domain/identifiers.js';
+import { dedupeIdentifiers, readIdentifierEntry } from './load-identifier.js';
+import { MESSAGES, duplicatedAffiliationsMessage } from './messages.js';
+import {
+  join,
+  nonEmpty,
+  readList,
+  readObject,
+  readString,
+  readVocabularyRef,
+  requirePresent,
+  type Reader,
+} from './read.js';
+
+const PERSON_OR_ORG_SCHEME_SET = new Set(PERSON_OR_ORG_SCHEMES);
+
+/** Creators may leave the role out; contributors must give one. */
+export type CreatorKind = 'creators' | 'contributors';
+
+function readPersonOrOrg(value: unknown, path: string, r: Reader): PersonOrOrg | undefined {
+  const object = readObject(value, path, r);
+  if (object === undefined) return undefined;
+
+  const typePath = join(path, 'type');
+  const type =
+    object.type === 'personal' || object.type === 'organizational' ? object.type : undefined;
+  // InvenioRDM answers a missing type with the same "choose one of" message as a wrong one.
+  if (type === undefined) r.issues.add(typePath, MESSAGES.personOrOrgType);
+
+  const givenName = readString(object.given_name, join(path, 'given_name'), r);
+  const familyName = readString(object.family_name, join(path, 'family_name'), r);
+  const name = readString(object.name, join(path, 'name'), r);
+
+  const result: PersonOrOrg = {};
+  if (type !== undefined) result.type = type;
+  if (type === 'personal') {
+    if (familyName === undefined && object.family_name === undefined) {
+      r.issues.add(join(path, 'family_name'), MESSAGES.familyNameBlank);
+    }
+    if (givenName !== undefined) result.given_name = givenName;
+    if (familyName !== undefined) result.family_name = familyName;
+    // The display name is derived, whatever the client sent, so it can never disagree with the parts.
+    const display =
+      familyName !== undefined && givenName !== undefined
+        ? `${familyName}, ${givenName}`
+        : (familyName ?? givenName);
+    if (display !== undefined) result.name = display;
+  } else if (type === 'organizational') {
+    if (name === undefined && object.name === undefined)
+      r.issues.add(join(path, 'name'), MESSAGES.nameBlank);
+    if (name !== undefined) result.name = name;
+  } else {
+    if (name !== undefined) result.name = name;
+    if (givenName !== undefined) result.given_name = givenName;
+    if (familyName !== undefined) result.family_name = familyName;
+  }
+  const identifiersPath = join(path, 'identifiers');
+  const identifiers = readList(object.identifiers, identifiersPath, r, (item, itemPath) =>
+    readIdentifierEntry(item, itemPath, r, PERSON_OR_ORG_SCHEME_SET),
+  );
+  if (identifiers !== undefined) {
+    result.identifiers = dedupeIdentifiers(
+      identifiers,
+      identifiersPath,
+      r,
+      MESSAGES.onePerScheme,
+      true,
+    );
+  }
+  return nonEmpty(result);
+}
+
+function readAffiliation(value: unknown, path: string, r: Reader): Affiliation | undefined {
+  const object = readObject(value, path, r);
+  if (object === undefined) return undefined;
+  const id = readString(object.id, join(path, 'id'), r);
+  // A vocabulary affiliation comes back from the API with its `name`; the id is what counts.
+  if (id !== undefined) return { id };
+  const name = readString(object.name, join(path, 'name'), r);
+  if (name !== undefined) return { name };
+  if (object.id === undefined && object.name === undefined)
+    r.issues.add(path, MESSAGES.affiliationIdOrName);
+  return undefined;
+}
+
+function readAffiliations(value: unknown, path: string, r: Reader): Affiliation[] | undefined {
+  const affiliations = readList(value, path, r, (item, itemPath) =>
+    readAffiliation(item, itemPath, r),
+  );
+  if (affiliations === undefined) return undefined;
+  const seen = new Set<string>();
+  const duplicates: string[] = [];
+  const out: Affiliation[] = [];
+  for (const affiliation of affiliations) {
+    const label = affiliation.id ?? affiliation.name ?? '';
+    const key = affiliation.id === undefined ? `name:${label}` : `id:${label}`;
+    if (seen.has(key)) {
+      if (!duplicates.includes(label)) duplicates.push(label);
+      continue;
+    }
+    seen.add(key);
+    out.push(affiliation);
+  }
+  if (duplicates.length > 0) r.issues.add(path, duplicatedAffiliationsMessage(duplicates));
+  return out;
+}
+
+/**
+ * Loads one creator or contributor. A wrong-typed part (a bad identifier, a non-string name) is
+ * dropped and reported; a missing required part (type, family name of a person, name of an
+ * organisation, role of a contributor) is reported and the rest kept. For persons the display
+ * `name` is computed as "Family, Given"; for organisations given and family names are removed.
+ * Exact duplicate identifiers and affiliations are dropped and reported.
+ */
+export function readCreator(
+  value: unknown,
+  path: string,
+  r: Reader,
+  kind: CreatorKind,
+): Creator | undefined {
+  const object = readObject(value, path, r);
+  if (object === undefined) return undefined;
+  const creator: Creator = {};
+
+  const personPath = join(path, 'person_or_org');
+  if (requirePresent(object.person_or_org, personPath, r)) {
+    const personOrOrg = readPersonOrOrg(object.person_or_org, personPath, r);
+    if (personOrOrg !== undefined) creator.person_or_org = personOrOrg;
+  }
+
+  const rolePath = join(path, 'role');
+  if (kind === 'contributors') requirePresent(object.role, rolePath, r);
+  const role = readVocabularyRef(object.role, rolePath, r);
+  if (role !== undefined) creator.role = role;
+
+  const affiliations = readAffiliations(object.affiliations, join(path, 'affiliations'), r);
+  if (affiliations !== undefined) creator.affiliations = affiliations;
+  return nonEmpty(creator);
+}
