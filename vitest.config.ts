@@ -6,9 +6,14 @@ const alias = { '@cairn/shared': shared };
 
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
+    reporters: process.env.CI
+      ? ['default', ['json', { outputFile: '.vitest-results.json' }]]
+      : ['default'],
     projects: [
-      { resolve: { alias }, test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'] },
+      },
       {
         resolve: { alias },
         test: {

@@ -1,0 +1,121 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import crypto from 'node:crypto';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Services } from './services.js';
+import { registerErrorHandler } from './plugins/errors.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerAuthRoutes } from './modules/users/auth.routes.js';
+import { registerRecordRoutes } from './modules/records/records.routes.js';
+import { registerPages } from './modules/pages/pages.routes.js';
+import { registerDocsPage } from './modules/docs/docs.routes.js';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** JSON parsing as InvenioRDM does it: an empty body is "no data", prototype keys are dropped. */
+function parseJsonBody(body: string): unknown {
+  if (body.trim() === '') return undefined;
+  return body.includes('__proto__') || body.includes('constructor')
+    ? JSON.parse(body, (key, value: unknown) =>
+        key === '__proto__' || key === 'constructor' ? undefined : value,
+      )
+    : JSON.parse(body);
+}
+
+/**
+ * Builds the Fastify app from wired services; never listens (tests use inject or listen on port 0).
+ */
+export async function buildApp(
+  services: Services,
+  options: AppOptions = {},
+): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch {
+      const error = new SyntaxError(
+        'Unable to decode JSON data in request body.',
+      ) as SyntaxError & { statusCode: number };
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+  // A body with no Content-Type is JSON (invenio-api.md §1.1); any other declared type is 415.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const hasBody =
+      request.headers['content-length'] !== undefined ||
+      request.headers['transfer-encoding'] !== undefined;
+    if (hasBody && request.headers['content-type'] === undefined)
+      request.headers['content-type'] = 'application/json';
+    done();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Cairn REST API',
+        version: '0.1.0',
+        description:
+          "InvenioRDM-compatible REST API of Cairn. Operations tagged 'Cairn extension' go beyond the InvenioRDM contract.",
+      },
+      servers: [{ url: config.siteUrl }],
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Personal access token (npx cairn tokens create EMAIL)',
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'cairn_session',
+            description: 'Browser session; unsafe methods also need X-CSRFToken',
+          },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.get('/api/docs/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  registerDocsPage(app);
+
+  registerAuth(app, services.users);
+  registerAuthRoutes(app, config, services.users);
+  registerRecordRoutes(app, {
+    config,
+    records: services.records,
+    search: services.search,
+    vocabularies: services.vocabularies,
+    users: services.users,
+  });
+  app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
+  await registerPages(app, {
+    config,
+    records: services.records,
+    vocabularies: services.vocabularies,
+  });
+  return app;
+}

@@ -1,0 +1,159 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './database/database.js';
+import { createServices, type Services } from './services.js';
+import { buildApp } from './app.js';
+import { startSweeps } from './sweeps/scheduler.js';
+import { DEMO_USERS, loadDemo } from './demo.js';
+import { AppError } from './errors.js';
+
+const USAGE = `Usage: cairn <command>
+
+  serve                                   run the server (what npm start runs after the build)
+  users create EMAIL [--password P] [--name NAME] [--admin]
+  tokens create EMAIL [--name NAME]       print a new personal access token (only the token)
+  demo                                    load the demo data (idempotent)
+
+Configuration comes from the environment: PORT, HOST, CAIRN_DATA_DIR, CAIRN_SITE_URL,
+DATABASE_URL, CAIRN_DOI_PREFIX, CAIRN_DOI_REQUIRED, CAIRN_DATACITE_URL/USERNAME/PASSWORD,
+CAIRN_RESTRICTION_GRACE_DAYS … (see README.md).`;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>): Promise<T> {
+  const database = openDatabase(config.database);
+  try {
+    return await fn(await createServices(config, database));
+  } finally {
+    await database.close();
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const database = openDatabase(config.database);
+  const services = await createServices(config, database);
+  const app = await buildApp(services);
+  const fresh =
+    (await services.search.search(undefined, {})).total === 0 &&
+    !(await services.users.findByEmail(DEMO_USERS[0].email));
+  if (fresh) {
+    const { created } = await loadDemo(services);
+    if (created.length > 0) app.log.info(`demo data loaded: ${created.join(', ')}`);
+  }
+  const stopSweeps = startSweeps(services, app.log);
+  await app.listen({ port: config.port, host: config.host });
+  const lines = [
+    '',
+    `Cairn is running at ${config.siteUrl}  (${config.database.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,
+    'Demo accounts:',
+    ...DEMO_USERS.map(
+      (u) => `  ${u.email.padEnd(22)} password: ${u.password}${u.isAdmin ? '  (admin)' : ''}`,
+    ),
+    `API reference: ${config.siteUrl}/api/docs`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal}: shutting down`);
+    await stopSweeps();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** Entry point of `npx cairn`; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  let config: Config;
+  try {
+    config = loadConfig(process.env, { webDist: path.resolve(here, '../../web/dist') });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    if (command === 'serve') {
+      await serve(config);
+      return -1;
+    }
+    if (command === 'demo') {
+      const { created } = await withServices(config, loadDemo);
+      process.stdout.write(
+        created.length ? `Loaded: ${created.join(', ')}\n` : 'Demo data already present.\n',
+      );
+      return 0;
+    }
+    if (command === 'users' && sub === 'create') {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          password: { type: 'string' },
+          name: { type: 'string' },
+          admin: { type: 'boolean' },
+        },
+      });
+      const email = positionals[0];
+      if (!email) throw new UsageError('users create needs an EMAIL');
+      const password = values.password ?? cryptoPassword();
+      const user = await withServices(config, (s) =>
+        s.users.createUser({ email, password, name: values.name, isAdmin: values.admin ?? false }),
+      );
+      process.stdout.write(
+        `Created ${user.isAdmin ? 'admin ' : ''}user ${user.email} (id ${user.id})${values.password ? '' : ` with password ${password}`}\n`,
+      );
+      return 0;
+    }
+    if (command === 'tokens' && sub === 'create') {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { name: { type: 'string' } },
+      });
+      const email = positionals[0];
+      if (!email) throw new UsageError('tokens create needs an EMAIL');
+      const token = await withServices(config, async (s) => {
+        const user = await s.users.findByEmail(email);
+        if (!user) throw new UsageError(`no account for ${email}`);
+        return (await s.users.createToken(user.id, values.name ?? 'cli')).token;
+      });
+      process.stdout.write(`${token}\n`);
+      return 0;
+    }
+    process.stderr.write(`${USAGE}\n`);
+    return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof AppError) {
+      const details =
+        error instanceof AppError && error.errors
+          ? error.errors.map((e) => ` ${e.field}: ${e.messages.join(' ')}`).join(';')
+          : '';
+      process.stderr.write(`cairn: ${error.message}${details}\n`);
+      return 1;
+    }
+    if (
+      error instanceof TypeError &&
+      'code' in error &&
+      String(error.code).startsWith('ERR_PARSE_ARGS')
+    ) {
+      process.stderr.write(`cairn: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+class UsageError extends Error {}
+
+function cryptoPassword(): string {
+  return `cairn-${crypto.randomBytes(9).toString('base64url')}`;
+}

@@ -1,0 +1,112 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * JSON columns are text in SQLite and jsonb in PostgreSQL: written as a JSON string, read back as a
+ * string (SQLite) or an already parsed value (pg). `readJson` hides the difference.
+ */
+export type JsonColumn = ColumnType<unknown, string, string>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  passwordHash: string;
+  isAdmin: number;
+  createdAt: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value, so a leaked database does not leak live sessions. */
+  id: string;
+  userId: number;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  tokenHash: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface ParentsTable {
+  id: string;
+  ownerId: number;
+  /** {communities, pids, access settings}: what all versions share. */
+  data: JsonColumn;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface RecordLikeColumns {
+  id: string;
+  parentId: string;
+  versionIndex: number;
+  /** RecordData of @cairn/shared: metadata, custom_fields, access, files settings, pids. */
+  data: JsonColumn;
+  revisionId: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Denormalised for search and sorting; rewritten with `data`. */
+  title: string;
+  searchText: string;
+}
+
+export interface DraftsTable extends RecordLikeColumns {
+  expiresAt: string;
+  /** The record-side creation time when this draft edits a published record (grace period rule). */
+  recordCreatedAt: string | null;
+}
+
+export interface RecordsTable extends RecordLikeColumns {
+  isLatest: number;
+  publicationDate: string;
+  resourceType: string;
+  accessRecord: string;
+  /** Set while an embargo is active, so the sweep finds what to lift with an index. */
+  embargoUntil: string | null;
+  publishedAt: string;
+  deletedAt: string | null;
+}
+
+export interface PidsTable {
+  scheme: string;
+  /** Lower-cased: DOIs are case-insensitive, so uniqueness must be too. */
+  identifier: string;
+  recordId: string;
+  provider: string;
+  /** new → reserved → registered (managed DOIs); external ones are 'registered' from the start. */
+  status: string;
+  registrationAttempts: number;
+  registrationError: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface VocabulariesTable {
+  type: string;
+  id: string;
+  title: JsonColumn;
+  description: JsonColumn | null;
+  icon: string | null;
+  props: JsonColumn | null;
+  tags: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  tokens: TokensTable;
+  parents: ParentsTable;
+  drafts: DraftsTable;
+  records: RecordsTable;
+  pids: PidsTable;
+  vocabularies: VocabulariesTable;
+}
+
+/** Parses a JSON column whatever the engine returned. */
+export function readJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}

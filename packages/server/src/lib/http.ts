@@ -1,0 +1,55 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+export const JSON_TYPE = 'application/json';
+export const VND_TYPE = 'application/vnd.inveniordm.v1+json';
+
+/**
+ * flask-resources negotiation: no Accept or a wildcard gives JSON; an explicitly listed supported
+ * type wins whatever its q-value; anything else is 406 naming what is on offer.
+ */
+export function negotiate(request: FastifyRequest, supported: readonly string[]): string {
+  const header = request.headers.accept;
+  if (!header) return supported[0]!;
+  const listed = header
+    .split(',')
+    .map((part) => part.split(';')[0]!.trim().toLowerCase())
+    .filter(Boolean);
+  for (const type of listed) if (supported.includes(type)) return type;
+  if (listed.some((t) => t === '*/*' || t === 'application/*')) return supported[0]!;
+  throw new AppError(
+    'NOT_ACCEPTABLE',
+    `Invalid 'Accept' header. Expected one of: ${supported.join(', ')}`,
+  );
+}
+
+export function isFlagSet(value: unknown): boolean {
+  return value === '1' || value === 'true' || value === 'True' || value === '';
+}
+
+/** `?ln=` first, then the first Accept-Language tag we have, then the default locale. */
+export function requestLocale(
+  request: FastifyRequest,
+  locales: readonly string[],
+  fallback: string,
+): string {
+  const ln = (request.query as Record<string, unknown>).ln;
+  if (typeof ln === 'string' && locales.includes(ln.slice(0, 2))) return ln.slice(0, 2);
+  for (const tag of (request.headers['accept-language'] ?? '').split(',')) {
+    const lang = tag.split(';')[0]!.trim().slice(0, 2).toLowerCase();
+    if (locales.includes(lang)) return lang;
+  }
+  return fallback;
+}
+
+/** Sends one item with its strong ETag, in the negotiated content type. */
+export function sendItem(
+  reply: FastifyReply,
+  status: number,
+  type: string,
+  body: Record<string, unknown>,
+): FastifyReply {
+  const revision = body.revision_id;
+  if (typeof revision === 'number') void reply.header('etag', `"${revision}"`);
+  return reply.status(status).type(type).send(body);
+}

@@ -1,0 +1,104 @@
+import type { Config } from '../../config.js';
+import { nowIso } from '../../database/database.js';
+import type { RecordsRepository } from '../records/records.repository.js';
+import { presentRecord } from '../records/records.presenter.js';
+import {
+  vocabularySnapshot,
+  type VocabulariesService,
+} from '../vocabularies/vocabularies.service.js';
+import { DataCiteClient, DataCiteError } from './datacite/datacite-client.js';
+import { toDataCiteAttributes, type RecordForDataCite } from './datacite/datacite-serializer.js';
+
+const MAX_BACKOFF_MS = 6 * 3600_000;
+
+/**
+ * Registers managed DOIs with DataCite after publication. Publishing only queues (pid status
+ * 'publishing'); this service drains the queue right away and again from the periodic sweep,
+ * backing off exponentially, so a DataCite outage never blocks or fails a publish.
+ */
+export class DoiRegistrationService {
+  private readonly client?: DataCiteClient;
+  private running?: Promise<number>;
+
+  constructor(
+    private readonly repo: RecordsRepository,
+    private readonly vocabularies: VocabulariesService,
+    private readonly config: Config,
+    client?: DataCiteClient,
+  ) {
+    const dc = config.doi.datacite;
+    this.client =
+      client ??
+      (dc
+        ? new DataCiteClient({
+            url: dc.url,
+            username: dc.username,
+            password: dc.password,
+            prefix: config.doi.prefix,
+          })
+        : undefined);
+  }
+
+  /** Starts a drain unless one is running; errors are recorded on the PID, never thrown. */
+  kick(): void {
+    if (!this.client || this.running) return;
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Waits for the drain in progress (tests and shutdown). */
+  async idle(): Promise<void> {
+    await this.running;
+  }
+
+  /** Registers every DOI that is due; returns how many succeeded. */
+  async drain(): Promise<number> {
+    if (!this.client) return 0;
+    const due = await this.repo.pendingRegistrations(nowIso(), 100);
+    if (due.length === 0) return 0;
+    const vocab = await vocabularySnapshot(this.vocabularies);
+    let registered = 0;
+    for (const pid of due) {
+      const row = await this.repo.getRecord(pid.recordId);
+      const parent = row && (await this.repo.getParent(row.parentId));
+      if (!row || !parent) continue;
+      const json = presentRecord(row, parent, {
+        siteUrl: this.config.siteUrl,
+        ui: false,
+        expand: false,
+        locale: this.config.defaultLocale,
+        vocab,
+      });
+      const doi =
+        (json.pids as Record<string, { identifier: string }>).doi?.identifier ?? pid.identifier;
+      try {
+        const attributes = toDataCiteAttributes(json as unknown as RecordForDataCite, {
+          publisherFallback: this.config.siteName,
+          siteUrl: this.config.siteUrl,
+        });
+        await this.client.registerDoi(doi, `${this.config.siteUrl}/records/${row.id}`, attributes);
+        await this.repo.updatePid('doi', pid.identifier, {
+          status: 'registered',
+          registrationError: null,
+          nextAttemptAt: null,
+        });
+        registered++;
+      } catch (error) {
+        const attempts = pid.registrationAttempts + 1;
+        const retryable = !(error instanceof DataCiteError) || error.retryable;
+        // Non-retryable answers (bad metadata) still get retried, slowly, after an admin fixes the cause.
+        const delay = Math.min(
+          MAX_BACKOFF_MS,
+          (retryable ? 30_000 : 3600_000) * 2 ** Math.min(attempts - 1, 10),
+        );
+        await this.repo.updatePid('doi', pid.identifier, {
+          registrationAttempts: attempts,
+          registrationError: String(error instanceof Error ? error.message : error).slice(0, 2000),
+          nextAttemptAt: new Date(Date.now() + delay).toISOString(),
+        });
+      }
+    }
+    return registered;
+  }
+}

@@ -1,0 +1,156 @@
+import type { User } from '../users/users.service.js';
+import { parseSearchParams, type SearchParams } from '../../lib/search.js';
+import type { ParentRow, RecordRow, RecordsRepository, DraftRow } from './records.repository.js';
+import type { RecordsService } from './records.service.js';
+
+export const RECORD_SORTS = [
+  'bestmatch',
+  'newest',
+  'oldest',
+  'version',
+  'mostviewed',
+  'mostdownloaded',
+] as const;
+export const USER_RECORD_SORTS = [...RECORD_SORTS, 'updated-desc', 'updated-asc'] as const;
+
+export interface RecordHits {
+  params: SearchParams;
+  records: Array<{ row: RecordRow; parent: ParentRow }>;
+  total: number;
+  resourceTypes: Array<{ key: string; count: number }>;
+}
+
+export interface UserHits {
+  params: SearchParams;
+  hits: Array<
+    | { kind: 'draft'; row: DraftRow; parent: ParentRow; isPublished: boolean }
+    | { kind: 'record'; row: RecordRow; parent: ParentRow }
+  >;
+  total: number;
+  published: number;
+  drafts: number;
+}
+
+function isTrue(values: string[] | undefined): boolean {
+  return values?.some((v) => v === 'true' || v === '1') ?? false;
+}
+
+/** Searches over published records and over a user's own uploads (InvenioRDM's search contract). */
+export class RecordsSearchService {
+  constructor(
+    private readonly repo: RecordsRepository,
+    private readonly records: RecordsService,
+  ) {}
+
+  private async withParents<T extends { parentId: string }>(
+    rows: T[],
+  ): Promise<Array<{ row: T; parent: ParentRow }>> {
+    const parents = new Map(
+      (await this.repo.getParents(rows.map((r) => r.parentId))).map((p) => [p.id, p]),
+    );
+    return rows.map((row) => ({ row, parent: parents.get(row.parentId)! }));
+  }
+
+  /** GET /api/records: published, visible, latest versions unless `allversions`. */
+  async search(user: User | undefined, query: Record<string, unknown>): Promise<RecordHits> {
+    const params = parseSearchParams(query, {
+      sorts: RECORD_SORTS,
+      defaultSort: (q) => (q ? 'bestmatch' : 'newest'),
+      filters: ['resource_type', 'access_status', 'allversions'],
+    });
+    const viewerId = user?.isAdmin ? undefined : (user?.id ?? null);
+    const [{ rows, total }, resourceTypes] = await Promise.all([
+      this.repo.searchRecords({
+        q: params.q,
+        sort: params.sort,
+        offset: (params.page - 1) * params.size,
+        limit: params.size,
+        allVersions: isTrue(params.filters.allversions),
+        resourceTypes: params.filters.resource_type ?? [],
+        accessStatuses: params.filters.access_status ?? [],
+        viewerId,
+      }),
+      this.repo.resourceTypeCounts(viewerId),
+    ]);
+    return { params, records: await this.withParents(rows), total, resourceTypes };
+  }
+
+  /** GET /api/records/{id}/versions: every published version of the parent, newest first. */
+  async versions(
+    user: User | undefined,
+    id: string,
+    query: Record<string, unknown>,
+  ): Promise<RecordHits> {
+    const parent = await this.records.parentForVersions(user, id);
+    const params = parseSearchParams(query, {
+      sorts: ['version', ...RECORD_SORTS],
+      defaultSort: () => 'version',
+      filters: [],
+    });
+    const { rows, total } = await this.repo.listVersions(
+      parent.id,
+      (params.page - 1) * params.size,
+      params.size,
+    );
+    return { params, records: rows.map((row) => ({ row, parent })), total, resourceTypes: [] };
+  }
+
+  /** GET /api/user/records: the caller's drafts and records, with the `is_published` facet. */
+  async userRecords(user: User, query: Record<string, unknown>): Promise<UserHits> {
+    const params = parseSearchParams(query, {
+      sorts: USER_RECORD_SORTS,
+      defaultSort: (q) => (q ? 'bestmatch' : 'updated-desc'),
+      filters: ['is_published', 'shared_with_me', 'allversions'],
+    });
+    const published = params.filters.is_published?.[0];
+    const result = await this.repo.searchUserRecords({
+      ownerId: user.id,
+      q: params.q,
+      sort: params.sort,
+      offset: (params.page - 1) * params.size,
+      limit: params.size,
+      ...(published === undefined
+        ? {}
+        : { isPublished: published === 'true' || published === '1' }),
+    });
+    const draftIds = result.hits.filter((h) => h.kind === 'draft').map((h) => h.id);
+    const recordIds = result.hits.filter((h) => h.kind === 'record').map((h) => h.id);
+    const [drafts, records, publishedOfDrafts] = await Promise.all([
+      this.repo.getDrafts(draftIds),
+      this.repo.getRecords(recordIds),
+      this.repo.getRecords(draftIds),
+    ]);
+    const parents = new Map(
+      (await this.repo.getParents([...drafts, ...records].map((r) => r.parentId))).map((p) => [
+        p.id,
+        p,
+      ]),
+    );
+    const draftById = new Map(drafts.map((d) => [d.id, d]));
+    const recordById = new Map(records.map((r) => [r.id, r]));
+    const publishedIds = new Set(publishedOfDrafts.map((r) => r.id));
+    const hits: UserHits['hits'] = [];
+    for (const h of result.hits) {
+      if (h.kind === 'draft') {
+        const row = draftById.get(h.id);
+        if (row)
+          hits.push({
+            kind: 'draft',
+            row,
+            parent: parents.get(row.parentId)!,
+            isPublished: publishedIds.has(row.id),
+          });
+      } else {
+        const row = recordById.get(h.id);
+        if (row) hits.push({ kind: 'record', row, parent: parents.get(row.parentId)! });
+      }
+    }
+    return {
+      params,
+      hits,
+      total: result.total,
+      published: result.published,
+      drafts: result.drafts,
+    };
+  }
+}

@@ -1,0 +1,297 @@
+import { computeAccessStatus, computeRecordStatus, type RecordData } from '@cairn/shared';
+import { readJson } from '../../database/schema.js';
+import type { DraftRow, ParentRow, RecordRow } from './records.repository.js';
+import { buildUi, l10n } from './records.ui.js';
+import type { VocabularyEntry } from '../vocabularies/vocabularies.repository.js';
+
+export interface ParentData {
+  access: {
+    owned_by: { user: string };
+    settings: Record<string, unknown>;
+    grants: unknown[];
+    links: unknown[];
+  };
+  communities: Record<string, unknown>;
+  pids: Record<string, unknown>;
+}
+
+export interface PresentOptions {
+  siteUrl: string;
+  ui: boolean;
+  expand: boolean;
+  locale: string;
+  vocab: (type: string, id: string) => VocabularyEntry | undefined;
+  owner?: { id: number; email: string; name: string };
+}
+
+/** InvenioRDM's timestamp form: microseconds and an explicit +00:00 offset. */
+export function invenioTime(iso: string): string {
+  return iso.replace(/\.(\d{3})Z$/, '.$1000+00:00').replace(/Z$/, '+00:00');
+}
+
+function draftExpiry(iso: string): string {
+  return iso
+    .replace('T', ' ')
+    .replace(/\.(\d{3})Z$/, '.$1000')
+    .replace(/Z$/, '');
+}
+
+/** Vocabulary references gain their `title` (and licence props) on the way out, as InvenioRDM dumps them. */
+function withVocabularyTitles(
+  data: RecordData,
+  vocab: PresentOptions['vocab'],
+): RecordData['metadata'] {
+  const m = structuredClone(data.metadata) as Record<string, unknown>;
+  const title = (type: string, ref: unknown) => {
+    const r = ref as { id?: string } | undefined;
+    if (!r?.id) return;
+    const e = vocab(type, r.id);
+    if (e) (r as Record<string, unknown>).title = e.title;
+  };
+  const each = (key: string, fn: (item: Record<string, unknown>) => void) => {
+    const list = m[key];
+    if (Array.isArray(list))
+      for (const item of list)
+        if (item && typeof item === 'object') fn(item as Record<string, unknown>);
+  };
+  title('resourcetypes', m.resource_type);
+  each('languages', (l) => title('languages', l));
+  each('additional_titles', (t) => {
+    title('titletypes', t.type);
+    title('languages', t.lang);
+  });
+  each('additional_descriptions', (d) => {
+    title('descriptiontypes', d.type);
+    title('languages', d.lang);
+  });
+  each('dates', (d) => title('datetypes', d.type));
+  each('creators', (c) => title('creatorsroles', c.role));
+  each('contributors', (c) => title('contributorsroles', c.role));
+  each('related_identifiers', (r) => {
+    title('relationtypes', r.relation_type);
+    title('resourcetypes', r.resource_type);
+  });
+  each('rights', (r) => {
+    if (typeof r.id !== 'string') return;
+    const e = vocab('licenses', r.id);
+    if (!e) return;
+    r.title = e.title;
+    if (e.description) r.description = e.description;
+    if (e.icon) r.icon = e.icon;
+    r.props = { url: e.props?.url ?? '', scheme: e.props?.scheme ?? 'spdx' };
+  });
+  return m;
+}
+
+function filesSection(data: RecordData) {
+  return data.files.enabled
+    ? {
+        enabled: true,
+        order: [],
+        count: 0,
+        total_bytes: 0,
+        entries: {},
+        ...(data.files.default_preview ? { default_preview: data.files.default_preview } : {}),
+      }
+    : { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} };
+}
+
+function presentParent(parent: ParentRow, data: ParentData) {
+  return { id: parent.id, access: data.access, communities: data.communities, pids: data.pids };
+}
+
+function doiOf(data: RecordData): string | undefined {
+  return data.pids.doi?.identifier;
+}
+
+function commonLinks(api: string, id: string, site: string) {
+  return {
+    reserve_doi: `${api}/records/${id}/draft/pids/doi`,
+    versions: `${api}/records/${id}/versions`,
+    self_iiif_manifest: `${api}/iiif/draft:${id}/manifest`,
+    self_iiif_sequence: `${api}/iiif/draft:${id}/sequence/default`,
+    access_links: `${api}/records/${id}/access/links`,
+    access_grants: `${api}/records/${id}/access/grants`,
+    access_users: `${api}/records/${id}/access/users`,
+    access_request: `${api}/records/${id}/access/request`,
+    access: `${api}/records/${id}/access`,
+    communities: `${api}/records/${id}/communities`,
+    'communities-suggestions': `${api}/records/${id}/communities-suggestions`,
+    requests: `${api}/records/${id}/requests`,
+    quota_increase: `${api}/records/${id}/quota-increase`,
+    preview_html: `${site}/records/${id}?preview=1`,
+  };
+}
+
+/** Draft JSON exactly as the contract lists it (links of invenio-reference §1.1). */
+export function presentDraft(
+  row: DraftRow,
+  parent: ParentRow,
+  o: PresentOptions & {
+    isPublished: boolean;
+    isLatestDraft: boolean;
+    reviewStatus?: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
+  },
+): Record<string, unknown> {
+  const data = readJson<RecordData>(row.data);
+  const parentData = readJson<ParentData>(parent.data);
+  const site = o.siteUrl;
+  const api = `${site}/api`;
+  const id = row.id;
+  const status = computeRecordStatus({
+    isPublishedRecord: o.isPublished,
+    versionIndex: row.versionIndex,
+    reviewStatus: o.reviewStatus,
+  });
+  const accessStatus = computeAccessStatus(data.access, data.files.enabled);
+  const links: Record<string, string> = {
+    self: `${api}/records/${id}/draft`,
+    self_html: `${site}/uploads/${id}`,
+    record: `${api}/records/${id}`,
+    record_html: `${site}/records/${id}`,
+    publish: `${api}/records/${id}/draft/actions/publish`,
+    review: `${api}/records/${id}/draft/review`,
+    files: `${api}/records/${id}/draft/files`,
+    media_files: `${api}/records/${id}/draft/media-files`,
+    archive: `${api}/records/${id}/draft/files-archive`,
+    archive_media: `${api}/records/${id}/draft/media-files-archive`,
+    ...commonLinks(api, id, site),
+  };
+  const doi = doiOf(data);
+  const json: Record<string, unknown> = {
+    id,
+    created: invenioTime(row.createdAt),
+    updated: invenioTime(row.updatedAt),
+    revision_id: row.revisionId,
+    links,
+    metadata: withVocabularyTitles(data, o.vocab),
+    custom_fields: data.custom_fields,
+    access: { ...data.access, status: accessStatus },
+    files: filesSection(data),
+    media_files: { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} },
+    pids: data.pids,
+    parent: presentParent(parent, parentData),
+    versions: { index: row.versionIndex, is_latest: false, is_latest_draft: o.isLatestDraft },
+    is_published: o.isPublished,
+    is_draft: true,
+    status,
+    expires_at: draftExpiry(row.expiresAt),
+  };
+  if (doi && data.pids.doi?.provider !== 'external') links.doi = `https://doi.org/${doi}`;
+  if (o.expand) json.expanded = expanded(o);
+  if (o.ui)
+    json.ui = buildUi(data, {
+      locale: o.locale,
+      vocab: o.vocab,
+      accessStatus,
+      created: row.createdAt,
+      updated: row.updatedAt,
+      isDraft: true,
+    });
+  return json;
+}
+
+function expanded(o: PresentOptions) {
+  return {
+    parent: {
+      access: {
+        owned_by: o.owner
+          ? {
+              id: String(o.owner.id),
+              username: null,
+              profile: { full_name: o.owner.name },
+              email: o.owner.email,
+            }
+          : null,
+      },
+      communities: {},
+      review: null,
+    },
+  };
+}
+
+/** Published record JSON (links of invenio-reference §1.1, "Links on a published record"). */
+export function presentRecord(
+  row: RecordRow,
+  parent: ParentRow,
+  o: PresentOptions,
+): Record<string, unknown> {
+  const data = readJson<RecordData>(row.data);
+  const parentData = readJson<ParentData>(parent.data);
+  const site = o.siteUrl;
+  const api = `${site}/api`;
+  const id = row.id;
+  const accessStatus = computeAccessStatus(data.access, data.files.enabled);
+  const links: Record<string, string> = {
+    self: `${api}/records/${id}`,
+    self_html: `${site}/records/${id}`,
+    latest: `${api}/records/${id}/versions/latest`,
+    latest_html: `${site}/records/${id}/latest`,
+    draft: `${api}/records/${id}/draft`,
+    files: `${api}/records/${id}/files`,
+    media_files: `${api}/records/${id}/media-files`,
+    archive: `${api}/records/${id}/files-archive`,
+    archive_media: `${api}/records/${id}/media-files-archive`,
+    parent: `${api}/records/${parent.id}`,
+    parent_html: `${site}/records/${parent.id}`,
+    request_deletion: `${api}/records/${id}/request-deletion`,
+    file_modification: `${api}/records/${id}/file-modification`,
+    ...commonLinks(api, id, site),
+  };
+  const doi = doiOf(data);
+  if (doi) {
+    links.doi = `https://doi.org/${doi}`;
+    links.self_doi = `https://doi.org/${doi}`;
+    links.self_doi_html = `${site}/doi/${doi}`;
+  }
+  const json: Record<string, unknown> = {
+    id,
+    created: invenioTime(row.createdAt),
+    updated: invenioTime(row.updatedAt),
+    revision_id: row.revisionId,
+    links,
+    metadata: withVocabularyTitles(data, o.vocab),
+    custom_fields: data.custom_fields,
+    access: { ...data.access, status: accessStatus },
+    files: filesSection(data),
+    media_files: { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} },
+    pids: data.pids,
+    parent: presentParent(parent, parentData),
+    versions: { index: row.versionIndex, is_latest: row.isLatest === 1 },
+    is_published: true,
+    is_draft: false,
+    status: 'published',
+    stats: {
+      this_version: {
+        views: 0,
+        unique_views: 0,
+        downloads: 0,
+        unique_downloads: 0,
+        data_volume: 0,
+      },
+      all_versions: {
+        views: 0,
+        unique_views: 0,
+        downloads: 0,
+        unique_downloads: 0,
+        data_volume: 0,
+      },
+    },
+  };
+  if (o.expand) json.expanded = expanded(o);
+  if (o.ui)
+    json.ui = buildUi(data, {
+      locale: o.locale,
+      vocab: o.vocab,
+      accessStatus,
+      created: row.createdAt,
+      updated: row.updatedAt,
+      isDraft: false,
+    });
+  return json;
+}
+
+/** Label of a resource type bucket in search aggregations. */
+export function resourceTypeLabel(o: PresentOptions, id: string): string {
+  return l10n(o.vocab('resourcetypes', id)?.title, o.locale) || id;
+}

@@ -1,0 +1,544 @@
+import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely';
+import type { Db, Engine } from '../../database/database.js';
+import { sql } from '../../database/database.js';
+import type {
+  Database,
+  DraftsTable,
+  ParentsTable,
+  PidsTable,
+  RecordsTable,
+} from '../../database/schema.js';
+
+export type DraftRow = Selectable<DraftsTable>;
+export type RecordRow = Selectable<RecordsTable>;
+export type ParentRow = Selectable<ParentsTable>;
+export type PidRow = Selectable<PidsTable>;
+type Executor = Db | Transaction<Database>;
+
+export interface RecordSearch {
+  q: string;
+  sort: string;
+  offset: number;
+  limit: number;
+  allVersions: boolean;
+  resourceTypes: string[];
+  accessStatuses: string[];
+  /** undefined = no restriction (admin); otherwise public records plus those this user owns. */
+  viewerId: number | null | undefined;
+}
+
+export interface UserRecordSearch {
+  ownerId: number;
+  q: string;
+  sort: string;
+  offset: number;
+  limit: number;
+  isPublished?: boolean;
+}
+
+export interface UserRecordHit {
+  kind: 'draft' | 'record';
+  id: string;
+}
+
+/** Turns free text into each engine's prefix query; null when nothing searchable is left. */
+function ftsQuery(engine: Engine, q: string): string | null {
+  const terms = q
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0)
+    .slice(0, 32);
+  if (terms.length === 0) return null;
+  return engine === 'sqlite'
+    ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' ')
+    : terms.map((t) => `${t.toLowerCase()}:*`).join(' & ');
+}
+
+/** Kysely queries for parents, drafts, published records and their PIDs; rows or undefined. */
+export class RecordsRepository {
+  constructor(
+    private readonly db: Db,
+    readonly engine: Engine,
+  ) {}
+
+  transaction<T>(fn: (trx: RecordsRepository) => Promise<T>): Promise<T> {
+    return this.db
+      .transaction()
+      .execute((trx) => fn(new RecordsRepository(trx as unknown as Db, this.engine)));
+  }
+
+  private get x(): Executor {
+    return this.db;
+  }
+
+  // ---- parents
+
+  async insertParent(row: ParentRow): Promise<void> {
+    await this.x
+      .insertInto('parents')
+      .values({ ...row, data: row.data as string })
+      .execute();
+  }
+
+  getParent(id: string): Promise<ParentRow | undefined> {
+    return this.x.selectFrom('parents').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getParents(ids: string[]): Promise<ParentRow[]> {
+    if (ids.length === 0) return [];
+    return this.x
+      .selectFrom('parents')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+  }
+
+  async updateParent(id: string, data: string, updatedAt: string): Promise<void> {
+    await this.x.updateTable('parents').set({ data, updatedAt }).where('id', '=', id).execute();
+  }
+
+  async deleteParent(id: string): Promise<void> {
+    await this.x.deleteFrom('parents').where('id', '=', id).execute();
+  }
+
+  // ---- drafts
+
+  getDraft(id: string): Promise<DraftRow | undefined> {
+    return this.x.selectFrom('drafts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getDrafts(ids: string[]): Promise<DraftRow[]> {
+    if (ids.length === 0) return [];
+    return this.x.selectFrom('drafts').selectAll().where('id', 'in', ids).execute();
+  }
+
+  draftsOfParent(parentId: string): Promise<DraftRow[]> {
+    return this.x
+      .selectFrom('drafts')
+      .selectAll()
+      .where('parentId', '=', parentId)
+      .orderBy('versionIndex', 'desc')
+      .execute();
+  }
+
+  async insertDraft(row: DraftRow): Promise<void> {
+    await this.x
+      .insertInto('drafts')
+      .values({ ...row, data: row.data as string })
+      .execute();
+  }
+
+  /**
+   * Writes a draft only if nobody wrote it since `expectedRevision` was read, so two concurrent
+   * saves can never silently overwrite each other. Returns false when the revision moved on.
+   */
+  async updateDraft(
+    id: string,
+    expectedRevision: number,
+    set: Pick<DraftRow, 'data' | 'updatedAt' | 'title' | 'searchText'>,
+  ): Promise<boolean> {
+    const result = await this.x
+      .updateTable('drafts')
+      .set({ ...set, data: set.data as string, revisionId: expectedRevision + 1 })
+      .where('id', '=', id)
+      .where('revisionId', '=', expectedRevision)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async deleteDraft(id: string): Promise<void> {
+    await this.x.deleteFrom('drafts').where('id', '=', id).execute();
+  }
+
+  // ---- records
+
+  getRecord(id: string): Promise<RecordRow | undefined> {
+    return this.x.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getRecords(ids: string[]): Promise<RecordRow[]> {
+    if (ids.length === 0) return [];
+    return this.x.selectFrom('records').selectAll().where('id', 'in', ids).execute();
+  }
+
+  latestRecord(parentId: string): Promise<RecordRow | undefined> {
+    return this.x
+      .selectFrom('records')
+      .selectAll()
+      .where('parentId', '=', parentId)
+      .where('deletedAt', 'is', null)
+      .orderBy('versionIndex', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async maxVersionIndex(parentId: string): Promise<number> {
+    const [r, d] = await Promise.all([
+      this.x
+        .selectFrom('records')
+        .select((eb) => eb.fn.max('versionIndex').as('m'))
+        .where('parentId', '=', parentId)
+        .executeTakeFirst(),
+      this.x
+        .selectFrom('drafts')
+        .select((eb) => eb.fn.max('versionIndex').as('m'))
+        .where('parentId', '=', parentId)
+        .executeTakeFirst(),
+    ]);
+    return Math.max(Number(r?.m ?? 0), Number(d?.m ?? 0));
+  }
+
+  /** Inserts or replaces a published record and keeps the search index in step. */
+  async upsertRecord(row: RecordRow): Promise<void> {
+    const values = { ...row, data: row.data as string };
+    await this.x
+      .insertInto('records')
+      .values(values)
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ ...values, createdAt: undefined, id: undefined }),
+      )
+      .execute();
+    if (this.engine === 'sqlite') {
+      await sql`delete from records_fts where id = ${row.id}`.execute(this.x);
+      await sql`insert into records_fts (id, search_text) values (${row.id}, ${row.searchText})`.execute(
+        this.x,
+      );
+    }
+  }
+
+  /** Marks exactly one version of a parent as the latest. */
+  async setLatest(parentId: string, id: string): Promise<void> {
+    await this.x
+      .updateTable('records')
+      .set({ isLatest: 0 })
+      .where('parentId', '=', parentId)
+      .where('id', '!=', id)
+      .execute();
+    await this.x.updateTable('records').set({ isLatest: 1 }).where('id', '=', id).execute();
+  }
+
+  async bumpRecordRevision(
+    id: string,
+    data: string,
+    updatedAt: string,
+    set: Partial<Pick<RecordRow, 'accessRecord' | 'embargoUntil'>> = {},
+  ): Promise<void> {
+    await this.x
+      .updateTable('records')
+      .set((eb) => ({ data, updatedAt, revisionId: eb('revisionId', '+', 1), ...set }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async listVersions(
+    parentId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: RecordRow[]; total: number }> {
+    const base = this.x
+      .selectFrom('records')
+      .where('parentId', '=', parentId)
+      .where('deletedAt', 'is', null);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('versionIndex', 'desc').offset(offset).limit(limit).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** Records whose embargo ended by `today`: the sweep lifts them. */
+  expiredEmbargoes(today: string, limit: number): Promise<RecordRow[]> {
+    return this.x
+      .selectFrom('records')
+      .selectAll()
+      .where('embargoUntil', 'is not', null)
+      .where('embargoUntil', '<=', today)
+      .limit(limit)
+      .execute();
+  }
+
+  async searchRecords(s: RecordSearch): Promise<{ rows: RecordRow[]; total: number }> {
+    let query = this.x.selectFrom('records').where('records.deletedAt', 'is', null);
+    if (!s.allVersions) query = query.where('records.isLatest', '=', 1);
+    if (s.resourceTypes.length > 0)
+      query = query.where('records.resourceType', 'in', s.resourceTypes);
+    if (s.viewerId !== undefined) {
+      const viewer = s.viewerId;
+      query = query.where((eb) =>
+        viewer === null
+          ? eb('records.accessRecord', '=', 'public')
+          : eb.or([
+              eb('records.accessRecord', '=', 'public'),
+              eb(
+                'records.parentId',
+                'in',
+                eb.selectFrom('parents').select('parents.id').where('parents.ownerId', '=', viewer),
+              ),
+            ]),
+      );
+    }
+    if (s.accessStatuses.length > 0) {
+      query = query.where((eb) => {
+        const ors = s.accessStatuses.map((status) => {
+          switch (status) {
+            case 'embargoed':
+              return eb('records.embargoUntil', 'is not', null);
+            case 'restricted':
+              return eb.and([
+                eb('records.embargoUntil', 'is', null),
+                eb.or([
+                  eb('records.accessRecord', '=', 'restricted'),
+                  sql<boolean>`${sql.ref('records.data')} like '%"files":"restricted"%'`,
+                ]),
+              ]);
+            default:
+              return eb.and([
+                eb('records.embargoUntil', 'is', null),
+                eb('records.accessRecord', '=', 'public'),
+              ]);
+          }
+        });
+        return eb.or(ors);
+      });
+    }
+    const fts = ftsQuery(this.engine, s.q);
+    if (s.q && !fts) return { rows: [], total: 0 };
+    if (fts) {
+      query =
+        this.engine === 'sqlite'
+          ? query.where(
+              'records.id',
+              'in',
+              sql<string>`(select id from records_fts where records_fts match ${fts})`,
+            )
+          : query.where(
+              sql<boolean>`to_tsvector('simple', records.search_text) @@ to_tsquery('simple', ${fts})`,
+            );
+    }
+    let ordered = query.selectAll('records');
+    switch (s.sort) {
+      case 'oldest':
+        ordered = ordered.orderBy('records.publishedAt', 'asc');
+        break;
+      case 'version':
+        ordered = ordered.orderBy('records.versionIndex', 'desc');
+        break;
+      case 'bestmatch':
+        ordered =
+          this.engine === 'sqlite' && fts
+            ? ordered.orderBy(
+                sql`(select bm25(records_fts) from records_fts where records_fts.id = records.id and records_fts match ${fts})`,
+              )
+            : fts
+              ? ordered.orderBy(
+                  sql`ts_rank(to_tsvector('simple', records.search_text), to_tsquery('simple', ${fts}))`,
+                  'desc',
+                )
+              : ordered;
+        break;
+      default:
+        ordered = ordered.orderBy('records.publishedAt', 'desc');
+    }
+    const [rows, count] = await Promise.all([
+      ordered.orderBy('records.id').offset(s.offset).limit(s.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** Facet counts of the records a search can see (without the facet's own filter). */
+  async resourceTypeCounts(
+    viewerId: number | null | undefined,
+  ): Promise<Array<{ key: string; count: number }>> {
+    let query = this.x
+      .selectFrom('records')
+      .where('deletedAt', 'is', null)
+      .where('isLatest', '=', 1);
+    if (viewerId !== undefined) {
+      query = query.where((eb) =>
+        viewerId === null
+          ? eb('accessRecord', '=', 'public')
+          : eb.or([
+              eb('accessRecord', '=', 'public'),
+              eb(
+                'parentId',
+                'in',
+                eb.selectFrom('parents').select('id').where('ownerId', '=', viewerId),
+              ),
+            ]),
+      );
+    }
+    const rows = await query
+      .select(['resourceType', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('resourceType')
+      .orderBy('n', 'desc')
+      .execute();
+    return rows.map((r) => ({ key: r.resourceType, count: Number(r.n) }));
+  }
+
+  /**
+   * The caller's uploads: every draft, plus latest published records that have no open draft
+   * (a record being edited shows as its draft, as InvenioRDM does).
+   */
+  async searchUserRecords(
+    s: UserRecordSearch,
+  ): Promise<{ hits: UserRecordHit[]; total: number; published: number; drafts: number }> {
+    const like = s.q ? `%${s.q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
+    const owned = (eb: { selectFrom: Db['selectFrom'] }) =>
+      eb.selectFrom('parents').select('parents.id').where('parents.ownerId', '=', s.ownerId);
+    let drafts = this.x
+      .selectFrom('drafts')
+      .select([
+        'drafts.id',
+        sql<string>`'draft'`.as('kind'),
+        'drafts.updatedAt',
+        'drafts.createdAt',
+        'drafts.versionIndex',
+        'drafts.title',
+      ])
+      .where('drafts.parentId', 'in', owned(this.x));
+    let records = this.x
+      .selectFrom('records')
+      .select([
+        'records.id',
+        sql<string>`'record'`.as('kind'),
+        'records.updatedAt',
+        'records.createdAt',
+        'records.versionIndex',
+        'records.title',
+      ])
+      .where('records.parentId', 'in', owned(this.x))
+      .where('records.deletedAt', 'is', null)
+      .where('records.isLatest', '=', 1)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('drafts').select('drafts.id').whereRef('drafts.id', '=', 'records.id'),
+          ),
+        ),
+      );
+    if (like) {
+      drafts = drafts.where(sql<boolean>`lower(drafts.search_text) like ${like} escape '\\'`);
+      records = records.where(sql<boolean>`lower(records.search_text) like ${like} escape '\\'`);
+    }
+    // is_published is true for records and for drafts editing a published record.
+    const draftsPublished = drafts.where((eb) =>
+      eb.exists(
+        eb.selectFrom('records').select('records.id').whereRef('records.id', '=', 'drafts.id'),
+      ),
+    );
+    const draftsUnpublished = drafts.where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('records').select('records.id').whereRef('records.id', '=', 'drafts.id'),
+        ),
+      ),
+    );
+    const countOf = async (
+      q:
+        | SelectQueryBuilder<Database, 'drafts', object>
+        | SelectQueryBuilder<Database, 'records', object>,
+    ) => {
+      const row = await this.x
+        .selectFrom(q.as('c'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    const [nRecords, nDraftsPublished, nDraftsUnpublished] = await Promise.all([
+      countOf(records),
+      countOf(draftsPublished),
+      countOf(draftsUnpublished),
+    ]);
+    const published = nRecords + nDraftsPublished;
+    const unpublished = nDraftsUnpublished;
+    const union =
+      s.isPublished === true
+        ? records.unionAll(draftsPublished)
+        : s.isPublished === false
+          ? draftsUnpublished
+          : records.unionAll(drafts);
+    const total =
+      s.isPublished === true
+        ? published
+        : s.isPublished === false
+          ? unpublished
+          : published + unpublished;
+    const sortColumn = s.sort === 'newest' || s.sort === 'oldest' ? 'createdAt' : 'updatedAt';
+    const direction = s.sort === 'oldest' || s.sort === 'updated-asc' ? 'asc' : 'desc';
+    const rows = await this.x
+      .selectFrom(union.as('u'))
+      .select(['u.id', 'u.kind'])
+      .orderBy(s.sort === 'version' ? 'u.versionIndex' : `u.${sortColumn}`, direction)
+      .orderBy('u.id')
+      .offset(s.offset)
+      .limit(s.limit)
+      .execute();
+    return {
+      hits: rows.map((r) => ({ id: r.id, kind: r.kind as 'draft' | 'record' })),
+      total,
+      published,
+      drafts: unpublished,
+    };
+  }
+
+  // ---- pids
+
+  findPid(scheme: string, identifier: string): Promise<PidRow | undefined> {
+    return this.x
+      .selectFrom('pids')
+      .selectAll()
+      .where('scheme', '=', scheme)
+      .where('identifier', '=', identifier.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  async insertPid(
+    row: Omit<PidRow, 'registrationAttempts' | 'registrationError' | 'nextAttemptAt'> &
+      Partial<PidRow>,
+  ): Promise<void> {
+    await this.x
+      .insertInto('pids')
+      .values({
+        registrationAttempts: 0,
+        registrationError: null,
+        nextAttemptAt: null,
+        ...row,
+        identifier: row.identifier.toLowerCase(),
+      })
+      .execute();
+  }
+
+  async updatePid(scheme: string, identifier: string, set: Partial<PidRow>): Promise<void> {
+    await this.x
+      .updateTable('pids')
+      .set(set)
+      .where('scheme', '=', scheme)
+      .where('identifier', '=', identifier.toLowerCase())
+      .execute();
+  }
+
+  async deletePid(scheme: string, identifier: string): Promise<void> {
+    await this.x
+      .deleteFrom('pids')
+      .where('scheme', '=', scheme)
+      .where('identifier', '=', identifier.toLowerCase())
+      .execute();
+  }
+
+  pidsOfRecord(recordId: string): Promise<PidRow[]> {
+    return this.x.selectFrom('pids').selectAll().where('recordId', '=', recordId).execute();
+  }
+
+  /** Managed DOIs of published records still waiting for DataCite, due now. */
+  pendingRegistrations(now: string, limit: number): Promise<PidRow[]> {
+    return this.x
+      .selectFrom('pids')
+      .selectAll()
+      .where('scheme', '=', 'doi')
+      .where('status', '=', 'publishing')
+      .where((eb) => eb.or([eb('nextAttemptAt', 'is', null), eb('nextAttemptAt', '<=', now)]))
+      .limit(limit)
+      .execute();
+  }
+}

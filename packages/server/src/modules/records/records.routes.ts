@@ -1,0 +1,371 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import {
+  isFlagSet,
+  JSON_TYPE,
+  negotiate,
+  requestLocale,
+  sendItem,
+  VND_TYPE,
+} from '../../lib/http.js';
+import { searchLinks } from '../../lib/search.js';
+import { requireUser } from '../../plugins/auth.js';
+import type { UsersService } from '../users/users.service.js';
+import {
+  vocabularySnapshot,
+  type VocabulariesService,
+} from '../vocabularies/vocabularies.service.js';
+import {
+  presentDraft,
+  presentRecord,
+  resourceTypeLabel,
+  type PresentOptions,
+} from './records.presenter.js';
+import type { DraftResult, RecordResult, RecordsService } from './records.service.js';
+import type { RecordHits, RecordsSearchService } from './records-search.service.js';
+
+const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const IdParams = z.object({ id: z.string().describe('Record or draft id, e.g. ha4g3-7x208') });
+const PidParams = IdParams.extend({
+  scheme: z.string().describe('PID scheme; only doi is managed'),
+});
+
+export interface RecordsRouteDeps {
+  config: Config;
+  records: RecordsService;
+  search: RecordsSearchService;
+  vocabularies: VocabulariesService;
+  users: UsersService;
+}
+
+/** InvenioRDM's records and drafts resource (invenio-api.md §1.4, §1.8). */
+export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDeps): void {
+  const { config, records, search } = deps;
+
+  async function options(request: FastifyRequest, type: string): Promise<PresentOptions> {
+    const query = request.query as Record<string, unknown>;
+    return {
+      siteUrl: config.siteUrl,
+      ui: type === VND_TYPE,
+      expand: isFlagSet(query.expand),
+      locale: requestLocale(request, config.locales, config.defaultLocale),
+      vocab: await vocabularySnapshot(deps.vocabularies),
+    };
+  }
+
+  async function withOwner(o: PresentOptions, ownerId: number): Promise<PresentOptions> {
+    if (!o.expand) return o;
+    const owner = await deps.users.findById(ownerId);
+    return owner ? { ...o, owner: { id: owner.id, email: owner.email, name: owner.name } } : o;
+  }
+
+  async function sendDraft(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    result: DraftResult,
+  ) {
+    const type = negotiate(request, RECORD_TYPES);
+    const o = await withOwner(await options(request, type), result.parent.ownerId);
+    const body = presentDraft(result.row, result.parent, {
+      ...o,
+      isPublished: result.isPublished,
+      isLatestDraft: result.isLatestDraft,
+    });
+    if (result.errors.length > 0) body.errors = result.errors;
+    return sendItem(reply, status, type, body);
+  }
+
+  async function sendRecord(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    result: RecordResult,
+  ) {
+    const type = negotiate(request, RECORD_TYPES);
+    const o = await withOwner(await options(request, type), result.parent.ownerId);
+    return sendItem(reply, status, type, presentRecord(result.row, result.parent, o));
+  }
+
+  async function sendHits(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    result: RecordHits,
+    aggregations: Record<string, unknown>,
+  ) {
+    const type = negotiate(request, RECORD_TYPES);
+    const o = await options(request, type);
+    return reply.type(type).send({
+      hits: {
+        hits: result.records.map((r) => presentRecord(r.row, r.parent, o)),
+        total: result.total,
+      },
+      aggregations,
+      sortBy: result.params.sort,
+      page: result.params.page,
+      links: searchLinks(`${config.siteUrl}${path}`, result.params, result.total),
+    });
+  }
+
+  function redirect(reply: FastifyReply, id: string) {
+    const location = `${config.siteUrl}/api/records/${id}`;
+    return reply
+      .status(301)
+      .header('location', location)
+      .type(JSON_TYPE)
+      .send({ status: 301, message: 'Redirecting...', location });
+  }
+
+  const tags = ['Records and drafts'];
+
+  app.post(
+    '/api/records',
+    {
+      schema: {
+        tags,
+        summary: 'Create a draft (201); invalid parts are dropped and listed in errors',
+      },
+    },
+    async (request, reply) =>
+      sendDraft(
+        request,
+        reply,
+        201,
+        await records.createDraft(request.identity.user, request.body),
+      ),
+  );
+
+  app.get(
+    '/api/records',
+    { schema: { tags, summary: 'Search published records' } },
+    async (request, reply) => {
+      const result = await search.search(
+        request.identity.user,
+        request.query as Record<string, unknown>,
+      );
+      const o = await options(request, JSON_TYPE);
+      const selected = new Set(result.params.filters.resource_type ?? []);
+      return sendHits(request, reply, '/api/records', result, {
+        resource_type: {
+          label: 'Resource types',
+          buckets: result.resourceTypes.map((b) => ({
+            key: b.key,
+            doc_count: b.count,
+            label: resourceTypeLabel(o, b.key),
+            is_selected: selected.has(b.key),
+            inner: { buckets: [] },
+          })),
+        },
+      });
+    },
+  );
+
+  app.get(
+    '/api/records/:id',
+    { schema: { tags, summary: 'Read a published record', params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      const result = await records.readRecord(request.identity.user, id);
+      if ('redirect' in result) return redirect(reply, result.redirect);
+      return sendRecord(request, reply, 200, result);
+    },
+  );
+
+  app.get(
+    '/api/records/:id/draft',
+    { schema: { tags, summary: 'Read a draft (owner only)', params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      return sendDraft(request, reply, 200, await records.readDraft(request.identity.user, id));
+    },
+  );
+
+  app.put(
+    '/api/records/:id/draft',
+    {
+      schema: {
+        tags,
+        summary: 'Save a draft (full replacement of metadata); If-Match honoured',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      return sendDraft(
+        request,
+        reply,
+        200,
+        await records.updateDraft(
+          request.identity.user,
+          id,
+          request.body,
+          request.headers['if-match'],
+        ),
+      );
+    },
+  );
+
+  app.delete(
+    '/api/records/:id/draft',
+    { schema: { tags, summary: 'Discard a draft (204)', params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      await records.deleteDraft(request.identity.user, id, request.headers['if-match']);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/records/:id/draft',
+    {
+      schema: {
+        tags,
+        summary: 'Edit a published record: open or return its draft (201)',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      return sendDraft(request, reply, 201, await records.edit(request.identity.user, id));
+    },
+  );
+
+  app.post(
+    '/api/records/:id/draft/actions/publish',
+    { schema: { tags, summary: 'Publish a draft (202); 400 lists every error', params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      return sendRecord(request, reply, 202, await records.publish(request.identity.user, id));
+    },
+  );
+
+  app.post(
+    '/api/records/:id/draft/pids/:scheme',
+    { schema: { tags: ['PIDs'], summary: 'Reserve a managed DOI (201)', params: PidParams } },
+    async (request, reply) => {
+      const { id, scheme } = request.params as z.infer<typeof PidParams>;
+      return sendDraft(
+        request,
+        reply,
+        201,
+        await records.reservePid(request.identity.user, id, scheme),
+      );
+    },
+  );
+
+  app.delete(
+    '/api/records/:id/draft/pids/:scheme',
+    {
+      schema: {
+        tags: ['PIDs'],
+        summary: 'Discard the draft DOI (200 with the draft)',
+        params: PidParams,
+      },
+    },
+    async (request, reply) => {
+      const { id, scheme } = request.params as z.infer<typeof PidParams>;
+      return sendDraft(
+        request,
+        reply,
+        200,
+        await records.discardPid(request.identity.user, id, scheme),
+      );
+    },
+  );
+
+  app.post(
+    '/api/records/:id/versions',
+    {
+      schema: {
+        tags: ['Versions'],
+        summary: 'Create (or return) the new-version draft (201)',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      return sendDraft(request, reply, 201, await records.newVersion(request.identity.user, id));
+    },
+  );
+
+  app.get(
+    '/api/records/:id/versions',
+    { schema: { tags: ['Versions'], summary: 'List published versions', params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      const result = await search.versions(
+        request.identity.user,
+        id,
+        request.query as Record<string, unknown>,
+      );
+      return sendHits(request, reply, `/api/records/${id}/versions`, result, {});
+    },
+  );
+
+  app.get(
+    '/api/records/:id/versions/latest',
+    {
+      schema: {
+        tags: ['Versions'],
+        summary: 'Redirect (301) to the latest published version',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      return redirect(reply, await records.latestVersionId(request.identity.user, id));
+    },
+  );
+
+  app.get(
+    '/api/user/records',
+    { schema: { tags, summary: "The caller's drafts and records" } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const result = await search.userRecords(user, request.query as Record<string, unknown>);
+      const type = negotiate(request, RECORD_TYPES);
+      const o = await options(request, type);
+      const selected = result.params.filters.is_published?.[0];
+      return reply.type(type).send({
+        hits: {
+          hits: result.hits.map((h) =>
+            h.kind === 'draft'
+              ? presentDraft(h.row, h.parent, {
+                  ...o,
+                  isPublished: h.isPublished,
+                  isLatestDraft: true,
+                })
+              : presentRecord(h.row, h.parent, o),
+          ),
+          total: result.total,
+        },
+        aggregations: {
+          is_published: {
+            label: 'Status',
+            buckets: [
+              {
+                key: 'true',
+                doc_count: result.published,
+                label: 'Published',
+                is_selected: selected === 'true',
+                inner: { buckets: [] },
+              },
+              {
+                key: 'false',
+                doc_count: result.drafts,
+                label: 'Unpublished',
+                is_selected: selected === 'false',
+                inner: { buckets: [] },
+              },
+            ],
+          },
+        },
+        sortBy: result.params.sort,
+        page: result.params.page,
+        links: searchLinks(`${config.siteUrl}/api/user/records`, result.params, result.total),
+      });
+    },
+  );
+}

@@ -1,0 +1,808 @@
+import sanitizeHtml from 'sanitize-html';
+import {
+  collectVocabularyRefs,
+  loadRecord,
+  normalizeDoi,
+  validateForPublish,
+  type FieldError,
+  type RecordData,
+} from '@cairn/shared';
+import type { Config } from '../../config.js';
+import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
+import { nowIso } from '../../database/database.js';
+import { readJson } from '../../database/schema.js';
+import type { User } from '../users/users.service.js';
+import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
+import { isRecordId, newRecordId } from './record-id.js';
+import type { DraftRow, ParentRow, RecordRow, RecordsRepository } from './records.repository.js';
+import type { ParentData } from './records.presenter.js';
+
+const DRAFT_LIFETIME_DAYS = 365;
+const ALLOWED_DESCRIPTION_TAGS = [
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  'sub',
+  'sup',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'code',
+  'pre',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
+  'div',
+  'hr',
+  's',
+];
+
+const GRACE_MESSAGE =
+  'Record visibility can not be changed to restricted anymore. Please contact support if you still need to make these changes.';
+
+/** Notified after a managed DOI's record is published, so DataCite registration starts at once. */
+export interface DoiRegistrationQueue {
+  kick(): void;
+}
+
+export interface Viewer {
+  user?: User;
+}
+
+export interface DraftResult {
+  row: DraftRow;
+  parent: ParentRow;
+  isPublished: boolean;
+  isLatestDraft: boolean;
+  errors: FieldError[];
+}
+
+export interface RecordResult {
+  row: RecordRow;
+  parent: ParentRow;
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+function sanitizeDescriptions(data: RecordData): void {
+  const m = data.metadata as Record<string, unknown>;
+  const clean = (html: string) =>
+    sanitizeHtml(html, {
+      allowedTags: ALLOWED_DESCRIPTION_TAGS,
+      allowedAttributes: { a: ['href', 'title'] },
+      allowedSchemes: ['http', 'https', 'mailto'],
+    });
+  if (typeof m.description === 'string') m.description = clean(m.description);
+  if (Array.isArray(m.additional_descriptions)) {
+    for (const d of m.additional_descriptions as Array<{ description?: unknown }>) {
+      if (typeof d.description === 'string') d.description = clean(d.description);
+    }
+  }
+}
+
+/** What full-text search sees of a record: title, people, description, subjects, identifiers. */
+function searchText(data: RecordData, id: string): string {
+  const m = data.metadata as Record<string, unknown>;
+  const parts: string[] = [id];
+  const push = (v: unknown) => {
+    if (typeof v === 'string' && v) parts.push(v);
+  };
+  push(m.title);
+  for (const c of [
+    ...((m.creators as unknown[]) ?? []),
+    ...((m.contributors as unknown[]) ?? []),
+  ]) {
+    const p = (c as { person_or_org?: { name?: string } }).person_or_org;
+    push(p?.name);
+  }
+  if (typeof m.description === 'string') push(m.description.replace(/<[^>]*>/g, ' '));
+  for (const s of (m.subjects as Array<{ subject?: string; id?: string }>) ?? [])
+    push(s.subject ?? s.id);
+  for (const t of (m.additional_titles as Array<{ title?: string }>) ?? []) push(t.title);
+  push(m.publisher);
+  push(m.version);
+  return parts.join(' ').slice(0, 200_000);
+}
+
+function titleOf(data: RecordData): string {
+  const t = (data.metadata as { title?: unknown }).title;
+  return typeof t === 'string' ? t : '';
+}
+
+function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header === '') return undefined;
+  const m = /^\s*(?:W\/)?"?(\d+)"?\s*$/.exec(header);
+  if (!m) {
+    throw new AppError('VALIDATION_FAILED', undefined, [
+      { field: 'if_match', messages: ['Not a valid integer.'] },
+    ]);
+  }
+  return Number(m[1]);
+}
+
+function checkRevision(ifMatch: string | undefined, current: number): void {
+  const expected = parseIfMatch(ifMatch);
+  if (expected !== undefined && expected !== current) {
+    throw new AppError(
+      'REVISION_MISMATCH',
+      `Revision id provided(${expected}) doesn't match record's one(${current})`,
+    );
+  }
+}
+
+function mergeErrors(errors: FieldError[]): FieldError[] {
+  const byField = new Map<string, FieldError>();
+  for (const e of errors) {
+    const existing = byField.get(e.field);
+    if (existing)
+      existing.messages.push(...e.messages.filter((m) => !existing.messages.includes(m)));
+    else byField.set(e.field, { ...e, messages: [...e.messages] });
+  }
+  return [...byField.values()];
+}
+
+/**
+ * Drafts and published records: the rules of InvenioRDM's draft lifecycle (create, save with
+ * partial validation, publish strictly, edit, new version, discard) and its PID handling.
+ * Throws AppError with the contract's codes; never sees HTTP.
+ */
+export class RecordsService {
+  constructor(
+    private readonly repo: RecordsRepository,
+    private readonly vocabularies: VocabulariesService,
+    private readonly config: Config,
+    private readonly doiQueue: DoiRegistrationQueue = { kick: () => undefined },
+  ) {}
+
+  private get managedProvider(): string {
+    return this.config.doi.datacite ? 'datacite' : 'local';
+  }
+
+  private validationOptions(extra: { publisherRequired?: boolean } = {}) {
+    return { locales: this.config.locales, today: today(), ...extra };
+  }
+
+  private isOwner(user: User | undefined, parent: ParentRow): boolean {
+    if (!user) return false;
+    if (user.isAdmin) return true;
+    return parent.ownerId === user.id;
+  }
+
+  private assertCanManage(user: User | undefined, parent: ParentRow): asserts user is User {
+    if (!this.isOwner(user, parent)) throw permissionDenied();
+  }
+
+  private async parentOf(parentId: string): Promise<ParentRow> {
+    const parent = await this.repo.getParent(parentId);
+    if (!parent) throw new Error(`parent ${parentId} missing`);
+    return parent;
+  }
+
+  private async draftResult(
+    row: DraftRow,
+    parent: ParentRow,
+    errors: FieldError[] = [],
+  ): Promise<DraftResult> {
+    const [record, drafts] = await Promise.all([
+      this.repo.getRecord(row.id),
+      this.repo.draftsOfParent(row.parentId),
+    ]);
+    return {
+      row,
+      parent,
+      isPublished: record !== undefined,
+      isLatestDraft: (drafts[0]?.versionIndex ?? row.versionIndex) <= row.versionIndex,
+      errors,
+    };
+  }
+
+  /**
+   * Server-side checks a shared schema cannot make: vocabulary ids exist (400 for the whole save),
+   * descriptions are sanitised, PIDs are unique and not under our own prefix, the grace period.
+   */
+  private async checkAgainstServer(
+    data: RecordData,
+    draftId: string,
+    previous: RecordData | undefined,
+    gracePeriodStart: string | undefined,
+  ): Promise<FieldError[]> {
+    const errors: FieldError[] = [];
+    await this.vocabularies.assertExist(collectVocabularyRefs(data));
+    sanitizeDescriptions(data);
+
+    const doi = data.pids.doi;
+    if (doi) {
+      if (doi.provider === 'external') {
+        const normalized = normalizeDoi(doi.identifier);
+        if (normalized) {
+          doi.identifier = normalized;
+          if (normalized.toLowerCase().startsWith(`${this.config.doi.prefix.toLowerCase()}/`)) {
+            errors.push({
+              field: 'pids.doi',
+              messages: [
+                `The prefix '${this.config.doi.prefix}' is managed by ${this.config.siteName}. Please supply an external DOI or select 'No' to have a DOI generated for you.`,
+              ],
+            });
+            delete data.pids.doi;
+          } else {
+            const existing = await this.repo.findPid('doi', normalized);
+            if (existing && existing.recordId !== draftId) {
+              errors.push({ field: 'pids.doi', messages: [`doi:${normalized} already exists.`] });
+              delete data.pids.doi;
+            }
+          }
+        }
+      } else {
+        // A managed DOI is only ever set by the reserve action: a client may send back the one it
+        // was given, but cannot invent or move one.
+        const reserved = previous?.pids.doi;
+        if (
+          !reserved ||
+          reserved.provider === 'external' ||
+          reserved.identifier.toLowerCase() !== doi.identifier.toLowerCase()
+        ) {
+          errors.push({
+            field: 'pids.doi',
+            messages: ['A managed DOI can only be obtained with the reserve action.'],
+          });
+          if (reserved && reserved.provider !== 'external') data.pids.doi = reserved;
+          else delete data.pids.doi;
+        } else {
+          data.pids.doi = reserved;
+        }
+      }
+    } else if (previous?.pids.doi && previous.pids.doi.provider !== 'external') {
+      // Dropping a reserved managed DOI from the body does not discard it: that is the discard action's job.
+      data.pids.doi = previous.pids.doi;
+    }
+    if (previous?.pids.oai) data.pids.oai = previous.pids.oai;
+
+    if (
+      previous &&
+      gracePeriodStart &&
+      !this.config.access.allowRestrictionAfterGrace &&
+      previous.access.record === 'public' &&
+      data.access.record === 'restricted'
+    ) {
+      const limit =
+        new Date(gracePeriodStart).getTime() + this.config.access.restrictionGraceDays * 86_400_000;
+      if (limit <= Date.now()) {
+        errors.push({ field: 'access.record', messages: [GRACE_MESSAGE] });
+        data.access = { ...previous.access };
+      }
+    }
+
+    if (data.files.default_preview) {
+      errors.push({
+        field: 'files.default_preview',
+        messages: ['Default preview file not found.'],
+      });
+      delete data.files.default_preview;
+    }
+    return errors;
+  }
+
+  private bodyObject(body: unknown): unknown {
+    if (body === undefined || body === null) return {};
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      throw new AppError('VALIDATION_FAILED', undefined, [
+        { field: '_schema', messages: ['Invalid input type.'] },
+      ]);
+    }
+    return body;
+  }
+
+  /** POST /api/records: a new draft owned by the caller; invalid parts are dropped and reported. */
+  async createDraft(user: User | undefined, body: unknown): Promise<DraftResult> {
+    if (!user) throw permissionDenied();
+    const { data, errors } = loadRecord(this.bodyObject(body), this.validationOptions());
+    const id = newRecordId();
+    errors.push(...(await this.checkAgainstServer(data, id, undefined, undefined)));
+    const now = nowIso();
+    const parentData: ParentData = {
+      access: {
+        owned_by: { user: String(user.id) },
+        settings: {
+          allow_user_requests: false,
+          allow_guest_requests: false,
+          accept_conditions_text: null,
+          secret_link_expiration: 0,
+        },
+        grants: [],
+        links: [],
+      },
+      communities: {},
+      pids: {},
+    };
+    const parent: ParentRow = {
+      id: newRecordId(),
+      ownerId: user.id,
+      data: JSON.stringify(parentData),
+      createdAt: now,
+      updatedAt: now,
+    };
+    const row: DraftRow = {
+      id,
+      parentId: parent.id,
+      versionIndex: 1,
+      data: JSON.stringify(data),
+      revisionId: 1,
+      createdAt: now,
+      updatedAt: now,
+      title: titleOf(data),
+      searchText: searchText(data, id),
+      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
+      recordCreatedAt: null,
+    };
+    await this.repo.transaction(async (trx) => {
+      await trx.insertParent(parent);
+      await trx.insertDraft(row);
+    });
+    return { row, parent, isPublished: false, isLatestDraft: true, errors: mergeErrors(errors) };
+  }
+
+  private async loadDraft(
+    user: User | undefined,
+    id: string,
+  ): Promise<{ row: DraftRow; parent: ParentRow }> {
+    const row = isRecordId(id) ? await this.repo.getDraft(id) : undefined;
+    if (!row) throw pidDoesNotExist();
+    const parent = await this.parentOf(row.parentId);
+    if (!user) throw permissionDenied();
+    this.assertCanManage(user, parent);
+    return { row, parent };
+  }
+
+  /** GET …/draft: the draft, to its owner (and admins) only. */
+  async readDraft(
+    user: User | undefined,
+    id: string,
+    options: { feedback?: boolean } = {},
+  ): Promise<DraftResult> {
+    const { row, parent } = await this.loadDraft(user, id);
+    // The editor shows "Draft has validation feedback" on load: the stored draft re-validated.
+    const errors = options.feedback
+      ? validateForPublish(readJson<RecordData>(row.data), this.validationOptions())
+      : [];
+    return this.draftResult(row, parent, errors);
+  }
+
+  /**
+   * PUT …/draft: replaces metadata and custom_fields, keeps access/pids when omitted. With
+   * If-Match the write is refused (412) when someone else saved since; without it, the write is
+   * still atomic against concurrent saves.
+   */
+  async updateDraft(
+    user: User | undefined,
+    id: string,
+    body: unknown,
+    ifMatch: string | undefined,
+  ): Promise<DraftResult> {
+    const { row, parent } = await this.loadDraft(user, id);
+    checkRevision(ifMatch, row.revisionId);
+    const previous = readJson<RecordData>(row.data);
+    const { data, errors } = loadRecord(this.bodyObject(body), this.validationOptions(), previous);
+    errors.push(
+      ...(await this.checkAgainstServer(data, id, previous, row.recordCreatedAt ?? row.createdAt)),
+    );
+    const updatedAt = nowIso();
+    const set = {
+      data: JSON.stringify(data),
+      updatedAt,
+      title: titleOf(data),
+      searchText: searchText(data, id),
+    };
+    if (!(await this.repo.updateDraft(id, row.revisionId, set))) {
+      const current = await this.repo.getDraft(id);
+      throw new AppError(
+        'REVISION_MISMATCH',
+        `Revision id provided(${row.revisionId}) doesn't match record's one(${current?.revisionId ?? '?'})`,
+      );
+    }
+    return this.draftResult(
+      { ...row, ...set, revisionId: row.revisionId + 1 },
+      parent,
+      mergeErrors(errors),
+    );
+  }
+
+  /** DELETE …/draft: discards a new draft (with its unregistered PIDs) or the edits of a published record. */
+  async deleteDraft(
+    user: User | undefined,
+    id: string,
+    ifMatch: string | undefined,
+  ): Promise<void> {
+    const { row, parent } = await this.loadDraft(user, id);
+    checkRevision(ifMatch, row.revisionId);
+    await this.repo.transaction(async (trx) => {
+      const record = await trx.getRecord(id);
+      await trx.deleteDraft(id);
+      if (record) return;
+      for (const pid of await trx.pidsOfRecord(id)) {
+        if (pid.status === 'new') await trx.deletePid(pid.scheme, pid.identifier);
+      }
+      const siblings = await trx.draftsOfParent(parent.id);
+      if (siblings.length === 0 && !(await trx.latestRecord(parent.id)))
+        await trx.deleteParent(parent.id);
+    });
+  }
+
+  /**
+   * POST …/draft/actions/publish: strict validation (400 with every error), then the draft
+   * becomes the published record in one transaction. DOI registration with DataCite happens
+   * afterwards and never blocks publishing.
+   */
+  async publish(user: User | undefined, id: string): Promise<RecordResult> {
+    const { row } = await this.loadDraft(user, id);
+    const data = readJson<RecordData>(row.data);
+    const restricted = data.access.record === 'restricted';
+    const managed = data.pids.doi && data.pids.doi.provider !== 'external';
+    const willRegister =
+      Boolean(this.config.doi.datacite) && !restricted && (managed || this.config.doi.required);
+    const errors = validateForPublish(
+      data,
+      this.validationOptions({ publisherRequired: willRegister }),
+    );
+    if (data.files.enabled) {
+      errors.push({
+        field: 'files.enabled',
+        messages: [
+          'Missing uploaded files. To disable files for this record please mark it as metadata-only.',
+        ],
+      });
+    }
+    const doi = data.pids.doi;
+    if (doi?.provider === 'external') {
+      if (!doi.identifier)
+        errors.push({ field: 'pids.doi', messages: ['Missing DOI for required field.'] });
+      else {
+        const existing = await this.repo.findPid('doi', doi.identifier);
+        if (existing && existing.recordId !== id)
+          errors.push({ field: 'pids.doi', messages: [`doi:${doi.identifier} already exists.`] });
+      }
+    }
+    if (errors.length > 0) throw new AppError('VALIDATION_FAILED', undefined, mergeErrors(errors));
+    await this.vocabularies.assertExist(collectVocabularyRefs(data));
+
+    const now = nowIso();
+    const host = new URL(this.config.siteUrl).host;
+    const result = await this.repo.transaction(async (trx) => {
+      const existing = await trx.getRecord(id);
+      const pids = await trx.pidsOfRecord(id);
+      // Restricted records get no automatic DOI, and a reserved but unregistered one is dropped.
+      if (managed && restricted) {
+        const reserved = pids.find((p) => p.scheme === 'doi' && p.status === 'new');
+        if (reserved) {
+          await trx.deletePid('doi', reserved.identifier);
+          delete data.pids.doi;
+        }
+      }
+      if (!data.pids.doi && this.config.doi.required && !restricted) {
+        const identifier = `${this.config.doi.prefix}/${id}`;
+        data.pids.doi = {
+          identifier,
+          provider: this.managedProvider,
+          client: this.managedProvider,
+        };
+        await trx.insertPid({
+          scheme: 'doi',
+          identifier,
+          recordId: id,
+          provider: this.managedProvider,
+          status: 'new',
+        });
+      }
+      const finalDoi = data.pids.doi;
+      // An edit may have replaced an external DOI: the old one is released.
+      for (const pid of pids) {
+        if (
+          pid.scheme === 'doi' &&
+          pid.identifier !== finalDoi?.identifier.toLowerCase() &&
+          pid.provider === 'external'
+        ) {
+          await trx.deletePid('doi', pid.identifier);
+        }
+      }
+      if (
+        finalDoi?.provider === 'external' &&
+        !pids.some((p) => p.identifier === finalDoi.identifier.toLowerCase())
+      ) {
+        await trx.insertPid({
+          scheme: 'doi',
+          identifier: finalDoi.identifier,
+          recordId: id,
+          provider: 'external',
+          status: 'registered',
+        });
+      }
+      if (finalDoi && finalDoi.provider !== 'external') {
+        await trx.updatePid('doi', finalDoi.identifier, {
+          status: this.config.doi.datacite ? 'publishing' : 'registered',
+          nextAttemptAt: null,
+        });
+      }
+      data.pids.oai = { identifier: `oai:${host}:${id}`, provider: 'oai' };
+
+      const m = data.metadata as { publication_date?: string; resource_type?: { id: string } };
+      const embargo = data.access.embargo;
+      const record: RecordRow = {
+        id,
+        parentId: row.parentId,
+        versionIndex: row.versionIndex,
+        data: JSON.stringify(data),
+        revisionId: existing ? existing.revisionId + 1 : row.revisionId + 1,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+        title: titleOf(data),
+        searchText: searchText(data, id),
+        isLatest: existing?.isLatest ?? 0,
+        publicationDate: m.publication_date ?? '',
+        resourceType: m.resource_type?.id ?? '',
+        accessRecord: data.access.record,
+        embargoUntil: embargo?.active && embargo.until ? embargo.until : null,
+        publishedAt: existing?.publishedAt ?? now,
+        deletedAt: null,
+      };
+      await trx.upsertRecord(record);
+      await trx.deleteDraft(id);
+      const latest = await trx.latestRecord(row.parentId);
+      if (latest) await trx.setLatest(row.parentId, latest.id);
+      const stored = await trx.getRecord(id);
+      return { row: stored!, parent: (await trx.getParent(row.parentId))! };
+    });
+    if (
+      this.config.doi.datacite &&
+      readJson<RecordData>(result.row.data).pids.doi?.provider !== 'external'
+    )
+      this.doiQueue.kick();
+    return result;
+  }
+
+  private async loadRecordRow(id: string): Promise<RecordRow> {
+    const row = isRecordId(id) ? await this.repo.getRecord(id) : undefined;
+    if (!row) {
+      if (isRecordId(id) && (await this.repo.getDraft(id)))
+        throw new AppError('PID_NOT_REGISTERED');
+      throw pidDoesNotExist();
+    }
+    if (row.deletedAt)
+      throw new AppError('RECORD_DELETED', undefined, undefined, {
+        tombstone: { removal_date: row.deletedAt },
+      });
+    return row;
+  }
+
+  private canView(user: User | undefined, row: RecordRow, parent: ParentRow): boolean {
+    return row.accessRecord === 'public' || this.isOwner(user, parent);
+  }
+
+  /**
+   * GET /api/records/{id}: a published record. A parent id redirects (301) to its latest version,
+   * an unpublished draft's id is "not registered" (404), a restricted record is 403 to strangers.
+   */
+  async readRecord(
+    user: User | undefined,
+    id: string,
+  ): Promise<RecordResult | { redirect: string }> {
+    if (isRecordId(id) && !(await this.repo.getRecord(id)) && (await this.repo.getParent(id))) {
+      const latest = await this.repo.latestRecord(id);
+      if (latest) return { redirect: latest.id };
+    }
+    const row = await this.loadRecordRow(id);
+    const parent = await this.parentOf(row.parentId);
+    if (!this.canView(user, row, parent)) throw permissionDenied();
+    return { row, parent };
+  }
+
+  /** POST /api/records/{id}/draft: opens (or returns) the edit draft of a published record. */
+  async edit(user: User | undefined, id: string): Promise<DraftResult> {
+    const record = await this.loadRecordRow(id);
+    const parent = await this.parentOf(record.parentId);
+    this.assertCanManage(user, parent);
+    const existing = await this.repo.getDraft(id);
+    if (existing) return this.draftResult(existing, parent);
+    const now = nowIso();
+    const row: DraftRow = {
+      id,
+      parentId: record.parentId,
+      versionIndex: record.versionIndex,
+      data: typeof record.data === 'string' ? record.data : JSON.stringify(record.data),
+      revisionId: record.revisionId,
+      createdAt: record.createdAt,
+      updatedAt: now,
+      title: record.title,
+      searchText: record.searchText,
+      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
+      recordCreatedAt: record.createdAt,
+    };
+    await this.repo.insertDraft(row);
+    return this.draftResult(row, parent);
+  }
+
+  /**
+   * POST /api/records/{id}/versions: a new-version draft (or the existing one). Metadata is
+   * copied without `version`, the publication date becomes today, no PIDs, no files.
+   */
+  async newVersion(user: User | undefined, id: string): Promise<DraftResult> {
+    const record = await this.loadRecordRow(id);
+    const parent = await this.parentOf(record.parentId);
+    this.assertCanManage(user, parent);
+    const drafts = await this.repo.draftsOfParent(parent.id);
+    const published = new Set(
+      (await this.repo.getRecords(drafts.map((d) => d.id))).map((r) => r.id),
+    );
+    const pending = drafts.find((d) => !published.has(d.id));
+    if (pending) return this.draftResult(pending, parent);
+    const latest = (await this.repo.latestRecord(parent.id)) ?? record;
+    const source = readJson<RecordData>(latest.data);
+    const metadata = { ...source.metadata } as Record<string, unknown>;
+    delete metadata.version;
+    metadata.publication_date = today();
+    const data: RecordData = {
+      metadata,
+      custom_fields: source.custom_fields,
+      access: source.access,
+      files: { enabled: source.files.enabled },
+      pids: {},
+    };
+    const newId = newRecordId();
+    const now = nowIso();
+    const row: DraftRow = {
+      id: newId,
+      parentId: parent.id,
+      versionIndex: (await this.repo.maxVersionIndex(parent.id)) + 1,
+      data: JSON.stringify(data),
+      revisionId: 1,
+      createdAt: now,
+      updatedAt: now,
+      title: titleOf(data),
+      searchText: searchText(data, newId),
+      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
+      recordCreatedAt: null,
+    };
+    await this.repo.insertDraft(row);
+    return { row, parent, isPublished: false, isLatestDraft: true, errors: [] };
+  }
+
+  /** The parent of a record or draft id, for the versions endpoints. */
+  async parentForVersions(user: User | undefined, id: string): Promise<ParentRow> {
+    const row = isRecordId(id)
+      ? ((await this.repo.getRecord(id)) ?? (await this.repo.getDraft(id)))
+      : undefined;
+    if (!row) {
+      const parent = isRecordId(id) ? await this.repo.getParent(id) : undefined;
+      if (parent) return parent;
+      throw pidDoesNotExist();
+    }
+    const parent = await this.parentOf(row.parentId);
+    if ('accessRecord' in row && !this.canView(user, row, parent)) throw permissionDenied();
+    if (!('accessRecord' in row) && !this.isOwner(user, parent)) throw permissionDenied();
+    return parent;
+  }
+
+  async latestVersionId(user: User | undefined, id: string): Promise<string> {
+    const parent = await this.parentForVersions(user, id);
+    const latest = await this.repo.latestRecord(parent.id);
+    if (!latest) throw pidDoesNotExist();
+    return latest.id;
+  }
+
+  /** POST …/draft/pids/doi: reserves a managed DOI for the draft (201), once. */
+  async reservePid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
+    if (scheme !== 'doi') throw pidDoesNotExist();
+    const { row, parent } = await this.loadDraft(user, id);
+    const data = readJson<RecordData>(row.data);
+    if (data.pids.doi) {
+      throw new AppError('PID_ALREADY_EXISTS', undefined, [
+        { field: 'pids.doi', messages: ['A PID already exists for type doi'] },
+      ]);
+    }
+    const identifier = `${this.config.doi.prefix}/${id}`;
+    data.pids.doi = { identifier, provider: this.managedProvider, client: this.managedProvider };
+    return this.writePids(row, parent, data, async (trx) => {
+      const existing = await trx.findPid('doi', identifier);
+      if (!existing)
+        await trx.insertPid({
+          scheme: 'doi',
+          identifier,
+          recordId: id,
+          provider: this.managedProvider,
+          status: 'new',
+        });
+    });
+  }
+
+  /** DELETE …/draft/pids/doi: discards the draft's DOI (200 with the draft); 404 when none. */
+  async discardPid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
+    if (scheme !== 'doi') throw pidDoesNotExist();
+    const { row, parent } = await this.loadDraft(user, id);
+    const data = readJson<RecordData>(row.data);
+    const doi = data.pids.doi;
+    if (!doi) throw pidDoesNotExist();
+    const pid =
+      doi.provider === 'external' ? undefined : await this.repo.findPid('doi', doi.identifier);
+    if (pid && pid.status !== 'new') {
+      throw new AppError('VALIDATION_FAILED', 'A registered DOI cannot be discarded.', [
+        { field: 'pids.doi', messages: ['A registered DOI cannot be discarded.'] },
+      ]);
+    }
+    delete data.pids.doi;
+    return this.writePids(row, parent, data, async (trx) => {
+      if (pid) await trx.deletePid('doi', pid.identifier);
+    });
+  }
+
+  private async writePids(
+    row: DraftRow,
+    parent: ParentRow,
+    data: RecordData,
+    extra: (trx: RecordsRepository) => Promise<void>,
+  ): Promise<DraftResult> {
+    const set = {
+      data: JSON.stringify(data),
+      updatedAt: nowIso(),
+      title: row.title,
+      searchText: row.searchText,
+    };
+    await this.repo.transaction(async (trx) => {
+      await extra(trx);
+      if (!(await trx.updateDraft(row.id, row.revisionId, set))) {
+        throw new AppError(
+          'REVISION_MISMATCH',
+          `Revision id provided(${row.revisionId}) doesn't match record's one(${row.revisionId + 1})`,
+        );
+      }
+    });
+    return this.draftResult({ ...row, ...set, revisionId: row.revisionId + 1 }, parent);
+  }
+
+  /**
+   * Lifts embargoes whose date has come: record and files become public, the embargo stays
+   * recorded (inactive) so the landing page can say when it was lifted. Returns how many.
+   */
+  async liftExpiredEmbargoes(): Promise<number> {
+    const due = await this.repo.expiredEmbargoes(today(), 500);
+    for (const row of due) {
+      const data = readJson<RecordData>(row.data);
+      data.access = {
+        record: 'public',
+        files: 'public',
+        embargo: { ...data.access.embargo, active: false },
+      };
+      await this.repo.transaction(async (trx) => {
+        await trx.bumpRecordRevision(row.id, JSON.stringify(data), nowIso(), {
+          accessRecord: 'public',
+          embargoUntil: null,
+        });
+        const draft = await trx.getDraft(row.id);
+        if (draft) {
+          const draftData = readJson<RecordData>(draft.data);
+          draftData.access = data.access;
+          await trx.updateDraft(draft.id, draft.revisionId, {
+            data: JSON.stringify(draftData),
+            updatedAt: nowIso(),
+            title: draft.title,
+            searchText: draft.searchText,
+          });
+        }
+      });
+    }
+    return due.length;
+  }
+}

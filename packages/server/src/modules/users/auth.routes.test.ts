@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../test/databases.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+
+function cookiesOf(res: {
+  cookies: Array<{ name: string; value: string }>;
+}): Record<string, string> {
+  return Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
+}
+
+describe.each(ENGINES)('accounts, sessions, CSRF and tokens on %s', (engine) => {
+  let t: TestApp;
+  const csrf = 'a-fixed-csrf-token-for-tests-0001';
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  async function signup(email: string) {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/signup',
+      headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+      body: { email, password: 'long enough pw', name: 'Tester' },
+    });
+    return res;
+  }
+
+  it('signs up, sets an HttpOnly SameSite=Lax session cookie, and the session authenticates', async () => {
+    const res = await signup('signup@example.org');
+    expect(res.statusCode).toBe(201);
+    const session = res.cookies.find((c) => c.name === 'cairn_session');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Lax');
+    const me = await t.request({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: `cairn_session=${session?.value}` },
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().email).toBe('signup@example.org');
+  });
+
+  it('reports every sign-up problem at once and refuses a taken address with 409', async () => {
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/auth/signup',
+      headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+      body: { email: 'nope', password: 'short' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json().errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual([
+      'email',
+      'password',
+    ]);
+    await signup('taken@example.org');
+    const again = await signup('TAKEN@example.org');
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('EMAIL_TAKEN');
+  });
+
+  it('logs in with the right password only', async () => {
+    await signup('login@example.org');
+    const wrong = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+      body: { email: 'login@example.org', password: 'wrong password' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().message).toBe('Invalid email or password.');
+    const right = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+      body: { email: 'login@example.org', password: 'long enough pw' },
+    });
+    expect(right.statusCode).toBe(200);
+    expect(cookiesOf(right).cairn_session).toBeTruthy();
+  });
+
+  it('requires the CSRF header on unsafe cookie-authenticated requests and changes nothing without it', async () => {
+    const res = await signup('csrf@example.org');
+    const session = cookiesOf(res).cairn_session;
+    const noHeader = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: { cookie: `cairn_session=${session}; csrftoken=${csrf}` },
+      body: { metadata: { title: 'Nope' } },
+    });
+    expect(noHeader.statusCode).toBe(403);
+    expect(noHeader.json().code).toBe('CSRF_FAILED');
+    const wrongHeader = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: { cookie: `cairn_session=${session}; csrftoken=${csrf}`, 'x-csrftoken': 'other' },
+      body: { metadata: { title: 'Nope' } },
+    });
+    expect(wrongHeader.statusCode).toBe(403);
+    const list = await t.request({
+      method: 'GET',
+      url: '/api/user/records',
+      headers: { cookie: `cairn_session=${session}` },
+    });
+    expect(list.json().hits.total).toBe(0);
+    const ok = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: { cookie: `cairn_session=${session}; csrftoken=${csrf}`, 'x-csrftoken': csrf },
+      body: { metadata: { title: 'Yes' } },
+    });
+    expect(ok.statusCode).toBe(201);
+  });
+
+  it('treats an expired or unknown session as anonymous', async () => {
+    const res = await t.request({
+      method: 'GET',
+      url: '/api/user/records',
+      headers: { cookie: 'cairn_session=forged-or-expired' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('Permission denied.');
+  });
+
+  it('accepts bearer tokens without CSRF, and treats a bad token as anonymous (403, not 401)', async () => {
+    const user = await t.user();
+    const ok = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: user.headers,
+      body: { metadata: { title: 'Via token' } },
+    });
+    expect(ok.statusCode).toBe(201);
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: { authorization: 'Bearer not-a-token' },
+      body: {},
+    });
+    expect(bad.statusCode).toBe(403);
+    expect(bad.json().message).toBe('Permission denied.');
+  });
+
+  it('logs out: the session no longer authenticates', async () => {
+    const res = await signup('logout@example.org');
+    const session = cookiesOf(res).cairn_session;
+    const out = await t.request({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: `cairn_session=${session}; csrftoken=${csrf}`, 'x-csrftoken': csrf },
+    });
+    expect(out.statusCode).toBe(204);
+    const me = await t.request({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: `cairn_session=${session}` },
+    });
+    expect(me.statusCode).toBe(403);
+  });
+});

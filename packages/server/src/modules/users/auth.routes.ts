@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { CSRF_COOKIE, ensureCsrfCookie, requireUser, SESSION_COOKIE } from '../../plugins/auth.js';
+import type { User, UsersService } from './users.service.js';
+
+const tags = ['Accounts (Cairn extension)'];
+
+function publicUser(user: User) {
+  return { id: String(user.id), email: user.email, name: user.name, is_admin: user.isAdmin };
+}
+
+/** Sign-up, log-in and log-out for the browser; API clients use personal access tokens instead. */
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  config: Config,
+  users: UsersService,
+): void {
+  const secure = config.siteUrl.startsWith('https://');
+
+  async function startSession(reply: FastifyReply, user: User) {
+    const { token, expiresAt } = await users.createSession(user.id);
+    void reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      expires: expiresAt,
+    });
+  }
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags,
+        summary: 'Log in with email and password; sets the session cookie',
+        body: z.unknown(),
+      },
+    },
+    async (request, reply) => {
+      const body = (request.body ?? {}) as { email?: unknown; password?: unknown };
+      const user = await users.authenticate(body.email, body.password);
+      await startSession(reply, user);
+      return reply.send({ user: publicUser(user) });
+    },
+  );
+
+  app.post(
+    '/api/auth/signup',
+    { schema: { tags, summary: 'Create an account and log in', body: z.unknown() } },
+    async (request, reply) => {
+      const body = (request.body ?? {}) as { email?: unknown; password?: unknown; name?: unknown };
+      const user = await users.createUser({
+        email: body.email,
+        password: body.password,
+        name: body.name,
+      });
+      await startSession(reply, user);
+      return reply.status(201).send({ user: publicUser(user) });
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { tags, summary: 'End the session' } },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await users.endSession(token);
+      void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/me',
+    { schema: { tags, summary: 'The signed-in user (403 when anonymous)' } },
+    async (request, reply) => {
+      ensureCsrfCookie(request, reply, secure);
+      return reply.send(publicUser(requireUser(request)));
+    },
+  );
+
+  // A plain link can log out: GET is safe here because SameSite=Lax cookies still reach it only
+  // from a top-level navigation, and logging someone out is the worst a forged link can do.
+  app.get('/logout', async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await users.endSession(token);
+    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    void reply.clearCookie(CSRF_COOKIE, { path: '/' });
+    return reply.redirect('/');
+  });
+}

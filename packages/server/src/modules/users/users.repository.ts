@@ -1,0 +1,90 @@
+import type { Db } from '../../database/database.js';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  passwordHash: string;
+  isAdmin: number;
+  createdAt: string;
+}
+
+/** Kysely queries for users, sessions and personal access tokens; returns rows or undefined. */
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  findById(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
+    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async updatePassword(id: number, passwordHash: string, isAdmin?: boolean): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ passwordHash, ...(isAdmin === undefined ? {} : { isAdmin: isAdmin ? 1 : 0 }) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async insertSession(session: {
+    id: string;
+    userId: number;
+    createdAt: string;
+    expiresAt: string;
+  }): Promise<void> {
+    await this.db.insertInto('sessions').values(session).execute();
+  }
+
+  findSessionUser(sessionId: string, now: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.userId')
+      .selectAll('users')
+      .where('sessions.id', '=', sessionId)
+      .where('sessions.expiresAt', '>', now)
+      .executeTakeFirst();
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+  }
+
+  async deleteExpiredSessions(now: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('expiresAt', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async insertToken(token: {
+    userId: number;
+    name: string;
+    tokenHash: string;
+    createdAt: string;
+  }): Promise<number> {
+    const row = await this.db
+      .insertInto('tokens')
+      .values(token)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  findTokenUser(tokenHash: string): Promise<(UserRow & { tokenId: number }) | undefined> {
+    return this.db
+      .selectFrom('tokens')
+      .innerJoin('users', 'users.id', 'tokens.userId')
+      .selectAll('users')
+      .select('tokens.id as tokenId')
+      .where('tokens.tokenHash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+}

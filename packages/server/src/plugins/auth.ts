@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import crypto from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { User, UsersService } from '../modules/users/users.service.js';
+
+export const SESSION_COOKIE = 'cairn_session';
+export const CSRF_COOKIE = 'csrftoken';
+export const CSRF_HEADER = 'x-csrftoken';
+
+/** Who is calling: a signed-in user (by session cookie or bearer token) or anonymous. */
+export interface Identity {
+  user?: User;
+  via: 'anonymous' | 'session' | 'token';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity: Identity;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1];
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  return typeof query?.access_token === 'string' ? query.access_token : undefined;
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
+}
+
+/** Issues the readable CSRF cookie the browser echoes back in X-CSRFToken (double submit). */
+export function ensureCsrfCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secure: boolean,
+): string {
+  const existing = request.cookies[CSRF_COOKIE];
+  if (existing && /^[A-Za-z0-9_-]{20,128}$/.test(existing)) return existing;
+  const token = crypto.randomBytes(24).toString('base64url');
+  void reply.setCookie(CSRF_COOKIE, token, {
+    path: '/',
+    sameSite: 'lax',
+    secure,
+    httpOnly: false,
+    maxAge: 365 * 86400,
+  });
+  return token;
+}
+
+/**
+ * Resolves the caller on every request. As in InvenioRDM, a missing or bad token means anonymous,
+ * never 401. Unsafe methods carried by cookies (a session, or the auth endpoints that create one)
+ * must echo the CSRF cookie in X-CSRFToken; bearer-token requests are exempt.
+ */
+export function registerAuth(app: FastifyInstance, users: UsersService): void {
+  app.decorateRequest('identity', undefined as unknown as Identity);
+  app.addHook('onRequest', async (request) => {
+    request.identity = { via: 'anonymous' };
+    const token = bearerToken(request);
+    if (token) {
+      const user = await users.userForToken(token);
+      if (user) request.identity = { user, via: 'token' };
+      return;
+    }
+    const session = request.cookies[SESSION_COOKIE];
+    const needsCsrf =
+      !SAFE_METHODS.has(request.method) &&
+      (session !== undefined || request.url.startsWith('/api/auth/'));
+    if (needsCsrf) {
+      const cookie = request.cookies[CSRF_COOKIE];
+      const header = request.headers[CSRF_HEADER];
+      if (!cookie || typeof header !== 'string' || !constantTimeEqual(cookie, header)) {
+        throw new AppError('CSRF_FAILED');
+      }
+    }
+    if (session) {
+      const user = await users.userForSession(session);
+      if (user) request.identity = { user, via: 'session' };
+    }
+  });
+}
+
+/** The signed-in user, or 403 "Permission denied." as InvenioRDM answers anonymous callers. */
+export function requireUser(request: FastifyRequest): User {
+  const user = request.identity.user;
+  if (!user) throw new AppError('PERMISSION_DENIED');
+  return user;
+}

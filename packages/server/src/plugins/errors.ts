@@ -1,0 +1,92 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode, type ErrorItem } from '@cairn/shared';
+import { AppError } from '../errors.js';
+
+function send(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message?: string,
+  errors?: ErrorItem[],
+  extra?: Record<string, unknown>,
+) {
+  const status = ERROR_CATALOGUE[code].status;
+  const body: ErrorBody = {
+    status,
+    message: message ?? ERROR_CATALOGUE[code].message,
+    code,
+    ...extra,
+  };
+  if (errors && errors.length > 0) body.errors = errors;
+  return reply.status(status).type('application/json').send(body);
+}
+
+/** Zod issue paths of querystring/params/body become dotted fields, with every issue kept. */
+function zodErrors(error: FastifyError): ErrorItem[] {
+  const byField = new Map<string, string[]>();
+  for (const v of error.validation ?? []) {
+    const params = v.params as { issue?: { path?: PropertyKey[] } } | undefined;
+    const issuePath = params?.issue?.path;
+    const field = issuePath?.length
+      ? issuePath.map(String).join('.')
+      : v.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_schema';
+    const list = byField.get(field) ?? [];
+    list.push(v.message ?? 'Invalid value.');
+    byField.set(field, list);
+  }
+  return [...byField].map(([field, messages]) => ({ field, messages }));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return (
+    e.code === '23505' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+/**
+ * Turns everything thrown into the InvenioRDM error body. Anything unexpected is logged with the
+ * request id and answered 500 without internals.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.headers) void reply.headers(error.headers);
+      return send(reply, error.code, error.message, error.errors, error.extra);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const code: ErrorCode =
+        error.validationContext === 'querystring' ? 'VALIDATION_FAILED' : 'VALIDATION_FAILED';
+      return send(reply, code, undefined, zodErrors(error));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(reply, 'INVALID_JSON');
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(reply, 'PAYLOAD_TOO_LARGE');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(reply, 'UNSUPPORTED_MEDIA_TYPE');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return send(reply, 'INVALID_JSON');
+    }
+    if (error instanceof SyntaxError && error.statusCode === 400)
+      return send(reply, 'INVALID_JSON');
+    if (isUniqueViolation(error)) return send(reply, 'CONFLICT');
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      const code = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).find(
+        (c) => ERROR_CATALOGUE[c].status === error.statusCode,
+      );
+      return send(reply, code ?? 'VALIDATION_FAILED', error.message);
+    }
+    request.log.error({ err: error, reqId: request.id }, 'unexpected error');
+    return send(reply, 'INTERNAL', undefined, undefined, { error_id: request.id });
+  });
+
+  app.setNotFoundHandler((_request, reply) =>
+    send(reply, 'NOT_FOUND', 'The requested URL was not found on the server.'),
+  );
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import type { Engine } from '../database/database.js';
+import { createServices, type Services } from '../services.js';
+import { createTestDatabase } from './databases.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  close(): Promise<void>;
+  /** Creates a user and a personal access token; returns `Authorization` headers for it. */
+  user(
+    email?: string,
+    options?: { admin?: boolean },
+  ): Promise<{ id: number; email: string; headers: Record<string, string> }>;
+  /** inject() with JSON encoding of `body` and the response body parsed. */
+  request(
+    options: InjectOptions & { body?: unknown },
+  ): Promise<
+    LightMyRequestResponse & { json: () => Record<string, unknown> & { [k: string]: any } }
+  >;
+}
+
+let counter = 0;
+
+/** The real app on a fresh database of `engine`, without the web pages. */
+export async function createTestApp(
+  engine: Engine,
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(engine);
+  const config = loadConfig(
+    {
+      CAIRN_DATA_DIR: path.join(os.tmpdir(), 'cairn-test'),
+      CAIRN_LOG_LEVEL: 'silent',
+      CAIRN_SITE_URL: 'https://cairn.test',
+      ...env,
+    },
+    { database: database.config, webDist: undefined, ...overrides },
+  );
+  const services = await createServices(config, database.handle);
+  const app = await buildApp(services, { logger: false });
+  await app.ready();
+  return {
+    app,
+    services,
+    config,
+    async close() {
+      await app.close();
+      await services.doi.idle();
+      await database.drop();
+    },
+    async user(email, options = {}) {
+      const address = email ?? `user${++counter}-${Date.now()}@example.org`;
+      const user = await services.users.createUser({
+        email: address,
+        password: 'correct horse battery',
+        isAdmin: options.admin ?? false,
+      });
+      const { token } = await services.users.createToken(user.id, 'test');
+      return { id: user.id, email: address, headers: { authorization: `Bearer ${token}` } };
+    },
+    async request(options) {
+      const { body, ...rest } = options;
+      const injected = await app.inject({
+        ...rest,
+        ...(body === undefined
+          ? {}
+          : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+        headers: {
+          ...(body !== undefined && typeof body !== 'string'
+            ? { 'content-type': 'application/json' }
+            : {}),
+          ...rest.headers,
+        },
+      });
+      return injected;
+    },
+  };
+}

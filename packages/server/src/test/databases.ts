@@ -1,0 +1,48 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle, type Engine } from '../database/database.js';
+import type { Config } from '../config.js';
+
+/** SQLite always; PostgreSQL too when CAIRN_TEST_DATABASE_URL points at a server (CI does). */
+export const ENGINES: Engine[] = process.env.CAIRN_TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  config: Config['database'];
+  /** Closes connections and removes everything the test created. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database of the given engine: in-memory SQLite, or a PostgreSQL schema of its
+ * own, so test files running in parallel (and runs on a shared server) never see each other's data.
+ */
+export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'sqlite') {
+    const config = { kind: 'sqlite' as const, file: ':memory:' };
+    const handle = openDatabase(config);
+    return { handle, config, drop: () => handle.close() };
+  }
+  const url = process.env.CAIRN_TEST_DATABASE_URL;
+  if (!url) throw new Error('CAIRN_TEST_DATABASE_URL is not set');
+  const schema = `cairn_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const config = { kind: 'postgres' as const, url, schema };
+  const handle = openDatabase(config);
+  return {
+    handle,
+    config,
+    async drop() {
+      await handle.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
