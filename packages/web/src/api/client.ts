@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { FieldErrorSchema, type FieldError } from './records';
+
+/** The media type that makes InvenioRDM add the localised `ui` object to records (reference §2.6). */
+export const INVENIO_JSON = 'application/vnd.inveniordm.v1+json';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const ErrorBodySchema = z.looseObject({
+  message: z.string().optional(),
+  errors: z.array(FieldErrorSchema).optional(),
+  code: z.string().optional(),
+});
+
+/** A non-2xx answer (or no answer at all: `status` 0) in the wire error format. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly code?: string;
+  /**
+   * Whether `message` came from the server. Banners show a server message instead of their
+   * default text (SPEC §8), but never a transport error such as "Failed to fetch".
+   */
+  readonly hasServerMessage: boolean;
+
+  constructor(
+    status: number,
+    message: string,
+    details: { errors?: FieldError[]; code?: string; hasServerMessage?: boolean } = {},
+  ) {
+    super(message);
+    this.status = status;
+    if (details.errors) this.errors = details.errors;
+    if (details.code) this.code = details.code;
+    this.hasServerMessage = details.hasServerMessage ?? false;
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string>;
+  body?: unknown;
+  /** The `revision_id` the change is based on; the server answers 412 when it moved on. */
+  ifMatch?: number;
+  accept?: string;
+}
+
+export interface ApiClientOptions {
+  csrfCookieName: string;
+  csrfHeaderName: string;
+}
+
+/**
+ * The only place that talks HTTP to Cairn's API. Sends the session cookie and the CSRF header,
+ * and turns every non-2xx answer into an {@link ApiError}; success bodies are returned as
+ * `unknown` for the caller to validate.
+ */
+export class ApiClient {
+  readonly #options: ApiClientOptions;
+
+  constructor(options: ApiClientOptions) {
+    this.#options = options;
+  }
+
+  async request(url: string, options: RequestOptions = {}): Promise<unknown> {
+    const method = options.method ?? 'GET';
+    const headers = new Headers({ Accept: options.accept ?? INVENIO_JSON });
+    if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+    if (options.ifMatch !== undefined) headers.set('If-Match', String(options.ifMatch));
+    if (UNSAFE_METHODS.has(method)) {
+      const token = readCookie(this.#options.csrfCookieName);
+      if (token !== undefined) headers.set(this.#options.csrfHeaderName, token);
+    }
+
+    let response: Response;
+    try {
+      response = await fetch(toRequestPath(url, options.query), {
+        method,
+        headers,
+        credentials: 'same-origin',
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      });
+    } catch (error) {
+      throw new ApiError(0, error instanceof Error ? error.message : String(error));
+    }
+
+    const body = await readBody(response);
+    if (!response.ok) throw toApiError(response, body);
+    return body;
+  }
+
+  get(url: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<unknown> {
+    return this.request(url, { ...options, method: 'GET' });
+  }
+
+  post(url: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) {
+    return this.request(url, { ...options, method: 'POST', body });
+  }
+
+  put(url: string, body: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) {
+    return this.request(url, { ...options, method: 'PUT', body });
+  }
+}
+
+/**
+ * Links in API responses are absolute URLs built from the configured site URL. The app only
+ * ever talks to the server that served it, so requests go to the path on the current origin:
+ * this keeps cookies same-origin when the page is reached under another host name (or through
+ * the Vite dev proxy).
+ */
+export function toRequestPath(url: string, query: Record<string, string> = {}): string {
+  const resolved = new URL(url, window.location.origin);
+  for (const [name, value] of Object.entries(query)) resolved.searchParams.set(name, value);
+  return resolved.pathname + resolved.search;
+}
+
+function readCookie(name: string): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function toApiError(response: Response, body: unknown): ApiError {
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (!parsed.success) {
+    return new ApiError(response.status, response.statusText || `HTTP ${response.status}`);
+  }
+  const { message, errors, code } = parsed.data;
+  return new ApiError(
+    response.status,
+    message ?? (response.statusText || `HTTP ${response.status}`),
+    {
+      ...(errors ? { errors } : {}),
+      ...(code ? { code } : {}),
+      hasServerMessage: message !== undefined && message !== '',
+    },
+  );
+}
+
+/** The server's own words for a failure, when it sent any (never a transport error text). */
+export function serverMessageOf(error: unknown): string | undefined {
+  return error instanceof ApiError && error.hasServerMessage ? error.message : undefined;
+}

@@ -1,0 +1,54 @@
+import { Anchor, Box, Button, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useBootstrap } from '../bootstrap';
+
+export function AppHeader() {
+  const { t } = useTranslation();
+  const { config, user } = useBootstrap();
+  const { pathname, search } = useLocation();
+  const isOnAccountPage = pathname === '/login' || pathname === '/signup';
+  // After logging in, come back to the page that asked for it.
+  const accountSearch = isOnAccountPage ? search : `?next=${encodeURIComponent(pathname + search)}`;
+
+  return (
+    <Box
+      component="header"
+      px="md"
+      py="sm"
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+    >
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="xl">
+          <Anchor component={Link} to="/" fw={700} size="lg" underline="never" c="inherit">
+            {config.siteName}
+          </Anchor>
+          <Group component="nav" aria-label={t('app.mainNavigation')} gap="md">
+            <Anchor component={Link} to="/uploads/new">
+              {t('app.newUpload')}
+            </Anchor>
+            <Anchor component={Link} to="/me/uploads">
+              {t('app.myUploads')}
+            </Anchor>
+          </Group>
+        </Group>
+        {user ? (
+          <Group gap="md">
+            <Text size="sm">{t('app.signedInAs', { name: user.name || user.email })}</Text>
+            {/* A server route: it clears the session and redirects, so not a router link. */}
+            <Anchor href="/logout">{t('app.logOut')}</Anchor>
+          </Group>
+        ) : (
+          <Group gap="sm">
+            <Button component={Link} to={`/login${accountSearch}`} variant="default" size="xs">
+              {t('app.logIn')}
+            </Button>
+            <Button component={Link} to={`/signup${accountSearch}`} size="xs">
+              {t('app.signUp')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+    </Box>
+  );
+}

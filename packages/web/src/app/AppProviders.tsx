@@ -1,0 +1,42 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { i18n } from 'i18next';
+import { useState, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { ApiClient } from '../api/client';
+import { ApiClientContext } from '../api/useApiClient';
+import { BootstrapContext, type Bootstrap } from '../bootstrap';
+import { theme } from './theme';
+
+export interface AppProvidersProps {
+  bootstrap: Bootstrap;
+  queryClient: QueryClient;
+  i18n: i18n;
+  /** `test` turns off Mantine's transitions and portals under jsdom. */
+  env?: 'default' | 'test';
+  children: ReactNode;
+}
+
+/** Everything a page needs around it: bootstrap, API client, server-state cache, i18n, theme. */
+export function AppProviders({ bootstrap, queryClient, i18n, env, children }: AppProvidersProps) {
+  const [apiClient] = useState(
+    () =>
+      new ApiClient({
+        csrfCookieName: bootstrap.config.csrfCookieName,
+        csrfHeaderName: bootstrap.config.csrfHeaderName,
+      }),
+  );
+  return (
+    <BootstrapContext value={bootstrap}>
+      <ApiClientContext value={apiClient}>
+        <QueryClientProvider client={queryClient}>
+          <I18nextProvider i18n={i18n}>
+            <MantineProvider theme={theme} env={env ?? 'default'}>
+              {children}
+            </MantineProvider>
+          </I18nextProvider>
+        </QueryClientProvider>
+      </ApiClientContext>
+    </BootstrapContext>
+  );
+}

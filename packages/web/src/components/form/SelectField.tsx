@@ -1,0 +1,42 @@
+import { Select, type ComboboxItem, type SelectProps } from '@mantine/core';
+import { useController, type FieldValues } from 'react-hook-form';
+import type { FormFieldProps } from './form-field-props';
+
+export type SelectFieldProps<T extends FieldValues> = FormFieldProps<T> & {
+  options: readonly ComboboxItem[];
+} & Omit<
+    SelectProps,
+    keyof FormFieldProps<T> | 'data' | 'description' | 'value' | 'onChange' | 'error'
+  >;
+
+/** A single choice from `options`, stored in the form as the option's value ('' for none). */
+export function SelectField<T extends FieldValues>({
+  name,
+  label,
+  help,
+  required,
+  rules,
+  options,
+  ...selectProps
+}: SelectFieldProps<T>) {
+  // Destructured: the React Compiler lint takes `field` for a ref because it holds one.
+  const {
+    field: { ref, name: fieldName, value, onChange, onBlur },
+    fieldState,
+  } = useController<T>({ name, rules });
+  return (
+    <Select
+      {...selectProps}
+      ref={ref}
+      name={fieldName}
+      data={options}
+      value={typeof value === 'string' && value !== '' ? value : null}
+      onChange={(selected) => onChange(selected ?? '')}
+      onBlur={onBlur}
+      label={label}
+      description={help}
+      required={required}
+      error={fieldState.error?.message}
+    />
+  );
+}

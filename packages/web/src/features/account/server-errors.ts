@@ -1,0 +1,39 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiError } from '../../api/client';
+
+export interface ServerErrorOptions<T extends FieldValues> {
+  /** The inputs of the form; errors on other fields are reported above the form. */
+  fields: readonly Path<T>[];
+  /** The field a 409 Conflict is about (signup: the email address is taken). */
+  conflictField?: Path<T>;
+  /** What to say when the server gave no reason (network failure, HTML error page). */
+  fallbackMessage: string;
+}
+
+/**
+ * Puts an account call's field errors under the matching inputs and returns the message for the
+ * top of the form, or null when every error found its field.
+ */
+export function applyServerErrors<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  error: unknown,
+  { fields, conflictField, fallbackMessage }: ServerErrorOptions<T>,
+): string | null {
+  if (!(error instanceof ApiError)) {
+    console.error(error);
+    return fallbackMessage;
+  }
+  const serverMessage = error.hasServerMessage ? error.message : fallbackMessage;
+  if (error.status === 409 && conflictField && !error.errors?.length) {
+    setError(conflictField, { type: 'server', message: serverMessage });
+    return null;
+  }
+  const elsewhere: string[] = [];
+  for (const fieldError of error.errors ?? []) {
+    const field = fields.find((name) => name === fieldError.field);
+    if (field) setError(field, { type: 'server', message: fieldError.messages.join(' ') });
+    else elsewhere.push(...fieldError.messages);
+  }
+  if (elsewhere.length > 0) return elsewhere.join(' ');
+  return error.errors?.length ? null : serverMessage;
+}

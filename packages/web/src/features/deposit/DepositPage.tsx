@@ -1,0 +1,37 @@
+import { Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useParams } from 'react-router';
+import { serverMessageOf } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { PageLoader } from '../../components/PageLoader';
+import { useDraft } from './api';
+import { DepositForm } from './DepositForm';
+
+/** `/uploads/new` and `/uploads/:id`. */
+export function DepositPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  // A new location (e.g. "New upload" clicked on this page) starts a fresh form.
+  const { key: locationKey } = useLocation();
+  const draft = useDraft(id);
+
+  let content;
+  if (id === undefined) {
+    content = <DepositForm key={locationKey} initialDraft={null} />;
+  } else if (draft.isPending) {
+    content = <PageLoader label={t('app.loading')} />;
+  } else if (draft.isError) {
+    content = (
+      <ErrorNotice title={t('deposit.loadFailed')} message={serverMessageOf(draft.error)} />
+    );
+  } else {
+    content = <DepositForm key={locationKey} initialDraft={draft.data} />;
+  }
+
+  return (
+    <Stack>
+      <Title order={1}>{id === undefined ? t('deposit.newTitle') : t('deposit.editTitle')}</Title>
+      {content}
+    </Stack>
+  );
+}
