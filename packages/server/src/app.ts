@@ -2,13 +2,15 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import crypto from 'node:crypto';
+import { parse as parseQuery } from 'node:querystring';
 import {
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Services } from './services.js';
-import { registerErrorHandler } from './plugins/errors.js';
+import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
+import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/storable-text.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
@@ -19,14 +21,20 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** JSON parsing as InvenioRDM does it: an empty body is "no data", prototype keys are dropped. */
+/**
+ * JSON parsing as InvenioRDM does it: an empty body is "no data", prototype keys are dropped, and
+ * text PostgreSQL cannot store is made storable. The reviver only runs when the text needs it,
+ * because it slows down the large drafts that need parsing fastest.
+ */
 function parseJsonBody(body: string): unknown {
   if (body.trim() === '') return undefined;
-  return body.includes('__proto__') || body.includes('constructor')
-    ? JSON.parse(body, (key, value: unknown) =>
-        key === '__proto__' || key === 'constructor' ? undefined : value,
-      )
-    : JSON.parse(body);
+  const hasPrototypeKeys = body.includes('__proto__') || body.includes('constructor');
+  const hasUnstorableText = mayHoldUnstorableText(body);
+  if (!hasPrototypeKeys && !hasUnstorableText) return JSON.parse(body);
+  return JSON.parse(body, (key, value: unknown) => {
+    if (key === '__proto__' || key === 'constructor') return undefined;
+    return hasUnstorableText ? reviveStorable(key, value) : value;
+  });
 }
 
 /**
@@ -41,13 +49,20 @@ export async function buildApp(
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      querystringParser: (query) => storableQuery(parseQuery(query)),
+    },
+    frameworkErrors: handleFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  app.removeContentTypeParser('application/json');
+  // Fastify's built-in text/plain parser would hand a string to routes that expect JSON; the
+  // contract answers every body type but JSON with 415 (invenio-api.md §1.1).
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, parseJsonBody(body as string));

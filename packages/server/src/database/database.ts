@@ -15,6 +15,31 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every statement anew, and preparing costs more than running a primary-key
+ * read: a small LRU of prepared statements roughly halves the database time of a draft GET.
+ * Safe because better-sqlite3 runs statements synchronously and Cairn never streams results.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(query: string) {
+      let statement = cache.get(query);
+      if (statement) {
+        cache.delete(query);
+      } else {
+        statement = sqlite.prepare(query);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(query, statement);
+      return statement;
+    },
+  };
+}
+
 /** Opens the configured database (SQLite file in WAL mode, or a PostgreSQL pool). */
 export function openDatabase(database: Config['database']): DatabaseHandle {
   if (database.kind === 'sqlite') {
@@ -27,7 +52,7 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: sqlite }),
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
     });
     return { db, engine: 'sqlite', close: () => db.destroy() };

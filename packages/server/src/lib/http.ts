@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
 
 export const JSON_TYPE = 'application/json';
@@ -21,6 +21,21 @@ export function negotiate(request: FastifyRequest, supported: readonly string[])
     'NOT_ACCEPTABLE',
     `Invalid 'Accept' header. Expected one of: ${supported.join(', ')}`,
   );
+}
+
+/**
+ * A route `onRequest` hook that refuses an unacceptable Accept header (406) before the body is
+ * read or the handler runs, so a write never happens only to be answered 406.
+ */
+export function acceptOnly(supported: readonly string[]): onRequestHookHandler {
+  return (request, _reply, done) => {
+    try {
+      negotiate(request, supported);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  };
 }
 
 export function isFlagSet(value: unknown): boolean {

@@ -19,14 +19,16 @@ export interface SearchOptions {
   maxSize?: number;
 }
 
+/** `page` and `size` as marshmallow's `Integer(validate=Range(min=1))` reads them, messages included. */
 function positiveInt(value: unknown, field: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new AppError('VALIDATION_FAILED', undefined, [
-      { field, messages: ['Must be greater than or equal to 1.'] },
-    ]);
-  }
+  const n = typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
+  const message = !Number.isInteger(n)
+    ? 'Not a valid integer.'
+    : n < 1
+      ? 'Must be greater than or equal to 1.'
+      : undefined;
+  if (message) throw new AppError('VALIDATION_FAILED', undefined, [{ field, messages: [message] }]);
   return n;
 }
 

@@ -72,9 +72,11 @@ export function registerAuth(app: FastifyInstance, users: UsersService): void {
       return;
     }
     const session = request.cookies[SESSION_COOKIE];
+    // The matched route, not the raw URL: the router merges `//api/auth/…` into the same route,
+    // and a raw-URL test would let that spelling past the check.
     const needsCsrf =
       !SAFE_METHODS.has(request.method) &&
-      (session !== undefined || request.url.startsWith('/api/auth/'));
+      (session !== undefined || (request.routeOptions.url?.startsWith('/api/auth/') ?? false));
     if (needsCsrf) {
       const cookie = request.cookies[CSRF_COOKIE];
       const header = request.headers[CSRF_HEADER];

@@ -3,6 +3,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode, type ErrorItem } from '@cairn/shared';
 import { AppError } from '../errors.js';
 
+const NOT_FOUND_MESSAGE = 'The requested URL was not found on the server.';
+
 function send(
   reply: FastifyReply,
   code: ErrorCode,
@@ -47,6 +49,19 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * Fastify's `frameworkErrors` option: a URL that cannot be decoded, or a path parameter past the
+ * router's length limit, never reaches a route, so it names nothing that exists. Without this
+ * hook Fastify answers with its own body shape instead of the contract's.
+ */
+export function handleFrameworkError(
+  _error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void send(reply, 'NOT_FOUND', NOT_FOUND_MESSAGE);
+}
+
+/**
  * Turns everything thrown into the InvenioRDM error body. Anything unexpected is logged with the
  * request id and answered 500 without internals.
  */
@@ -86,7 +101,5 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return send(reply, 'INTERNAL', undefined, undefined, { error_id: request.id });
   });
 
-  app.setNotFoundHandler((_request, reply) =>
-    send(reply, 'NOT_FOUND', 'The requested URL was not found on the server.'),
-  );
+  app.setNotFoundHandler((_request, reply) => send(reply, 'NOT_FOUND', NOT_FOUND_MESSAGE));
 }

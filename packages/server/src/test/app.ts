@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../app.js';
+import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Engine } from '../database/database.js';
 import { createServices, type Services } from '../services.js';
@@ -27,11 +27,19 @@ export interface TestApp {
 
 let counter = 0;
 
+export interface TestAppOptions {
+  /** Runs after the app is built and before it is ready: the only time routes can be added. */
+  beforeReady?: (app: FastifyInstance) => void;
+  /** Fastify's logger; tests run silent unless they assert on what is logged. */
+  logger?: AppOptions['logger'];
+}
+
 /** The real app on a fresh database of `engine`, without the web pages. */
 export async function createTestApp(
   engine: Engine,
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(engine);
   const config = loadConfig(
@@ -44,7 +52,8 @@ export async function createTestApp(
     { database: database.config, webDist: undefined, ...overrides },
   );
   const services = await createServices(config, database.handle);
-  const app = await buildApp(services, { logger: false });
+  const app = await buildApp(services, { logger: options.logger ?? false });
+  options.beforeReady?.(app);
   await app.ready();
   return {
     app,

@@ -75,13 +75,16 @@ export class RecordsSearchService {
     return { params, records: await this.withParents(rows), total, resourceTypes };
   }
 
-  /** GET /api/records/{id}/versions: every published version of the parent, newest first. */
+  /**
+   * GET /api/records/{id}/versions: the published versions of the parent the caller may see
+   * (restricted ones only to the owner), newest first.
+   */
   async versions(
     user: User | undefined,
     id: string,
     query: Record<string, unknown>,
   ): Promise<RecordHits> {
-    const parent = await this.records.parentForVersions(user, id);
+    const { parent, includeRestricted } = await this.records.parentForVersions(user, id);
     const params = parseSearchParams(query, {
       sorts: ['version', ...RECORD_SORTS],
       defaultSort: () => 'version',
@@ -91,6 +94,7 @@ export class RecordsSearchService {
       parent.id,
       (params.page - 1) * params.size,
       params.size,
+      includeRestricted,
     );
     return { params, records: rows.map((row) => ({ row, parent })), total, resourceTypes: [] };
   }

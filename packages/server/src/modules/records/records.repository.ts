@@ -230,15 +230,18 @@ export class RecordsRepository {
       .execute();
   }
 
+  /** Published versions of a parent, newest first; restricted ones only when asked for. */
   async listVersions(
     parentId: string,
     offset: number,
     limit: number,
+    includeRestricted: boolean,
   ): Promise<{ rows: RecordRow[]; total: number }> {
-    const base = this.x
+    let base = this.x
       .selectFrom('records')
       .where('parentId', '=', parentId)
       .where('deletedAt', 'is', null);
+    if (!includeRestricted) base = base.where('accessRecord', '=', 'public');
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('versionIndex', 'desc').offset(offset).limit(limit).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import {
+  acceptOnly,
   isFlagSet,
   JSON_TYPE,
   negotiate,
@@ -26,6 +27,7 @@ import type { DraftResult, RecordResult, RecordsService } from './records.servic
 import type { RecordHits, RecordsSearchService } from './records-search.service.js';
 
 const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const acceptRecordTypes = acceptOnly(RECORD_TYPES);
 const IdParams = z.object({ id: z.string().describe('Record or draft id, e.g. ha4g3-7x208') });
 const PidParams = IdParams.extend({
   scheme: z.string().describe('PID scheme; only doi is managed'),
@@ -123,6 +125,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   app.post(
     '/api/records',
     {
+      onRequest: acceptRecordTypes,
       schema: {
         tags,
         summary: 'Create a draft (201); invalid parts are dropped and listed in errors',
@@ -139,7 +142,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.get(
     '/api/records',
-    { schema: { tags, summary: 'Search published records' } },
+    { onRequest: acceptRecordTypes, schema: { tags, summary: 'Search published records' } },
     async (request, reply) => {
       const result = await search.search(
         request.identity.user,
@@ -164,7 +167,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.get(
     '/api/records/:id',
-    { schema: { tags, summary: 'Read a published record', params: IdParams } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: { tags, summary: 'Read a published record', params: IdParams },
+    },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       const result = await records.readRecord(request.identity.user, id);
@@ -175,7 +181,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.get(
     '/api/records/:id/draft',
-    { schema: { tags, summary: 'Read a draft (owner only)', params: IdParams } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: { tags, summary: 'Read a draft (owner only)', params: IdParams },
+    },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       return sendDraft(request, reply, 200, await records.readDraft(request.identity.user, id));
@@ -185,6 +194,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   app.put(
     '/api/records/:id/draft',
     {
+      onRequest: acceptRecordTypes,
       schema: {
         tags,
         summary: 'Save a draft (full replacement of metadata); If-Match honoured',
@@ -209,7 +219,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.delete(
     '/api/records/:id/draft',
-    { schema: { tags, summary: 'Discard a draft (204)', params: IdParams } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: { tags, summary: 'Discard a draft (204)', params: IdParams },
+    },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       await records.deleteDraft(request.identity.user, id, request.headers['if-match']);
@@ -220,6 +233,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   app.post(
     '/api/records/:id/draft',
     {
+      onRequest: acceptRecordTypes,
       schema: {
         tags,
         summary: 'Edit a published record: open or return its draft (201)',
@@ -234,7 +248,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.post(
     '/api/records/:id/draft/actions/publish',
-    { schema: { tags, summary: 'Publish a draft (202); 400 lists every error', params: IdParams } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: { tags, summary: 'Publish a draft (202); 400 lists every error', params: IdParams },
+    },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       return sendRecord(request, reply, 202, await records.publish(request.identity.user, id));
@@ -243,7 +260,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.post(
     '/api/records/:id/draft/pids/:scheme',
-    { schema: { tags: ['PIDs'], summary: 'Reserve a managed DOI (201)', params: PidParams } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: { tags: ['PIDs'], summary: 'Reserve a managed DOI (201)', params: PidParams },
+    },
     async (request, reply) => {
       const { id, scheme } = request.params as z.infer<typeof PidParams>;
       return sendDraft(
@@ -258,6 +278,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   app.delete(
     '/api/records/:id/draft/pids/:scheme',
     {
+      onRequest: acceptRecordTypes,
       schema: {
         tags: ['PIDs'],
         summary: 'Discard the draft DOI (200 with the draft)',
@@ -278,6 +299,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   app.post(
     '/api/records/:id/versions',
     {
+      onRequest: acceptRecordTypes,
       schema: {
         tags: ['Versions'],
         summary: 'Create (or return) the new-version draft (201)',
@@ -292,7 +314,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.get(
     '/api/records/:id/versions',
-    { schema: { tags: ['Versions'], summary: 'List published versions', params: IdParams } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: { tags: ['Versions'], summary: 'List published versions', params: IdParams },
+    },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       const result = await search.versions(
@@ -307,6 +332,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   app.get(
     '/api/records/:id/versions/latest',
     {
+      onRequest: acceptRecordTypes,
       schema: {
         tags: ['Versions'],
         summary: 'Redirect (301) to the latest published version',
@@ -321,7 +347,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.get(
     '/api/user/records',
-    { schema: { tags, summary: "The caller's drafts and records" } },
+    { onRequest: acceptRecordTypes, schema: { tags, summary: "The caller's drafts and records" } },
     async (request, reply) => {
       const user = requireUser(request);
       const result = await search.userRecords(user, request.query as Record<string, unknown>);

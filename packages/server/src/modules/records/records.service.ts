@@ -453,8 +453,11 @@ export class RecordsService {
     const data = readJson<RecordData>(row.data);
     const restricted = data.access.record === 'restricted';
     const managed = data.pids.doi && data.pids.doi.provider !== 'external';
+    // DataCite only hears of a reserved DOI or one minted at publish; an external DOI is neither.
     const willRegister =
-      Boolean(this.config.doi.datacite) && !restricted && (managed || this.config.doi.required);
+      Boolean(this.config.doi.datacite) &&
+      !restricted &&
+      (managed || (this.config.doi.required && !data.pids.doi));
     const errors = validateForPublish(
       data,
       this.validationOptions({ publisherRequired: willRegister }),
@@ -680,24 +683,31 @@ export class RecordsService {
     return { row, parent, isPublished: false, isLatestDraft: true, errors: [] };
   }
 
-  /** The parent of a record or draft id, for the versions endpoints. */
-  async parentForVersions(user: User | undefined, id: string): Promise<ParentRow> {
+  /**
+   * The parent of a record or draft id, for the versions endpoints, and whether the caller may see
+   * its restricted versions (all versions share one owner). Throws PID_DOES_NOT_EXIST,
+   * PERMISSION_DENIED.
+   */
+  async parentForVersions(
+    user: User | undefined,
+    id: string,
+  ): Promise<{ parent: ParentRow; includeRestricted: boolean }> {
     const row = isRecordId(id)
       ? ((await this.repo.getRecord(id)) ?? (await this.repo.getDraft(id)))
       : undefined;
     if (!row) {
       const parent = isRecordId(id) ? await this.repo.getParent(id) : undefined;
-      if (parent) return parent;
+      if (parent) return { parent, includeRestricted: this.isOwner(user, parent) };
       throw pidDoesNotExist();
     }
     const parent = await this.parentOf(row.parentId);
     if ('accessRecord' in row && !this.canView(user, row, parent)) throw permissionDenied();
     if (!('accessRecord' in row) && !this.isOwner(user, parent)) throw permissionDenied();
-    return parent;
+    return { parent, includeRestricted: this.isOwner(user, parent) };
   }
 
   async latestVersionId(user: User | undefined, id: string): Promise<string> {
-    const parent = await this.parentForVersions(user, id);
+    const { parent } = await this.parentForVersions(user, id);
     const latest = await this.repo.latestRecord(parent.id);
     if (!latest) throw pidDoesNotExist();
     return latest.id;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { hashSecret } from './users.service.js';
 
 function cookiesOf(res: {
   cookies: Array<{ name: string; value: string }>;
@@ -80,6 +81,17 @@ describe.each(ENGINES)('accounts, sessions, CSRF and tokens on %s', (engine) => 
     expect(cookiesOf(right).cairn_session).toBeTruthy();
   });
 
+  it('refuses an address PostgreSQL could not store as a wrong login, not a 500', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+      payload: JSON.stringify({ email: 'nobody\u0000@example.org', password: 'x\ud800' }),
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('INVALID_CREDENTIALS');
+  });
+
   it('requires the CSRF header on unsafe cookie-authenticated requests and changes nothing without it', async () => {
     const res = await signup('csrf@example.org');
     const session = cookiesOf(res).cairn_session;
@@ -113,15 +125,72 @@ describe.each(ENGINES)('accounts, sessions, CSRF and tokens on %s', (engine) => 
     expect(ok.statusCode).toBe(201);
   });
 
-  it('treats an expired or unknown session as anonymous', async () => {
+  it('treats an unknown session as anonymous', async () => {
     const res = await t.request({
       method: 'GET',
       url: '/api/user/records',
-      headers: { cookie: 'cairn_session=forged-or-expired' },
+      headers: { cookie: 'cairn_session=forged' },
     });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('Permission denied.');
   });
+
+  it('treats an expired session as anonymous, and it changes nothing', async () => {
+    const session = cookiesOf(await signup('expired@example.org')).cairn_session!;
+    const cookie = `cairn_session=${session}; csrftoken=${csrf}`;
+    const before = await t.request({
+      method: 'GET',
+      url: '/api/user/records',
+      headers: { cookie },
+    });
+    expect(before.statusCode).toBe(200);
+
+    await t.services.database.db
+      .updateTable('sessions')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', hashSecret(session))
+      .execute();
+
+    const list = await t.request({ method: 'GET', url: '/api/user/records', headers: { cookie } });
+    expect(list.statusCode).toBe(403);
+    expect(list.json()).toEqual({
+      status: 403,
+      code: 'PERMISSION_DENIED',
+      message: 'Permission denied.',
+    });
+    const me = await t.request({ method: 'GET', url: '/api/me', headers: { cookie } });
+    expect(me.statusCode).toBe(403);
+    const create = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: { cookie, 'x-csrftoken': csrf },
+      body: { metadata: { title: 'Too late' } },
+    });
+    expect(create.statusCode).toBe(403);
+    expect(create.json().code).toBe('PERMISSION_DENIED');
+    const owned = await t.services.database.db
+      .selectFrom('parents')
+      .innerJoin('users', 'users.id', 'parents.ownerId')
+      .select('parents.id')
+      .where('users.email', '=', 'expired@example.org')
+      .execute();
+    expect(owned).toEqual([]);
+  });
+
+  it.each(['/api/auth/login', '//api/auth/login', '/api/auth/login/'])(
+    'requires the CSRF header on %s, however the path is spelt',
+    async (url) => {
+      await signup('spelt@example.org');
+      const res = await t.request({
+        method: 'POST',
+        url,
+        body: { email: 'spelt@example.org', password: 'long enough pw' },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('CSRF_FAILED');
+      expect(res.cookies.find((c) => c.name === 'cairn_session')).toBeUndefined();
+    },
+  );
 
   it('accepts bearer tokens without CSRF, and treats a bad token as anonymous (403, not 401)', async () => {
     const user = await t.user();

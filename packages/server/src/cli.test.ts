@@ -1,0 +1,206 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildApp } from './app.js';
+import { main } from './cli.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './database/database.js';
+import { createServices, type Services } from './services.js';
+
+// The CLI reads its configuration from process.env like the real `npx cairn`; these are the
+// variables it must see set (or unset) here, restored afterwards.
+const ENV_KEYS = ['CAIRN_DATA_DIR', 'DATABASE_URL', 'PORT', 'CAIRN_SITE_URL'] as const;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(...argv: string[]): Promise<Run> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const capture = (into: string[]) => (chunk: string | Uint8Array) => {
+    into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  };
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture(stdout));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture(stderr));
+  try {
+    const code = await main(argv);
+    return { code, stdout: stdout.join(''), stderr: stderr.join('') };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('cairn CLI (SQLite in a temporary data dir)', () => {
+  const saved: Partial<Record<(typeof ENV_KEYS)[number], string>> = {};
+  let dataDir: string;
+
+  /** Opens the data dir the CLI wrote to, as the server would, for one look. */
+  async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
+    const config = loadConfig({
+      CAIRN_DATA_DIR: dataDir,
+      CAIRN_SITE_URL: 'https://cairn.test',
+      CAIRN_LOG_LEVEL: 'silent',
+    });
+    const database = openDatabase(config.database);
+    try {
+      return await fn(await createServices(config, database));
+    } finally {
+      await database.close();
+    }
+  }
+
+  async function counts() {
+    return withServices(async ({ database: { db } }) => {
+      const count = async (table: 'users' | 'records' | 'drafts') =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      return {
+        users: await count('users'),
+        records: await count('records'),
+        drafts: await count('drafts'),
+      };
+    });
+  }
+
+  beforeAll(() => {
+    for (const key of ENV_KEYS) saved[key] = process.env[key];
+  });
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-cli-'));
+    for (const key of ENV_KEYS) delete process.env[key];
+    process.env.CAIRN_DATA_DIR = dataDir;
+  });
+  afterEach(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  afterAll(() => {
+    for (const key of ENV_KEYS) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  it('creates a user with a generated password and prints it once', async () => {
+    const result = await run('users', 'create', 'ada@example.org', '--name', 'Ada');
+    expect(result.code).toBe(0);
+    const match = /^Created user ada@example\.org \(id \d+\) with password (\S+)\n$/.exec(
+      result.stdout,
+    );
+    expect(match, result.stdout).not.toBeNull();
+    const user = await withServices((s) => s.users.authenticate('ada@example.org', match?.[1]));
+    expect(user).toMatchObject({ email: 'ada@example.org', name: 'Ada', isAdmin: false });
+  });
+
+  it('creates an admin with the given password and does not echo it', async () => {
+    const result = await run(
+      'users',
+      'create',
+      'grace@example.org',
+      '--password',
+      'a long password',
+      '--admin',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Created admin user grace@example\.org \(id \d+\)\n$/);
+    expect(result.stdout).not.toContain('a long password');
+    const user = await withServices((s) =>
+      s.users.authenticate('grace@example.org', 'a long password'),
+    );
+    expect(user.isAdmin).toBe(true);
+  });
+
+  it('refuses a taken address with exit code 1 and says why', async () => {
+    expect((await run('users', 'create', 'taken@example.org')).code).toBe(0);
+    const again = await run('users', 'create', 'TAKEN@example.org');
+    expect(again).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cairn: An account with this email address already exists.\n',
+    });
+    expect((await counts()).users).toBe(1);
+  });
+
+  it('refuses bad input with exit code 1 and every problem', async () => {
+    const result = await run('users', 'create', 'not-an-email', '--password', 'short');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'cairn: A validation error occurred. email: Not a valid email address.; password: Password must be at least 8 characters long.\n',
+    );
+    expect((await run('users', 'create')).stderr).toBe('cairn: users create needs an EMAIL\n');
+  });
+
+  it('prints only the token, and the token authenticates against the API', async () => {
+    await run('users', 'create', 'token@example.org', '--password', 'a long password');
+    const result = await run('tokens', 'create', 'token@example.org', '--name', 'laptop');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^cairn_[A-Za-z0-9_-]{20,}\n$/);
+    const token = result.stdout.trim();
+
+    const me = await withServices(async (services) => {
+      const app = await buildApp(services, { logger: false });
+      try {
+        return await app.inject({
+          method: 'GET',
+          url: '/api/me',
+          headers: { authorization: `Bearer ${token}` },
+        });
+      } finally {
+        await app.close();
+      }
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ email: 'token@example.org' });
+
+    const unknown = await run('tokens', 'create', 'nobody@example.org');
+    expect(unknown).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cairn: no account for nobody@example.org\n',
+    });
+  });
+
+  it('loads the demo data once: a second run changes nothing', async () => {
+    const first = await run('demo');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^Loaded: user ada@cairn\.example, user grace@cairn\.example, record /,
+    );
+    const after = await counts();
+    expect(after).toEqual({ users: 2, records: 1, drafts: 0 });
+
+    const second = await run('demo');
+    expect(second).toEqual({ code: 0, stdout: 'Demo data already present.\n', stderr: '' });
+    expect(await counts()).toEqual(after);
+  });
+
+  it('answers an unknown command or option with the usage and exit code 2', async () => {
+    const unknown = await run('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toMatch(/^Usage: cairn <command>/);
+    const option = await run('users', 'create', 'x@example.org', '--frobnicate');
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain('Usage: cairn <command>');
+  });
+
+  it('answers a bad configuration with every problem and exit code 2', async () => {
+    process.env.PORT = 'abc';
+    process.env.DATABASE_URL = 'mysql://cairn@db/cairn';
+    const result = await run('demo');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Invalid configuration:\n {2}- PORT: .*\n {2}- DATABASE_URL: /);
+  });
+});

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('runs on SQLite in ./data with the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    const dataDir = path.resolve('./data');
+    expect(config).toEqual({
+      port: 5000,
+      host: '127.0.0.1',
+      dataDir,
+      siteUrl: 'http://127.0.0.1:5000',
+      siteName: 'Cairn',
+      database: { kind: 'sqlite', file: path.join(dataDir, 'cairn.sqlite') },
+      doi: { prefix: '10.5072', required: false },
+      access: { restrictionGraceDays: 30, allowRestrictionAfterGrace: false },
+      bodyLimitBytes: 10 * 1024 * 1024,
+      sessionDays: 14,
+      sweepIntervalSeconds: 60,
+      logLevel: 'info',
+      locales: ['en', 'de'],
+      defaultLocale: 'en',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      CAIRN_DATA_DIR: '/var/lib/cairn',
+      CAIRN_SITE_URL: 'https://data.example.org/',
+      CAIRN_SITE_NAME: 'Example Data',
+      DATABASE_URL: 'postgres://cairn@db/cairn',
+      CAIRN_DOI_PREFIX: '10.12345',
+      CAIRN_DOI_REQUIRED: 'yes',
+      CAIRN_DATACITE_URL: 'https://api.test.datacite.org/',
+      CAIRN_DATACITE_USERNAME: 'EXAMPLE.DATA',
+      CAIRN_DATACITE_PASSWORD: 'secret',
+      CAIRN_RESTRICTION_GRACE_DAYS: '0',
+      CAIRN_ALLOW_RESTRICTION_AFTER_GRACE: '1',
+      CAIRN_BODY_LIMIT_BYTES: '2048',
+      CAIRN_SESSION_DAYS: '1',
+      CAIRN_SWEEP_INTERVAL_SECONDS: '0',
+      CAIRN_LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/cairn',
+      siteUrl: 'https://data.example.org',
+      siteName: 'Example Data',
+      database: { kind: 'postgres', url: 'postgres://cairn@db/cairn' },
+      doi: {
+        prefix: '10.12345',
+        required: true,
+        datacite: {
+          url: 'https://api.test.datacite.org',
+          username: 'EXAMPLE.DATA',
+          password: 'secret',
+        },
+      },
+      access: { restrictionGraceDays: 0, allowRestrictionAfterGrace: true },
+      bodyLimitBytes: 2048,
+      sessionDays: 1,
+      sweepIntervalSeconds: 0,
+      logLevel: 'warn',
+    });
+  });
+
+  it('reports every problem at once', () => {
+    const problems = problemsOf({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://cairn@db/cairn',
+      CAIRN_DATACITE_URL: 'https://api.test.datacite.org',
+      CAIRN_DATACITE_USERNAME: 'EXAMPLE.DATA',
+    });
+    expect(problems).toHaveLength(3);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT: /),
+        'DATABASE_URL: must be a postgres:// URL (leave unset for SQLite)',
+        'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
+      ]),
+    );
+  });
+
+  it('names each problem in the error message', () => {
+    expect(() =>
+      loadConfig({
+        CAIRN_DOI_PREFIX: '11.1',
+        CAIRN_BODY_LIMIT_BYTES: '10',
+        CAIRN_LOG_LEVEL: 'loud',
+      }),
+    ).toThrow(
+      /CAIRN_DOI_PREFIX: must look like 10\.1234[\s\S]*CAIRN_BODY_LIMIT_BYTES[\s\S]*CAIRN_LOG_LEVEL/,
+    );
+  });
+
+  it('refuses half a DataCite configuration even when nothing else is wrong', () => {
+    expect(problemsOf({ CAIRN_DATACITE_PASSWORD: 'secret' })).toEqual([
+      'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
+    ]);
+  });
+});
