@@ -1,0 +1,67 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect, test as base } from 'vitest';
+import { ACTION_TIMEOUT_MS, launchBrowser, openPage, saveScreenshot } from './browser.js';
+import { startServer } from './server.js';
+
+/**
+ * Vitest's `test` with the fixtures every journey needs, as in Playwright Test: `server` (the
+ * real app, one per file), `browser` (one Chromium per file) and `page` (a fresh context per test,
+ * photographed under /tmp when the test fails).
+ */
+export const test = base
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
+  .extend('server', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const server = await startServer();
+    onCleanup(() => server.close());
+    return server;
+  })
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
+  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const browser = await launchBrowser();
+    onCleanup(() => browser.close());
+    return browser;
+  })
+  .extend('page', async ({ browser, server, task }, { onCleanup }) => {
+    const { context, page, pageErrors, consoleErrors } = await openPage(browser, server.url);
+    onCleanup(async () => {
+      // Cleanups run after Vitest has recorded the test's outcome.
+      if (task.result?.state === 'fail') {
+        // A crashed page cannot be photographed; the test's own error still says what failed.
+        const screenshot = await saveScreenshot(page, task.fullName).catch(
+          (error: unknown) => `none (${String(error)})`,
+        );
+        const log = consoleErrors.length ? `\nConsole errors:\n${consoleErrors.join('\n')}` : '';
+        console.error(
+          `"${task.fullName}" failed at ${page.url()}; screenshot: ${screenshot}${log}`,
+        );
+      }
+      await context.close();
+      if (pageErrors.length > 0) {
+        throw new Error(
+          `The page threw ${pageErrors.length} uncaught error(s):\n` +
+            pageErrors.map((error) => error.stack ?? error.message).join('\n'),
+        );
+      }
+    });
+    return page;
+  });
+
+const POLL = { timeout: ACTION_TIMEOUT_MS, interval: 50 };
+
+/**
+ * Waits for an input to hold `expected`. playwright-core has no web-first assertions (those
+ * come with @playwright/test), so the value is polled.
+ */
+export async function expectValue(locator: Locator, expected: string): Promise<void> {
+  await expect.poll(() => locator.inputValue(), POLL).toBe(expected);
+}
+
+/** Waits for the page's address to be `expected` (path and query, without the origin). */
+export async function expectPath(page: Page, expected: string | RegExp): Promise<void> {
+  const current = () => {
+    const url = new URL(page.url());
+    return url.pathname + url.search;
+  };
+  if (typeof expected === 'string') await expect.poll(current, POLL).toBe(expected);
+  else await expect.poll(current, POLL).toMatch(expected);
+}
