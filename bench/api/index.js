@@ -1,0 +1,229 @@
+import os from 'node:os';
+import { runPhase } from '../lib/load.js';
+import { phaseTable, target, targetLine } from '../lib/report.js';
+import { startServer } from '../lib/server.js';
+import { consortiumDraft, realisticDraft } from './drafts.js';
+
+/**
+ * @typedef {import('../lib/report.js').BenchResult} BenchResult
+ * @typedef {import('../lib/report.js').BenchOptions} BenchOptions
+ * @typedef {import('../lib/load.js').PhaseSpec} PhaseSpec
+ */
+
+const EMAIL = 'bench@cairn.example';
+const PASSWORD = 'cairn-bench-password';
+const CONSORTIUM_SIZE = 2_000;
+const CONCURRENCY = 16;
+const THROUGHPUT = { warmupSeconds: 1, seconds: 5 };
+// One request at a time: for the large draft the question is how long a person waits on save.
+const LATENCY = { warmupRequests: 5, requests: 50 };
+
+const GET_DRAFT_VS_HELLO_MIN_PERCENT = 40;
+const PUT_CONSORTIUM_P50_MAX_MS = 100;
+
+/**
+ * Throughput and latency of reading and saving drafts on SQLite, against `GET /api/hello` of the
+ * same server in the same run, so that the ratio holds whatever machine runs it.
+ * @param {BenchOptions} [options]
+ * @returns {Promise<BenchResult>}
+ */
+export async function run(options = {}) {
+  const startedAt = new Date().toISOString();
+  const server = await startServer(options);
+  try {
+    await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
+    const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
+    const client = apiClient(server.baseUrl, token);
+
+    const small = await client.createDraft(realisticDraft());
+    const large = await client.createDraft(consortiumDraft(CONSORTIUM_SIZE));
+    const smallGet = await client.checkDraft('GET', small.id, small.body, 5);
+    const largeGet = await client.checkDraft('GET', large.id, large.body, CONSORTIUM_SIZE);
+    await client.checkDraft('PUT', large.id, large.body, CONSORTIUM_SIZE);
+    await client.checkDraft('PUT', small.id, small.body, 5);
+
+    /** @type {Record<string, string>} */
+    const auth = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    const json = { ...auth, 'content-type': 'application/json' };
+    /** @type {PhaseSpec[]} */
+    const phases = [
+      {
+        name: 'GET /api/hello',
+        // No token: the baseline is the framework's floor, so the ratio includes the auth lookup.
+        request: { method: 'GET', path: '/api/hello', headers: { accept: 'application/json' } },
+        concurrency: CONCURRENCY,
+        length: THROUGHPUT,
+      },
+      {
+        name: 'GET draft (5 creators)',
+        request: { method: 'GET', path: `/api/records/${small.id}/draft`, headers: auth },
+        concurrency: CONCURRENCY,
+        length: THROUGHPUT,
+      },
+      {
+        name: 'PUT draft (5 creators)',
+        request: {
+          method: 'PUT',
+          path: `/api/records/${small.id}/draft`,
+          headers: json,
+          body: small.body,
+        },
+        concurrency: CONCURRENCY,
+        length: THROUGHPUT,
+      },
+      {
+        name: `GET draft (${CONSORTIUM_SIZE.toLocaleString('en')} creators)`,
+        request: { method: 'GET', path: `/api/records/${large.id}/draft`, headers: auth },
+        concurrency: 1,
+        length: LATENCY,
+      },
+      {
+        name: `PUT draft (${CONSORTIUM_SIZE.toLocaleString('en')} creators)`,
+        request: {
+          method: 'PUT',
+          path: `/api/records/${large.id}/draft`,
+          headers: json,
+          body: large.body,
+        },
+        concurrency: 1,
+        length: LATENCY,
+      },
+    ];
+
+    process.stdout.write(
+      `api: Cairn on SQLite, server pid ${server.pid}; ` +
+        `draft bodies sent ${kB(small.body.length)} and ${kB(large.body.length)}, ` +
+        `answered ${kB(smallGet)} and ${kB(largeGet)}\n\n`,
+    );
+    const results = [];
+    for (const phase of phases) {
+      results.push(
+        await runPhase(server.baseUrl, { ...phase, serverCpuSeconds: server.cpuSeconds }),
+      );
+    }
+    const [hello, getSmall, putSmall, , putLarge] = results;
+    if (!hello || !getSmall || !putSmall || !putLarge) throw new Error('a phase is missing');
+
+    const targets = [
+      target({
+        label: 'GET draft / hello',
+        value: (getSmall.perSecond / hello.perSecond) * 100,
+        unit: '%',
+        comparison: '≥',
+        bound: GET_DRAFT_VS_HELLO_MIN_PERCENT,
+      }),
+      target({
+        label: `PUT ${CONSORTIUM_SIZE.toLocaleString('en')} creators p50`,
+        value: putLarge.p50Ms,
+        unit: 'ms',
+        comparison: '≤',
+        bound: PUT_CONSORTIUM_P50_MAX_MS,
+      }),
+    ];
+    const peakRssBytes = await server.peakRssBytes();
+    const notes = {
+      'PUT draft / hello (%)': Math.round((putSmall.perSecond / hello.perSecond) * 100),
+      'server peak RSS (MB)':
+        peakRssBytes === undefined ? 'unknown (no /proc)' : Math.round(peakRssBytes / 2 ** 20),
+    };
+
+    process.stdout.write(`${phaseTable(results)}\n\n`);
+    for (const t of targets) process.stdout.write(`${targetLine(t)}\n`);
+    for (const [label, value] of Object.entries(notes)) {
+      process.stdout.write(`${label}: ${value ?? '-'}\n`);
+    }
+
+    return {
+      name: 'api',
+      startedAt,
+      machine: {
+        node: process.version,
+        platform: `${os.platform()} ${os.release()}`,
+        cpus: os.availableParallelism(),
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      },
+      phases: results,
+      targets,
+      notes,
+      failures: results
+        .filter((r) => r.errors > 0)
+        .map((r) => `${r.name}: ${r.errors} failed requests; first: ${r.firstError ?? '?'}`),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** @param {number} bytes */
+function kB(bytes) {
+  return `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+/**
+ * Set-up calls with their checks; the measured requests go through `runPhase` instead.
+ * @param {string} baseUrl
+ * @param {string} token
+ */
+function apiClient(baseUrl, token) {
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {Buffer} [body]
+   * @returns {Promise<{status: number, text: string, json: any}>}
+   */
+  async function call(method, path, body) {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return { status: response.status, text, json: JSON.parse(text) };
+  }
+
+  /**
+   * A cheaper draft than intended (parts dropped as invalid) would make every figure a lie.
+   * @param {string} what
+   * @param {any} draft
+   * @param {number} creators
+   */
+  function assertComplete(what, draft, creators) {
+    if (Array.isArray(draft.errors) && draft.errors.length > 0) {
+      throw new Error(`${what} reported errors: ${JSON.stringify(draft.errors).slice(0, 500)}`);
+    }
+    const stored = draft.metadata?.creators?.length;
+    if (stored !== creators) throw new Error(`${what} holds ${stored} creators, not ${creators}`);
+  }
+
+  return {
+    /**
+     * @param {ReturnType<typeof realisticDraft>} draft
+     * @returns {Promise<{id: string, body: Buffer}>}
+     */
+    async createDraft(draft) {
+      const body = Buffer.from(JSON.stringify(draft));
+      const { json } = await call('POST', '/api/records', body);
+      assertComplete('POST /api/records', json, draft.metadata.creators.length);
+      return { id: String(json.id), body };
+    },
+
+    /**
+     * One request as the load phases will send it, checked; resolves with the response size.
+     * @param {'GET' | 'PUT'} method
+     * @param {string} id
+     * @param {Buffer} body
+     * @param {number} creators
+     */
+    async checkDraft(method, id, body, creators) {
+      const path = `/api/records/${id}/draft`;
+      const { json, text } = await call(method, path, method === 'PUT' ? body : undefined);
+      assertComplete(`${method} ${path}`, json, creators);
+      return Buffer.byteLength(text);
+    },
+  };
+}
