@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
 
 export const JSON_TYPE = 'application/json';
@@ -55,16 +55,4 @@ export function requestLocale(
     if (locales.includes(lang)) return lang;
   }
   return fallback;
-}
-
-/** Sends one item with its strong ETag, in the negotiated content type. */
-export function sendItem(
-  reply: FastifyReply,
-  status: number,
-  type: string,
-  body: Record<string, unknown>,
-): FastifyReply {
-  const revision = body.revision_id;
-  if (typeof revision === 'number') void reply.header('etag', `"${revision}"`);
-  return reply.status(status).type(type).send(body);
 }

@@ -36,12 +36,20 @@ function draftExpiry(iso: string): string {
     .replace(/Z$/, '');
 }
 
+/**
+ * A private copy of a JSON column: the presenter decorates it in place. SQLite hands out text,
+ * parsed afresh here; pg hands out an object that the row still shares, so that one is cloned.
+ */
+function ownedJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : structuredClone(value)) as T;
+}
+
 /** Vocabulary references gain their `title` (and licence props) on the way out, as InvenioRDM dumps them. */
 function withVocabularyTitles(
   data: RecordData,
   vocab: PresentOptions['vocab'],
 ): RecordData['metadata'] {
-  const m = structuredClone(data.metadata) as Record<string, unknown>;
+  const m = data.metadata as Record<string, unknown>;
   const title = (type: string, ref: unknown) => {
     const r = ref as { id?: string } | undefined;
     if (!r?.id) return;
@@ -133,7 +141,7 @@ export function presentDraft(
     reviewStatus?: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
   },
 ): Record<string, unknown> {
-  const data = readJson<RecordData>(row.data);
+  const data = ownedJson<RecordData>(row.data);
   const parentData = readJson<ParentData>(parent.data);
   const site = o.siteUrl;
   const api = `${site}/api`;
@@ -216,7 +224,7 @@ export function presentRecord(
   parent: ParentRow,
   o: PresentOptions,
 ): Record<string, unknown> {
-  const data = readJson<RecordData>(row.data);
+  const data = ownedJson<RecordData>(row.data);
   const parentData = readJson<ParentData>(parent.data);
   const site = o.siteUrl;
   const api = `${site}/api`;

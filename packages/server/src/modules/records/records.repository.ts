@@ -1,6 +1,7 @@
 import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
+import { preparedQuery } from '../../database/prepared.js';
 import type {
   Database,
   DraftsTable,
@@ -54,6 +55,32 @@ function ftsQuery(engine: Engine, q: string): string | null {
     : terms.map((t) => `${t.toLowerCase()}:*`).join(' & ');
 }
 
+const draftContextQuery = preparedQuery((db: Db, id: string) =>
+  db
+    .selectFrom('drafts')
+    .innerJoin('parents', 'parents.id', 'drafts.parentId')
+    .selectAll('drafts')
+    .select([
+      'parents.ownerId as parentOwnerId',
+      'parents.data as parentData',
+      'parents.createdAt as parentCreatedAt',
+      'parents.updatedAt as parentUpdatedAt',
+      (eb) =>
+        eb
+          .exists(
+            eb.selectFrom('records').select('records.id').whereRef('records.id', '=', 'drafts.id'),
+          )
+          .as('isPublished'),
+      (eb) =>
+        eb
+          .selectFrom('drafts as d2')
+          .select((e) => e.fn.max('d2.versionIndex').as('m'))
+          .whereRef('d2.parentId', '=', 'drafts.parentId')
+          .as('maxDraftVersion'),
+    ])
+    .where('drafts.id', '=', id),
+);
+
 /** Kysely queries for parents, drafts, published records and their PIDs; rows or undefined. */
 export class RecordsRepository {
   constructor(
@@ -105,6 +132,40 @@ export class RecordsRepository {
 
   getDraft(id: string): Promise<DraftRow | undefined> {
     return this.x.selectFrom('drafts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * A draft with everything answering a read needs, in one query: its parent, whether the record
+   * is published, and the highest draft version of the parent (is_latest_draft).
+   */
+  async getDraftContext(
+    id: string,
+  ): Promise<
+    { row: DraftRow; parent: ParentRow; isPublished: boolean; maxDraftVersion: number } | undefined
+  > {
+    const [found] = await draftContextQuery(this.x, id);
+    if (!found) return undefined;
+    const {
+      parentOwnerId,
+      parentData,
+      parentCreatedAt,
+      parentUpdatedAt,
+      isPublished,
+      maxDraftVersion,
+      ...row
+    } = found;
+    return {
+      row,
+      parent: {
+        id: row.parentId,
+        ownerId: parentOwnerId,
+        data: parentData,
+        createdAt: parentCreatedAt,
+        updatedAt: parentUpdatedAt,
+      },
+      isPublished: Boolean(isPublished),
+      maxDraftVersion: Number(maxDraftVersion ?? row.versionIndex),
+    };
   }
 
   async getDrafts(ids: string[]): Promise<DraftRow[]> {

@@ -336,3 +336,60 @@ describe.each(ENGINES)('records and drafts API on %s', (engine) => {
     ).toBe(404);
   });
 });
+
+describe('rendered bodies are never stale', () => {
+  it('a read after a save, an edit and a new version shows the new state', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      const owner = await t.user();
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/records',
+        headers: owner.headers,
+        body: { metadata: validMetadata, files: { enabled: false } },
+      });
+      const id = created.json().id as string;
+      const read = () =>
+        t.request({ method: 'GET', url: `/api/records/${id}/draft`, headers: owner.headers });
+      expect((await read()).json().metadata.title).toBe(validMetadata.title);
+      expect((await read()).json().metadata.title).toBe(validMetadata.title);
+      await t.request({
+        method: 'PUT',
+        url: `/api/records/${id}/draft`,
+        headers: owner.headers,
+        body: { metadata: { ...validMetadata, title: 'Second title' }, files: { enabled: false } },
+      });
+      const after = await read();
+      expect(after.json().metadata.title).toBe('Second title');
+      expect(after.headers.etag).toBe(`"${after.json().revision_id}"`);
+      const vnd = await t.request({
+        method: 'GET',
+        url: `/api/records/${id}/draft`,
+        headers: { ...owner.headers, accept: 'application/vnd.inveniordm.v1+json' },
+      });
+      expect(vnd.json().ui).toBeDefined();
+      expect(vnd.headers['content-type']).toContain('application/vnd.inveniordm.v1+json');
+
+      await t.request({
+        method: 'POST',
+        url: `/api/records/${id}/draft/actions/publish`,
+        headers: owner.headers,
+      });
+      const record = () => t.request({ method: 'GET', url: `/api/records/${id}` });
+      expect((await record()).json().versions.is_latest).toBe(true);
+      const v2 = await t.request({
+        method: 'POST',
+        url: `/api/records/${id}/versions`,
+        headers: owner.headers,
+      });
+      await t.request({
+        method: 'POST',
+        url: `/api/records/${v2.json().id}/draft/actions/publish`,
+        headers: owner.headers,
+      });
+      expect((await record()).json().versions.is_latest).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -7,10 +7,10 @@ import {
   JSON_TYPE,
   negotiate,
   requestLocale,
-  sendItem,
   VND_TYPE,
 } from '../../lib/http.js';
 import { searchLinks } from '../../lib/search.js';
+import { RenderCache } from '../../lib/render-cache.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from '../users/users.service.js';
 import {
@@ -56,6 +56,26 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     };
   }
 
+  // Reading a draft or record is the hottest path (editors reload, landing pages are visited):
+  // rendering and serialising cost more than the two queries before them.
+  const rendered = new RenderCache(32 * 1024 * 1024);
+
+  function sendCached(
+    reply: FastifyReply,
+    status: number,
+    type: string,
+    revision: number,
+    key: string | undefined,
+    render: () => Record<string, unknown>,
+  ) {
+    let body = key === undefined ? undefined : rendered.get(key);
+    if (body === undefined) {
+      body = JSON.stringify(render());
+      if (key !== undefined) rendered.set(key, body);
+    }
+    return reply.status(status).header('etag', `"${revision}"`).type(type).send(body);
+  }
+
   async function withOwner(o: PresentOptions, ownerId: number): Promise<PresentOptions> {
     if (!o.expand) return o;
     const owner = await deps.users.findById(ownerId);
@@ -70,13 +90,20 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ) {
     const type = negotiate(request, RECORD_TYPES);
     const o = await withOwner(await options(request, type), result.parent.ownerId);
-    const body = presentDraft(result.row, result.parent, {
-      ...o,
-      isPublished: result.isPublished,
-      isLatestDraft: result.isLatestDraft,
+    const { row, parent } = result;
+    const key =
+      request.method === 'GET' && result.errors.length === 0 && !o.expand
+        ? `d:${row.id}:${row.revisionId}:${row.updatedAt}:${parent.updatedAt}:${result.isPublished}:${result.isLatestDraft}:${type}:${o.locale}:${deps.vocabularies.generation}`
+        : undefined;
+    return sendCached(reply, status, type, row.revisionId, key, () => {
+      const body = presentDraft(row, parent, {
+        ...o,
+        isPublished: result.isPublished,
+        isLatestDraft: result.isLatestDraft,
+      });
+      if (result.errors.length > 0) body.errors = result.errors;
+      return body;
     });
-    if (result.errors.length > 0) body.errors = result.errors;
-    return sendItem(reply, status, type, body);
   }
 
   async function sendRecord(
@@ -87,7 +114,14 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ) {
     const type = negotiate(request, RECORD_TYPES);
     const o = await withOwner(await options(request, type), result.parent.ownerId);
-    return sendItem(reply, status, type, presentRecord(result.row, result.parent, o));
+    const { row, parent } = result;
+    const key =
+      request.method === 'GET' && !o.expand
+        ? `r:${row.id}:${row.revisionId}:${row.updatedAt}:${row.isLatest}:${parent.updatedAt}:${type}:${o.locale}:${deps.vocabularies.generation}`
+        : undefined;
+    return sendCached(reply, status, type, row.revisionId, key, () =>
+      presentRecord(row, parent, o),
+    );
   }
 
   async function sendHits(

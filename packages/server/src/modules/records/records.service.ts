@@ -71,6 +71,13 @@ export interface DraftResult {
   errors: FieldError[];
 }
 
+interface LoadedDraft {
+  row: DraftRow;
+  parent: ParentRow;
+  isPublished: boolean;
+  maxDraftVersion: number;
+}
+
 export interface RecordResult {
   row: RecordRow;
   parent: ParentRow;
@@ -198,7 +205,17 @@ export class RecordsService {
     row: DraftRow,
     parent: ParentRow,
     errors: FieldError[] = [],
+    known?: Pick<LoadedDraft, 'isPublished' | 'maxDraftVersion'>,
   ): Promise<DraftResult> {
+    if (known) {
+      return {
+        row,
+        parent,
+        isPublished: known.isPublished,
+        isLatestDraft: known.maxDraftVersion <= row.versionIndex,
+        errors,
+      };
+    }
     const [record, drafts] = await Promise.all([
       this.repo.getRecord(row.id),
       this.repo.draftsOfParent(row.parentId),
@@ -357,16 +374,12 @@ export class RecordsService {
     return { row, parent, isPublished: false, isLatestDraft: true, errors: mergeErrors(errors) };
   }
 
-  private async loadDraft(
-    user: User | undefined,
-    id: string,
-  ): Promise<{ row: DraftRow; parent: ParentRow }> {
-    const row = isRecordId(id) ? await this.repo.getDraft(id) : undefined;
-    if (!row) throw pidDoesNotExist();
-    const parent = await this.parentOf(row.parentId);
+  private async loadDraft(user: User | undefined, id: string): Promise<LoadedDraft> {
+    const found = isRecordId(id) ? await this.repo.getDraftContext(id) : undefined;
+    if (!found) throw pidDoesNotExist();
     if (!user) throw permissionDenied();
-    this.assertCanManage(user, parent);
-    return { row, parent };
+    this.assertCanManage(user, found.parent);
+    return found;
   }
 
   /** GET …/draft: the draft, to its owner (and admins) only. */
@@ -375,12 +388,12 @@ export class RecordsService {
     id: string,
     options: { feedback?: boolean } = {},
   ): Promise<DraftResult> {
-    const { row, parent } = await this.loadDraft(user, id);
+    const loaded = await this.loadDraft(user, id);
     // The editor shows "Draft has validation feedback" on load: the stored draft re-validated.
     const errors = options.feedback
-      ? validateForPublish(readJson<RecordData>(row.data), this.validationOptions())
+      ? validateForPublish(readJson<RecordData>(loaded.row.data), this.validationOptions())
       : [];
-    return this.draftResult(row, parent, errors);
+    return this.draftResult(loaded.row, loaded.parent, errors, loaded);
   }
 
   /**
@@ -394,7 +407,8 @@ export class RecordsService {
     body: unknown,
     ifMatch: string | undefined,
   ): Promise<DraftResult> {
-    const { row, parent } = await this.loadDraft(user, id);
+    const loaded = await this.loadDraft(user, id);
+    const { row, parent } = loaded;
     checkRevision(ifMatch, row.revisionId);
     const previous = readJson<RecordData>(row.data);
     const { data, errors } = loadRecord(this.bodyObject(body), this.validationOptions(), previous);
@@ -419,6 +433,7 @@ export class RecordsService {
       { ...row, ...set, revisionId: row.revisionId + 1 },
       parent,
       mergeErrors(errors),
+      loaded,
     );
   }
 
@@ -716,8 +731,8 @@ export class RecordsService {
   /** POST …/draft/pids/doi: reserves a managed DOI for the draft (201), once. */
   async reservePid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
     if (scheme !== 'doi') throw pidDoesNotExist();
-    const { row, parent } = await this.loadDraft(user, id);
-    const data = readJson<RecordData>(row.data);
+    const loaded = await this.loadDraft(user, id);
+    const data = readJson<RecordData>(loaded.row.data);
     if (data.pids.doi) {
       throw new AppError('PID_ALREADY_EXISTS', undefined, [
         { field: 'pids.doi', messages: ['A PID already exists for type doi'] },
@@ -725,7 +740,7 @@ export class RecordsService {
     }
     const identifier = `${this.config.doi.prefix}/${id}`;
     data.pids.doi = { identifier, provider: this.managedProvider, client: this.managedProvider };
-    return this.writePids(row, parent, data, async (trx) => {
+    return this.writePids(loaded, data, async (trx) => {
       const existing = await trx.findPid('doi', identifier);
       if (!existing)
         await trx.insertPid({
@@ -741,8 +756,8 @@ export class RecordsService {
   /** DELETE …/draft/pids/doi: discards the draft's DOI (200 with the draft); 404 when none. */
   async discardPid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
     if (scheme !== 'doi') throw pidDoesNotExist();
-    const { row, parent } = await this.loadDraft(user, id);
-    const data = readJson<RecordData>(row.data);
+    const loaded = await this.loadDraft(user, id);
+    const data = readJson<RecordData>(loaded.row.data);
     const doi = data.pids.doi;
     if (!doi) throw pidDoesNotExist();
     const pid =
@@ -753,17 +768,17 @@ export class RecordsService {
       ]);
     }
     delete data.pids.doi;
-    return this.writePids(row, parent, data, async (trx) => {
+    return this.writePids(loaded, data, async (trx) => {
       if (pid) await trx.deletePid('doi', pid.identifier);
     });
   }
 
   private async writePids(
-    row: DraftRow,
-    parent: ParentRow,
+    loaded: LoadedDraft,
     data: RecordData,
     extra: (trx: RecordsRepository) => Promise<void>,
   ): Promise<DraftResult> {
+    const { row, parent } = loaded;
     const set = {
       data: JSON.stringify(data),
       updatedAt: nowIso(),
@@ -779,7 +794,7 @@ export class RecordsService {
         );
       }
     });
-    return this.draftResult({ ...row, ...set, revisionId: row.revisionId + 1 }, parent);
+    return this.draftResult({ ...row, ...set, revisionId: row.revisionId + 1 }, parent, [], loaded);
   }
 
   /**

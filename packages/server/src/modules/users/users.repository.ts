@@ -1,4 +1,5 @@
 import type { Db } from '../../database/database.js';
+import { preparedQuery } from '../../database/prepared.js';
 
 export interface UserRow {
   id: number;
@@ -8,6 +9,25 @@ export interface UserRow {
   isAdmin: number;
   createdAt: string;
 }
+
+// Every authenticated request runs one of these two: prepared once (see preparedQuery).
+const sessionUserQuery = preparedQuery((db: Db, sessionId: string, now: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.userId')
+    .selectAll('users')
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.expiresAt', '>', now),
+);
+
+const tokenUserQuery = preparedQuery((db: Db, tokenHash: string) =>
+  db
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.userId')
+    .selectAll('users')
+    .select('tokens.id as tokenId')
+    .where('tokens.tokenHash', '=', tokenHash),
+);
 
 /** Kysely queries for users, sessions and personal access tokens; returns rows or undefined. */
 export class UsersRepository {
@@ -42,14 +62,8 @@ export class UsersRepository {
     await this.db.insertInto('sessions').values(session).execute();
   }
 
-  findSessionUser(sessionId: string, now: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.userId')
-      .selectAll('users')
-      .where('sessions.id', '=', sessionId)
-      .where('sessions.expiresAt', '>', now)
-      .executeTakeFirst();
+  async findSessionUser(sessionId: string, now: string): Promise<UserRow | undefined> {
+    return (await sessionUserQuery(this.db, sessionId, now))[0];
   }
 
   async deleteSession(sessionId: string): Promise<void> {
@@ -78,13 +92,7 @@ export class UsersRepository {
     return row.id;
   }
 
-  findTokenUser(tokenHash: string): Promise<(UserRow & { tokenId: number }) | undefined> {
-    return this.db
-      .selectFrom('tokens')
-      .innerJoin('users', 'users.id', 'tokens.userId')
-      .selectAll('users')
-      .select('tokens.id as tokenId')
-      .where('tokens.tokenHash', '=', tokenHash)
-      .executeTakeFirst();
+  async findTokenUser(tokenHash: string): Promise<(UserRow & { tokenId: number }) | undefined> {
+    return (await tokenUserQuery(this.db, tokenHash))[0];
   }
 }

@@ -23,6 +23,9 @@ const CACHE_MS = 60_000;
  */
 export class VocabulariesService {
   private readonly cache = new Map<string, { at: number; byId: Map<string, VocabularyEntry> }>();
+  private snapshotCache?: { at: number; lookup: Promise<VocabularyLookup> };
+  /** Rises whenever the snapshot is rebuilt, so rendered bodies can name the titles they used. */
+  generation = 0;
 
   constructor(private readonly repo: VocabulariesRepository) {}
 
@@ -40,6 +43,26 @@ export class VocabulariesService {
     const byId = new Map((await this.repo.listType(type)).map((e) => [e.id, e]));
     this.cache.set(type, { at: Date.now(), byId });
     return byId;
+  }
+
+  /**
+   * A synchronous lookup over every checked vocabulary, for presenters; one shared snapshot per
+   * cache period, so reading a draft costs no vocabulary work at all.
+   */
+  snapshot(): Promise<VocabularyLookup> {
+    const hit = this.snapshotCache;
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.lookup;
+    const lookup = (async () => {
+      const maps = new Map<string, Map<string, VocabularyEntry>>();
+      await Promise.all([...CHECKED_TYPES].map(async (t) => maps.set(t, await this.byId(t))));
+      return (type: string, id: string) => maps.get(type)?.get(id);
+    })();
+    this.snapshotCache = { at: Date.now(), lookup };
+    this.generation++;
+    lookup.catch(() => {
+      this.snapshotCache = undefined;
+    });
+    return lookup;
   }
 
   async get(type: string, id: string): Promise<VocabularyEntry | undefined> {
@@ -67,8 +90,6 @@ export class VocabulariesService {
 /** A synchronous lookup over the checked vocabularies, for presenters. */
 export type VocabularyLookup = (type: string, id: string) => VocabularyEntry | undefined;
 
-export async function vocabularySnapshot(service: VocabulariesService): Promise<VocabularyLookup> {
-  const maps = new Map<string, Map<string, VocabularyEntry>>();
-  await Promise.all([...CHECKED_TYPES].map(async (t) => maps.set(t, await service.byId(t))));
-  return (type, id) => maps.get(type)?.get(id);
+export function vocabularySnapshot(service: VocabulariesService): Promise<VocabularyLookup> {
+  return service.snapshot();
 }
