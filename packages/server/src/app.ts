@@ -84,6 +84,10 @@ export async function buildApp(
     done();
   });
 
+  // Only the REST API belongs in the OpenAPI document; pages and assets are for browsers.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) route.schema = { ...route.schema, hide: true };
+  });
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
