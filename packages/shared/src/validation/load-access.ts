@@ -1,7 +1,19 @@
 import { DEFAULT_ACCESS, type Access, type AccessLevel, type Embargo } from '../domain/access.js';
 import { isIsoDay } from '../domain/edtf.js';
 import { MESSAGES } from './messages.js';
-import { join, readBoolean, readObject, readString, requirePresent, type Reader } from './read.js';
+import {
+  checkedString,
+  join,
+  readBoolean,
+  readInto,
+  readObject,
+  readString,
+  requirePresent,
+  type Reader,
+} from './read.js';
+
+/** An embargo end date: an ISO day (YYYY-MM-DD). */
+const readIsoDay = checkedString(isIsoDay, MESSAGES.invalidDate);
 
 function readLevel(
   value: unknown,
@@ -20,14 +32,8 @@ function readEmbargo(value: unknown, path: string, r: Reader): Embargo {
   const object = readObject(value, path, r);
   if (object === undefined) return { active: false };
   const embargo: Embargo = { active: readBoolean(object.active, join(path, 'active'), r) ?? false };
-  const untilPath = join(path, 'until');
-  const until = readString(object.until, untilPath, r);
-  if (until !== undefined) {
-    if (isIsoDay(until)) embargo.until = until;
-    else r.issues.add(untilPath, MESSAGES.invalidDate);
-  }
-  const reason = readString(object.reason, join(path, 'reason'), r);
-  if (reason !== undefined) embargo.reason = reason;
+  readInto(embargo, object, 'until', path, r, readIsoDay);
+  readInto(embargo, object, 'reason', path, r, readString);
   return embargo;
 }
 

@@ -1,19 +1,24 @@
 import type { Affiliation, Creator, PersonOrOrg } from '../domain/creator.js';
 import { PERSON_OR_ORG_SCHEMES } from '../domain/identifiers.js';
-import { dedupeIdentifiers, readIdentifierEntry } from './load-identifier.js';
+import { identifierList } from './load-identifier.js';
 import { MESSAGES, duplicatedAffiliationsMessage } from './messages.js';
 import {
   join,
   nonEmpty,
+  readIdOrText,
+  readInto,
   readList,
   readObject,
   readString,
   readVocabularyRef,
-  requirePresent,
   type Reader,
 } from './read.js';
 
-const PERSON_OR_ORG_SCHEME_SET = new Set(PERSON_OR_ORG_SCHEMES);
+/** Exact repeats are dropped; two identifiers of one scheme are kept; both are reported. */
+const readPersonOrOrgIdentifiers = identifierList(new Set(PERSON_OR_ORG_SCHEMES), {
+  message: MESSAGES.onePerScheme,
+  onePerScheme: true,
+});
 
 /** Creators may leave the role out; contributors must give one. */
 export type CreatorKind = 'creators' | 'contributors';
@@ -55,39 +60,16 @@ function readPersonOrOrg(value: unknown, path: string, r: Reader): PersonOrOrg |
     if (givenName !== undefined) result.given_name = givenName;
     if (familyName !== undefined) result.family_name = familyName;
   }
-  const identifiersPath = join(path, 'identifiers');
-  const identifiers = readList(object.identifiers, identifiersPath, r, (item, itemPath) =>
-    readIdentifierEntry(item, itemPath, r, PERSON_OR_ORG_SCHEME_SET),
-  );
-  if (identifiers !== undefined) {
-    result.identifiers = dedupeIdentifiers(
-      identifiers,
-      identifiersPath,
-      r,
-      MESSAGES.onePerScheme,
-      true,
-    );
-  }
+  readInto(result, object, 'identifiers', path, r, readPersonOrOrgIdentifiers);
   return nonEmpty(result);
 }
 
 function readAffiliation(value: unknown, path: string, r: Reader): Affiliation | undefined {
-  const object = readObject(value, path, r);
-  if (object === undefined) return undefined;
-  const id = readString(object.id, join(path, 'id'), r);
-  // A vocabulary affiliation comes back from the API with its `name`; the id is what counts.
-  if (id !== undefined) return { id };
-  const name = readString(object.name, join(path, 'name'), r);
-  if (name !== undefined) return { name };
-  if (object.id === undefined && object.name === undefined)
-    r.issues.add(path, MESSAGES.affiliationIdOrName);
-  return undefined;
+  return readIdOrText(value, path, r, 'name', MESSAGES.affiliationIdOrName);
 }
 
 function readAffiliations(value: unknown, path: string, r: Reader): Affiliation[] | undefined {
-  const affiliations = readList(value, path, r, (item, itemPath) =>
-    readAffiliation(item, itemPath, r),
-  );
+  const affiliations = readList(value, path, r, readAffiliation);
   if (affiliations === undefined) return undefined;
   const seen = new Set<string>();
   const duplicates: string[] = [];
@@ -123,18 +105,10 @@ export function readCreator(
   if (object === undefined) return undefined;
   const creator: Creator = {};
 
-  const personPath = join(path, 'person_or_org');
-  if (requirePresent(object.person_or_org, personPath, r)) {
-    const personOrOrg = readPersonOrOrg(object.person_or_org, personPath, r);
-    if (personOrOrg !== undefined) creator.person_or_org = personOrOrg;
-  }
-
-  const rolePath = join(path, 'role');
-  if (kind === 'contributors') requirePresent(object.role, rolePath, r);
-  const role = readVocabularyRef(object.role, rolePath, r);
-  if (role !== undefined) creator.role = role;
-
-  const affiliations = readAffiliations(object.affiliations, join(path, 'affiliations'), r);
-  if (affiliations !== undefined) creator.affiliations = affiliations;
+  readInto(creator, object, 'person_or_org', path, r, readPersonOrOrg, { required: true });
+  readInto(creator, object, 'role', path, r, readVocabularyRef, {
+    required: kind === 'contributors',
+  });
+  readInto(creator, object, 'affiliations', path, r, readAffiliations);
   return nonEmpty(creator);
 }

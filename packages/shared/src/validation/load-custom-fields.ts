@@ -5,11 +5,11 @@ import {
 } from '../domain/custom-fields.js';
 import { isEdtfDate } from '../domain/edtf.js';
 import { RECORD_IDENTIFIER_SCHEMES, isHttpUrl, isValidIdentifier } from '../domain/identifiers.js';
-import { readIdentifierEntry } from './load-identifier.js';
+import { identifierList } from './load-identifier.js';
 import { MESSAGES } from './messages.js';
-import { join, nonEmpty, readList, readObject, readString, type Reader } from './read.js';
+import { join, nonEmpty, readObject, readString, type Reader } from './read.js';
 
-const RECORD_SCHEME_SET = new Set(RECORD_IDENTIFIER_SCHEMES);
+const readRecordIdentifiers = identifierList(new Set(RECORD_IDENTIFIER_SCHEMES));
 const GROUPS: Readonly<Record<string, Readonly<Record<string, CustomFieldKind>>>> =
   CUSTOM_FIELD_GROUPS;
 
@@ -33,17 +33,25 @@ function textProblem(
 }
 
 function readSubField(kind: CustomFieldKind, value: unknown, path: string, r: Reader): unknown {
-  if (kind === 'identifiers') {
-    return readList(value, path, r, (item, itemPath) =>
-      readIdentifierEntry(item, itemPath, r, RECORD_SCHEME_SET),
-    );
-  }
+  if (kind === 'identifiers') return readRecordIdentifiers(value, path, r);
   const text = readString(value, path, r);
   if (text === undefined) return undefined;
   const problem = textProblem(kind, text);
   if (problem === undefined) return text;
   r.issues.add(path, problem);
   return undefined;
+}
+
+/** `table[key]` when `key` is one of the table's own keys; otherwise reports "Unknown field.". */
+function lookUpKnown<V>(
+  table: Readonly<Record<string, V>>,
+  key: string,
+  path: string,
+  r: Reader,
+): V | undefined {
+  const found = Object.hasOwn(table, key) ? table[key] : undefined;
+  if (found === undefined) r.issues.add(path, MESSAGES.unknownField);
+  return found;
 }
 
 /**
@@ -57,21 +65,15 @@ export function readCustomFields(value: unknown, r: Reader): CustomFields {
   const out: Record<string, Record<string, unknown>> = {};
   for (const groupKey of Object.keys(object)) {
     const groupPath = join(path, groupKey);
-    const kinds = Object.hasOwn(GROUPS, groupKey) ? GROUPS[groupKey] : undefined;
-    if (kinds === undefined) {
-      r.issues.add(groupPath, MESSAGES.unknownField);
-      continue;
-    }
+    const kinds = lookUpKnown(GROUPS, groupKey, groupPath, r);
+    if (kinds === undefined) continue;
     const group = readObject(object[groupKey], groupPath, r);
     if (group === undefined) continue;
     const loaded: Record<string, unknown> = {};
     for (const subKey of Object.keys(group)) {
       const subPath = join(groupPath, subKey);
-      const kind = Object.hasOwn(kinds, subKey) ? kinds[subKey] : undefined;
-      if (kind === undefined) {
-        r.issues.add(subPath, MESSAGES.unknownField);
-        continue;
-      }
+      const kind = lookUpKnown(kinds, subKey, subPath, r);
+      if (kind === undefined) continue;
       const subValue = readSubField(kind, group[subKey], subPath, r);
       if (subValue !== undefined) loaded[subKey] = subValue;
     }

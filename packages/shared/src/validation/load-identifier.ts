@@ -9,7 +9,15 @@ import {
   type IdentifierScheme,
 } from '../domain/identifiers.js';
 import { MESSAGES, invalidIdentifierMessage } from './messages.js';
-import { join, readObject, readString, type JsonObject, type Reader } from './read.js';
+import {
+  join,
+  readList,
+  readObject,
+  readString,
+  type FieldReader,
+  type JsonObject,
+  type Reader,
+} from './read.js';
 
 /**
  * Reads `identifier` and `scheme` from `object` the way marshmallow-utils' IdentifierSchema does:
@@ -69,12 +77,30 @@ export function readIdentifierEntry(
 }
 
 /**
+ * A reader for lists of `{identifier, scheme}` elements (see readIdentifierEntry), undefined when
+ * none is left. With `duplicates`, what is left then goes through dedupeIdentifiers with that
+ * message and rule.
+ */
+export function identifierList(
+  allowed: ReadonlySet<IdentifierScheme>,
+  duplicates?: { message: string; onePerScheme: boolean },
+): FieldReader<IdentifierEntry[]> {
+  return (value, path, r) => {
+    const entries = readList(value, path, r, (item, itemPath) =>
+      readIdentifierEntry(item, itemPath, r, allowed),
+    );
+    if (entries === undefined || duplicates === undefined) return entries;
+    return dedupeIdentifiers(entries, path, r, duplicates.message, duplicates.onePerScheme);
+  };
+}
+
+/**
  * Drops exact repeats (same scheme and normalised identifier) and reports `message` at `path`
  * when any were found. With `onePerScheme`, two different identifiers of one scheme are also
  * reported, but both are kept: which one is right is the depositor's call, and publish stays
  * blocked until they make it. Linear in the list length.
  */
-export function dedupeIdentifiers(
+function dedupeIdentifiers(
   entries: IdentifierEntry[],
   path: string,
   r: Reader,

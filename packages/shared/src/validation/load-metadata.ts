@@ -1,3 +1,4 @@
+import type { Creator } from '../domain/creator.js';
 import { isEdtfDate } from '../domain/edtf.js';
 import {
   AWARD_IDENTIFIER_SCHEMES,
@@ -23,12 +24,16 @@ import {
 import type { LocalizedText } from '../domain/vocabulary.js';
 import { DESCRIPTION_MIN_LENGTH, TITLE_MIN_LENGTH, VERSION_MAX_LENGTH } from '../limits.js';
 import { readCreator } from './load-creators.js';
-import { dedupeIdentifiers, readIdentifierEntry, readIdentifierPair } from './load-identifier.js';
+import { identifierList, readIdentifierPair } from './load-identifier.js';
 import { MESSAGES } from './messages.js';
 import {
+  checkedString,
   isJsonObject,
   join,
+  listOf,
   nonEmpty,
+  readIdOrText,
+  readInto,
   readList,
   readObject,
   readString,
@@ -38,28 +43,29 @@ import {
 } from './read.js';
 
 const RECORD_SCHEME_SET = new Set(RECORD_IDENTIFIER_SCHEMES);
-const AWARD_SCHEME_SET = new Set(AWARD_IDENTIFIER_SCHEMES);
+const readAwardIdentifiers = identifierList(new Set(AWARD_IDENTIFIER_SCHEMES));
 const KNOWN_FIELDS = new Set<string>(METADATA_FIELDS);
 
-/** A string of at least `min` characters; shorter ones are reported and dropped. */
-function readMinLengthText(
-  value: unknown,
-  path: string,
-  r: Reader,
-  min: number,
-): string | undefined {
-  const text = readString(value, path, r);
-  if (text === undefined || text.length >= min) return text;
-  r.issues.add(path, MESSAGES.tooShort);
-  return undefined;
-}
+/** A title of at least TITLE_MIN_LENGTH characters; a shorter one is reported and dropped. */
+const readTitleText = checkedString((text) => text.length >= TITLE_MIN_LENGTH, MESSAGES.tooShort);
 
-function readEdtf(value: unknown, path: string, r: Reader): string | undefined {
-  const text = readString(value, path, r);
-  if (text === undefined || isEdtfDate(text)) return text;
-  r.issues.add(path, MESSAGES.invalidEdtf);
-  return undefined;
-}
+/** A description of at least DESCRIPTION_MIN_LENGTH characters, likewise. */
+const readDescriptionText = checkedString(
+  (text) => text.length >= DESCRIPTION_MIN_LENGTH,
+  MESSAGES.tooShort,
+);
+
+/** An EDTF date or interval. */
+const readEdtf = checkedString(isEdtfDate, MESSAGES.invalidEdtf);
+
+/** An http(s) URL. */
+const readHttpUrl = checkedString(isHttpUrl, MESSAGES.invalidUrl);
+
+/** A version of at most VERSION_MAX_LENGTH characters. */
+const readVersion = checkedString(
+  (text) => text.length <= VERSION_MAX_LENGTH,
+  MESSAGES.versionTooLong,
+);
 
 /**
  * A text keyed by exactly one configured locale (`{en: '…'}`), as custom licenses and awards
@@ -89,18 +95,9 @@ function readAdditionalTitle(value: unknown, path: string, r: Reader): Additiona
   const object = readObject(value, path, r);
   if (object === undefined) return undefined;
   const entry: AdditionalTitle = {};
-  const titlePath = join(path, 'title');
-  if (requirePresent(object.title, titlePath, r)) {
-    const title = readMinLengthText(object.title, titlePath, r, TITLE_MIN_LENGTH);
-    if (title !== undefined) entry.title = title;
-  }
-  const typePath = join(path, 'type');
-  if (requirePresent(object.type, typePath, r)) {
-    const type = readVocabularyRef(object.type, typePath, r);
-    if (type !== undefined) entry.type = type;
-  }
-  const lang = readVocabularyRef(object.lang, join(path, 'lang'), r);
-  if (lang !== undefined) entry.lang = lang;
+  readInto(entry, object, 'title', path, r, readTitleText, { required: true });
+  readInto(entry, object, 'type', path, r, readVocabularyRef, { required: true });
+  readInto(entry, object, 'lang', path, r, readVocabularyRef);
   return nonEmpty(entry);
 }
 
@@ -112,23 +109,9 @@ function readAdditionalDescription(
   const object = readObject(value, path, r);
   if (object === undefined) return undefined;
   const entry: AdditionalDescription = {};
-  const descriptionPath = join(path, 'description');
-  if (requirePresent(object.description, descriptionPath, r)) {
-    const description = readMinLengthText(
-      object.description,
-      descriptionPath,
-      r,
-      DESCRIPTION_MIN_LENGTH,
-    );
-    if (description !== undefined) entry.description = description;
-  }
-  const typePath = join(path, 'type');
-  if (requirePresent(object.type, typePath, r)) {
-    const type = readVocabularyRef(object.type, typePath, r);
-    if (type !== undefined) entry.type = type;
-  }
-  const lang = readVocabularyRef(object.lang, join(path, 'lang'), r);
-  if (lang !== undefined) entry.lang = lang;
+  readInto(entry, object, 'description', path, r, readDescriptionText, { required: true });
+  readInto(entry, object, 'type', path, r, readVocabularyRef, { required: true });
+  readInto(entry, object, 'lang', path, r, readVocabularyRef);
   return nonEmpty(entry);
 }
 
@@ -136,32 +119,15 @@ function readDateEntry(value: unknown, path: string, r: Reader): DateEntry | und
   const object = readObject(value, path, r);
   if (object === undefined) return undefined;
   const entry: DateEntry = {};
-  const datePath = join(path, 'date');
-  if (requirePresent(object.date, datePath, r)) {
-    const date = readEdtf(object.date, datePath, r);
-    if (date !== undefined) entry.date = date;
-  }
-  const typePath = join(path, 'type');
-  if (requirePresent(object.type, typePath, r)) {
-    const type = readVocabularyRef(object.type, typePath, r);
-    if (type !== undefined) entry.type = type;
-  }
-  const description = readString(object.description, join(path, 'description'), r);
-  if (description !== undefined) entry.description = description;
+  readInto(entry, object, 'date', path, r, readEdtf, { required: true });
+  readInto(entry, object, 'type', path, r, readVocabularyRef, { required: true });
+  readInto(entry, object, 'description', path, r, readString);
   return nonEmpty(entry);
 }
 
+/** Vocabulary subjects come back with their `subject` and `scheme`; the id is what counts. */
 function readSubject(value: unknown, path: string, r: Reader): Subject | undefined {
-  const object = readObject(value, path, r);
-  if (object === undefined) return undefined;
-  const id = readString(object.id, join(path, 'id'), r);
-  // Vocabulary subjects come back with their `subject` and `scheme`; the id is what counts.
-  if (id !== undefined) return { id };
-  const subject = readString(object.subject, join(path, 'subject'), r);
-  if (subject !== undefined) return { subject };
-  if (object.id === undefined && object.subject === undefined)
-    r.issues.add(path, MESSAGES.subjectIdOrText);
-  return undefined;
+  return readIdOrText(value, path, r, 'subject', MESSAGES.subjectIdOrText);
 }
 
 function readRelatedIdentifier(
@@ -177,13 +143,8 @@ function readRelatedIdentifier(
     entry.identifier = pair.identifier;
     entry.scheme = pair.scheme;
   }
-  const relationPath = join(path, 'relation_type');
-  if (requirePresent(object.relation_type, relationPath, r)) {
-    const relation = readVocabularyRef(object.relation_type, relationPath, r);
-    if (relation !== undefined) entry.relation_type = relation;
-  }
-  const resourceType = readVocabularyRef(object.resource_type, join(path, 'resource_type'), r);
-  if (resourceType !== undefined) entry.resource_type = resourceType;
+  readInto(entry, object, 'relation_type', path, r, readVocabularyRef, { required: true });
+  readInto(entry, object, 'resource_type', path, r, readVocabularyRef);
   return nonEmpty(entry);
 }
 
@@ -191,11 +152,7 @@ function readReference(value: unknown, path: string, r: Reader): Reference | und
   const object = readObject(value, path, r);
   if (object === undefined) return undefined;
   const entry: Reference = {};
-  const referencePath = join(path, 'reference');
-  if (requirePresent(object.reference, referencePath, r)) {
-    const reference = readString(object.reference, referencePath, r);
-    if (reference !== undefined) entry.reference = reference;
-  }
+  readInto(entry, object, 'reference', path, r, readString, { required: true });
   const pair = readIdentifierPair(object, path, r, RECORD_SCHEME_SET, false);
   if (pair !== undefined) {
     entry.identifier = pair.identifier;
@@ -216,33 +173,17 @@ function readRights(value: unknown, path: string, r: Reader): Rights | undefined
     return { id };
   }
   const rights: Rights = {};
-  if (object.title === undefined) {
-    if (object.id === undefined) r.issues.add(path, MESSAGES.rightsIdOrTitle);
-  } else {
-    const title = readLocalizedText(object.title, join(path, 'title'), r);
-    if (title !== undefined) rights.title = title;
+  if (object.title === undefined && object.id === undefined) {
+    r.issues.add(path, MESSAGES.rightsIdOrTitle);
   }
-  const description = readLocalizedText(object.description, join(path, 'description'), r);
-  if (description !== undefined) rights.description = description;
-  const linkPath = join(path, 'link');
-  const link = readString(object.link, linkPath, r);
-  if (link !== undefined) {
-    if (isHttpUrl(link)) rights.link = link;
-    else r.issues.add(linkPath, MESSAGES.invalidUrl);
-  }
+  readInto(rights, object, 'title', path, r, readLocalizedText);
+  readInto(rights, object, 'description', path, r, readLocalizedText);
+  readInto(rights, object, 'link', path, r, readHttpUrl);
   return nonEmpty(rights);
 }
 
 function readFunder(value: unknown, path: string, r: Reader): Funder | undefined {
-  const object = readObject(value, path, r);
-  if (object === undefined) return undefined;
-  const id = readString(object.id, join(path, 'id'), r);
-  if (id !== undefined) return { id };
-  const name = readString(object.name, join(path, 'name'), r);
-  if (name !== undefined) return { name };
-  if (object.id === undefined && object.name === undefined)
-    r.issues.add(path, MESSAGES.funderIdOrName);
-  return undefined;
+  return readIdOrText(value, path, r, 'name', MESSAGES.funderIdOrName);
 }
 
 function readAward(value: unknown, path: string, r: Reader): Award | undefined {
@@ -252,14 +193,9 @@ function readAward(value: unknown, path: string, r: Reader): Award | undefined {
   // A vocabulary award comes back with title, number, acronym and identifiers; the id is what counts.
   if (id !== undefined) return { id };
   const award: Award = {};
-  const title = readLocalizedText(object.title, join(path, 'title'), r);
-  if (title !== undefined) award.title = title;
-  const number = readString(object.number, join(path, 'number'), r);
-  if (number !== undefined) award.number = number;
-  const identifiers = readList(object.identifiers, join(path, 'identifiers'), r, (item, itemPath) =>
-    readIdentifierEntry(item, itemPath, r, AWARD_SCHEME_SET),
-  );
-  if (identifiers !== undefined) award.identifiers = identifiers;
+  readInto(award, object, 'title', path, r, readLocalizedText);
+  readInto(award, object, 'number', path, r, readString);
+  readInto(award, object, 'identifiers', path, r, readAwardIdentifiers);
   if (object.id === undefined && (object.number === undefined || object.title === undefined)) {
     r.issues.add(path, MESSAGES.awardIdOrNumberTitle);
   }
@@ -270,13 +206,8 @@ function readFunding(value: unknown, path: string, r: Reader): Funding | undefin
   const object = readObject(value, path, r);
   if (object === undefined) return undefined;
   const funding: Funding = {};
-  const funderPath = join(path, 'funder');
-  if (requirePresent(object.funder, funderPath, r)) {
-    const funder = readFunder(object.funder, funderPath, r);
-    if (funder !== undefined) funding.funder = funder;
-  }
-  const award = readAward(object.award, join(path, 'award'), r);
-  if (award !== undefined) funding.award = award;
+  readInto(funding, object, 'funder', path, r, readFunder, { required: true });
+  readInto(funding, object, 'award', path, r, readAward);
   return nonEmpty(funding);
 }
 
@@ -294,29 +225,26 @@ function readLocationFeature(value: unknown, path: string, r: Reader): LocationF
   }
   const feature: LocationFeature = {};
   // GeoJSON is passed through; checking geometries is beyond what the deposit form needs.
-  const geometry = readObject(object.geometry, join(path, 'geometry'), r);
-  if (geometry !== undefined) feature.geometry = geometry;
-  const place = readString(object.place, join(path, 'place'), r);
-  if (place !== undefined) feature.place = place;
-  const description = readString(object.description, join(path, 'description'), r);
-  if (description !== undefined) feature.description = description;
-  const identifiers = readList(
-    object.identifiers,
-    join(path, 'identifiers'),
-    r,
-    (item, itemPath) => {
-      const entry = readObject(item, itemPath, r);
-      if (entry === undefined) return undefined;
-      const scheme = readString(entry.scheme, join(itemPath, 'scheme'), r);
-      const identifier = readString(entry.identifier, join(itemPath, 'identifier'), r);
-      if (entry.scheme === undefined) r.issues.add(join(itemPath, 'scheme'), MESSAGES.required);
-      if (entry.identifier === undefined)
-        r.issues.add(join(itemPath, 'identifier'), MESSAGES.required);
-      return scheme === undefined || identifier === undefined ? undefined : { scheme, identifier };
-    },
-  );
-  if (identifiers !== undefined) feature.identifiers = identifiers;
+  readInto(feature, object, 'geometry', path, r, readObject);
+  readInto(feature, object, 'place', path, r, readString);
+  readInto(feature, object, 'description', path, r, readString);
+  readInto(feature, object, 'identifiers', path, r, listOf(readPlaceIdentifier));
   return nonEmpty(feature);
+}
+
+/** A location's `{scheme, identifier}`: any scheme, both required, kept only when both are valid. */
+function readPlaceIdentifier(
+  value: unknown,
+  path: string,
+  r: Reader,
+): { scheme: string; identifier: string } | undefined {
+  const entry = readObject(value, path, r);
+  if (entry === undefined) return undefined;
+  const scheme = readString(entry.scheme, join(path, 'scheme'), r);
+  const identifier = readString(entry.identifier, join(path, 'identifier'), r);
+  if (entry.scheme === undefined) r.issues.add(join(path, 'scheme'), MESSAGES.required);
+  if (entry.identifier === undefined) r.issues.add(join(path, 'identifier'), MESSAGES.required);
+  return scheme === undefined || identifier === undefined ? undefined : { scheme, identifier };
 }
 
 function readLocations(value: unknown, path: string, r: Reader): Locations | undefined {
@@ -324,15 +252,21 @@ function readLocations(value: unknown, path: string, r: Reader): Locations | und
   if (object === undefined) return undefined;
   const featuresPath = join(path, 'features');
   if (!requirePresent(object.features, featuresPath, r)) return undefined;
-  const features = readList(object.features, featuresPath, r, (item, itemPath) =>
-    readLocationFeature(item, itemPath, r),
-  );
+  const features = readList(object.features, featuresPath, r, readLocationFeature);
   return features === undefined ? undefined : { features };
 }
 
-function readStringList(value: unknown, path: string, r: Reader): string[] | undefined {
-  return readList(value, path, r, (item, itemPath) => readString(item, itemPath, r));
-}
+/** `metadata.creators` and `metadata.contributors` (each contributor must give a role). */
+const readCreators = listOf<Creator>((item, path, r) => readCreator(item, path, r, 'creators'));
+const readContributors = listOf<Creator>((item, path, r) =>
+  readCreator(item, path, r, 'contributors'),
+);
+
+/** `metadata.identifiers`: exact repeats are dropped and reported. */
+const readAlternateIdentifiers = identifierList(RECORD_SCHEME_SET, {
+  message: MESSAGES.duplicatedIdentifier,
+  onePerScheme: false,
+});
 
 /**
  * Loads `metadata` (already pruned of blanks). `rawTitle` is the title exactly as sent: InvenioRDM
@@ -348,140 +282,32 @@ export function readMetadata(value: unknown, rawTitle: unknown, r: Reader): Meta
     if (!KNOWN_FIELDS.has(key)) r.issues.add(join(path, key), MESSAGES.unknownField);
   }
 
-  const titlePath = join(path, 'title');
   if (typeof rawTitle === 'string' && rawTitle.trim().length < TITLE_MIN_LENGTH) {
-    r.issues.add(titlePath, MESSAGES.tooShort);
-  } else if (requirePresent(object.title, titlePath, r)) {
-    const title = readMinLengthText(object.title, titlePath, r, TITLE_MIN_LENGTH);
-    if (title !== undefined) metadata.title = title;
+    r.issues.add(join(path, 'title'), MESSAGES.tooShort);
+  } else {
+    readInto(metadata, object, 'title', path, r, readTitleText, { required: true });
   }
-
-  const publicationDatePath = join(path, 'publication_date');
-  if (requirePresent(object.publication_date, publicationDatePath, r)) {
-    const date = readEdtf(object.publication_date, publicationDatePath, r);
-    if (date !== undefined) metadata.publication_date = date;
-  }
-
-  const resourceTypePath = join(path, 'resource_type');
-  if (requirePresent(object.resource_type, resourceTypePath, r)) {
-    const resourceType = readVocabularyRef(object.resource_type, resourceTypePath, r);
-    if (resourceType !== undefined) metadata.resource_type = resourceType;
-  }
-
-  const creatorsPath = join(path, 'creators');
-  if (requirePresent(object.creators, creatorsPath, r)) {
-    const creators = readList(object.creators, creatorsPath, r, (item, itemPath) =>
-      readCreator(item, itemPath, r, 'creators'),
-    );
-    if (creators !== undefined) metadata.creators = creators;
-  }
-
-  const contributors = readList(
-    object.contributors,
-    join(path, 'contributors'),
-    r,
-    (item, itemPath) => readCreator(item, itemPath, r, 'contributors'),
-  );
-  if (contributors !== undefined) metadata.contributors = contributors;
-
-  const additionalTitles = readList(
-    object.additional_titles,
-    join(path, 'additional_titles'),
-    r,
-    (item, itemPath) => readAdditionalTitle(item, itemPath, r),
-  );
-  if (additionalTitles !== undefined) metadata.additional_titles = additionalTitles;
-
-  const description = readMinLengthText(
-    object.description,
-    join(path, 'description'),
-    r,
-    DESCRIPTION_MIN_LENGTH,
-  );
-  if (description !== undefined) metadata.description = description;
-
-  const additionalDescriptions = readList(
-    object.additional_descriptions,
-    join(path, 'additional_descriptions'),
-    r,
-    (item, itemPath) => readAdditionalDescription(item, itemPath, r),
-  );
-  if (additionalDescriptions !== undefined)
-    metadata.additional_descriptions = additionalDescriptions;
-
-  const rights = readList(object.rights, join(path, 'rights'), r, (item, itemPath) =>
-    readRights(item, itemPath, r),
-  );
-  if (rights !== undefined) metadata.rights = rights;
-
-  const copyright = readString(object.copyright, join(path, 'copyright'), r);
-  if (copyright !== undefined) metadata.copyright = copyright;
-
-  const publisher = readString(object.publisher, join(path, 'publisher'), r);
-  if (publisher !== undefined) metadata.publisher = publisher;
-
-  const subjects = readList(object.subjects, join(path, 'subjects'), r, (item, itemPath) =>
-    readSubject(item, itemPath, r),
-  );
-  if (subjects !== undefined) metadata.subjects = subjects;
-
-  const languages = readList(object.languages, join(path, 'languages'), r, (item, itemPath) =>
-    readVocabularyRef(item, itemPath, r),
-  );
-  if (languages !== undefined) metadata.languages = languages;
-
-  const dates = readList(object.dates, join(path, 'dates'), r, (item, itemPath) =>
-    readDateEntry(item, itemPath, r),
-  );
-  if (dates !== undefined) metadata.dates = dates;
-
-  const versionPath = join(path, 'version');
-  const version = readString(object.version, versionPath, r);
-  if (version !== undefined) {
-    if (version.length <= VERSION_MAX_LENGTH) metadata.version = version;
-    else r.issues.add(versionPath, MESSAGES.versionTooLong);
-  }
-
-  const identifiersPath = join(path, 'identifiers');
-  const identifiers = readList(object.identifiers, identifiersPath, r, (item, itemPath) =>
-    readIdentifierEntry(item, itemPath, r, RECORD_SCHEME_SET),
-  );
-  if (identifiers !== undefined) {
-    metadata.identifiers = dedupeIdentifiers(
-      identifiers,
-      identifiersPath,
-      r,
-      MESSAGES.duplicatedIdentifier,
-      false,
-    );
-  }
-
-  const related = readList(
-    object.related_identifiers,
-    join(path, 'related_identifiers'),
-    r,
-    (item, itemPath) => readRelatedIdentifier(item, itemPath, r),
-  );
-  if (related !== undefined) metadata.related_identifiers = related;
-
-  const references = readList(object.references, join(path, 'references'), r, (item, itemPath) =>
-    readReference(item, itemPath, r),
-  );
-  if (references !== undefined) metadata.references = references;
-
-  const funding = readList(object.funding, join(path, 'funding'), r, (item, itemPath) =>
-    readFunding(item, itemPath, r),
-  );
-  if (funding !== undefined) metadata.funding = funding;
-
-  const locations = readLocations(object.locations, join(path, 'locations'), r);
-  if (locations !== undefined) metadata.locations = locations;
-
-  const sizes = readStringList(object.sizes, join(path, 'sizes'), r);
-  if (sizes !== undefined) metadata.sizes = sizes;
-
-  const formats = readStringList(object.formats, join(path, 'formats'), r);
-  if (formats !== undefined) metadata.formats = formats;
+  readInto(metadata, object, 'publication_date', path, r, readEdtf, { required: true });
+  readInto(metadata, object, 'resource_type', path, r, readVocabularyRef, { required: true });
+  readInto(metadata, object, 'creators', path, r, readCreators, { required: true });
+  readInto(metadata, object, 'contributors', path, r, readContributors);
+  readInto(metadata, object, 'additional_titles', path, r, listOf(readAdditionalTitle));
+  readInto(metadata, object, 'description', path, r, readDescriptionText);
+  readInto(metadata, object, 'additional_descriptions', path, r, listOf(readAdditionalDescription));
+  readInto(metadata, object, 'rights', path, r, listOf(readRights));
+  readInto(metadata, object, 'copyright', path, r, readString);
+  readInto(metadata, object, 'publisher', path, r, readString);
+  readInto(metadata, object, 'subjects', path, r, listOf(readSubject));
+  readInto(metadata, object, 'languages', path, r, listOf(readVocabularyRef));
+  readInto(metadata, object, 'dates', path, r, listOf(readDateEntry));
+  readInto(metadata, object, 'version', path, r, readVersion);
+  readInto(metadata, object, 'identifiers', path, r, readAlternateIdentifiers);
+  readInto(metadata, object, 'related_identifiers', path, r, listOf(readRelatedIdentifier));
+  readInto(metadata, object, 'references', path, r, listOf(readReference));
+  readInto(metadata, object, 'funding', path, r, listOf(readFunding));
+  readInto(metadata, object, 'locations', path, r, readLocations);
+  readInto(metadata, object, 'sizes', path, r, listOf(readString));
+  readInto(metadata, object, 'formats', path, r, listOf(readString));
 
   return metadata;
 }

@@ -18,6 +18,12 @@ export interface Reader {
   options: ValidationOptions;
 }
 
+/**
+ * Reads one value found at `path`: gives it typed, or undefined after reporting why it was dropped.
+ * An absent (undefined) value gives undefined without a report.
+ */
+export type FieldReader<T> = (value: unknown, path: string, r: Reader) => T | undefined;
+
 /** True for a plain JSON object (not an array, not null). */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -72,6 +78,22 @@ export function readString(value: unknown, path: string, r: Reader): string | un
   return undefined;
 }
 
+/**
+ * A reader for strings that pass `test`: a string that fails it is reported with `message` and
+ * dropped (a value that is not a string at all gets "Not a valid string." as with readString).
+ */
+export function checkedString(
+  test: (text: string) => boolean,
+  message: string,
+): FieldReader<string> {
+  return (value, path, r) => {
+    const text = readString(value, path, r);
+    if (text === undefined || test(text)) return text;
+    r.issues.add(path, message);
+    return undefined;
+  };
+}
+
 /** A boolean, or undefined after reporting "Not a valid boolean.". */
 export function readBoolean(value: unknown, path: string, r: Reader): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;
@@ -101,7 +123,7 @@ export function readList<T>(
   value: unknown,
   path: string,
   r: Reader,
-  loadItem: (item: unknown, itemPath: string) => T | undefined,
+  loadItem: FieldReader<T>,
 ): T[] | undefined {
   const list = readArray(value, path, r);
   if (list === undefined) return undefined;
@@ -109,10 +131,15 @@ export function readList<T>(
   for (let i = 0; i < list.length; i += 1) {
     const item = list[i];
     if (item === undefined) continue;
-    const loaded = loadItem(item, `${path}.${i}`);
+    const loaded = loadItem(item, `${path}.${i}`, r);
     if (loaded !== undefined) out.push(loaded);
   }
   return out.length === 0 ? undefined : out;
+}
+
+/** A reader for lists whose elements are read with `readItem` (see readList). */
+export function listOf<T>(readItem: FieldReader<T>): FieldReader<T[]> {
+  return (value, path, r) => readList(value, path, r, readItem);
 }
 
 /**
@@ -134,11 +161,60 @@ export function readVocabularyRef(
   return id === undefined ? undefined : { id };
 }
 
+/**
+ * A vocabulary entry by `id` or a free text under `textKey` (an affiliation's `name`, a subject's
+ * `subject`, a funder's `name`). A valid `id` wins and the rest is ignored, because vocabulary
+ * entries come back from the API with their text; otherwise the text is taken. `message` is
+ * reported at `path` only when neither key was sent at all (a wrong-typed one is reported as such).
+ */
+export function readIdOrText<K extends string>(
+  value: unknown,
+  path: string,
+  r: Reader,
+  textKey: K,
+  message: string,
+): { id: string } | Partial<Record<K, string>> | undefined {
+  const object = readObject(value, path, r);
+  if (object === undefined) return undefined;
+  const id = readString(object.id, join(path, 'id'), r);
+  if (id !== undefined) return { id };
+  const text = readString(object[textKey], join(path, textKey), r);
+  if (text !== undefined) {
+    const entry: Partial<Record<K, string>> = {};
+    entry[textKey] = text;
+    return entry;
+  }
+  if (object.id === undefined && object[textKey] === undefined) r.issues.add(path, message);
+  return undefined;
+}
+
 /** Reports "Missing data for required field." at `path` when `value` is absent; true if present. */
 export function requirePresent(value: unknown, path: string, r: Reader): boolean {
   if (value !== undefined) return true;
   r.issues.add(path, MESSAGES.required);
   return false;
+}
+
+/**
+ * Reads `source[key]` with `read` (at `path.key`) and stores what it gives in `target[key]`; a
+ * value that `read` drops leaves `target[key]` unset. With `required`, an absent value is reported
+ * as "Missing data for required field." instead of being read. Loaders call it field by field in
+ * reading order, which is the order their issues are reported in.
+ */
+export function readInto<T extends object, K extends keyof T & string>(
+  target: T,
+  source: JsonObject,
+  key: K,
+  path: string,
+  r: Reader,
+  read: FieldReader<Exclude<T[K], undefined>>,
+  { required = false }: { required?: boolean } = {},
+): void {
+  const fieldPath = join(path, key);
+  const value = source[key];
+  if (required && !requirePresent(value, fieldPath, r)) return;
+  const loaded = read(value, fieldPath, r);
+  if (loaded !== undefined) target[key] = loaded;
 }
 
 /** The object, or undefined when it has no keys (so an entry stripped of everything is dropped). */
