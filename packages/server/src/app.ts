@@ -8,7 +8,9 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import './fastify-config.js';
 import type { Services } from './services.js';
+import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/storable-text.js';
 import { registerAuth } from './plugins/auth.js';
@@ -16,6 +18,7 @@ import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
+import { registerFileRoutes } from './modules/files/files.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -26,10 +29,10 @@ export interface AppOptions {
  * text PostgreSQL cannot store is made storable. The reviver only runs when the text needs it,
  * because it slows down the large drafts that need parsing fastest.
  */
-function parseJsonBody(body: string): unknown {
+function parseJsonBody(body: string, keepRawText: boolean): unknown {
   if (body.trim() === '') return undefined;
   const hasPrototypeKeys = body.includes('__proto__') || body.includes('constructor');
-  const hasUnstorableText = mayHoldUnstorableText(body);
+  const hasUnstorableText = !keepRawText && mayHoldUnstorableText(body);
   if (!hasPrototypeKeys && !hasUnstorableText) return JSON.parse(body);
   return JSON.parse(body, (key, value: unknown) => {
     if (key === '__proto__' || key === 'constructor') return undefined;
@@ -63,9 +66,10 @@ export async function buildApp(
   // Fastify's built-in text/plain parser would hand a string to routes that expect JSON; the
   // contract answers every body type but JSON with 415 (invenio-api.md §1.1).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      // File names are identifiers: one with a NUL must be refused, not silently renamed.
+      done(null, parseJsonBody(body as string, request.routeOptions.config.keepRawText === true));
     } catch {
       const error = new SyntaxError(
         'Unable to decode JSON data in request body.',
@@ -79,10 +83,29 @@ export async function buildApp(
     const hasBody =
       request.headers['content-length'] !== undefined ||
       request.headers['transfer-encoding'] !== undefined;
-    if (hasBody && request.headers['content-type'] === undefined)
+    const type = request.headers['content-type'];
+    const config = request.routeOptions.config;
+    // File content and parts are raw bytes: no Content-Type means octet-stream there, and the
+    // match is on the exact string, as InvenioRDM's is.
+    if (config?.binaryBody && /\/content(\/\d+)?$/.test(request.url.split('?')[0]!)) {
+      if (type === undefined) request.headers['content-type'] = 'application/octet-stream';
+      else if (type !== 'application/octet-stream') {
+        done(
+          new AppError(
+            'UNSUPPORTED_MEDIA_TYPE',
+            "Invalid 'Content-Type' header. Expected one of: application/octet-stream",
+          ),
+        );
+        return;
+      }
+    } else if (hasBody && type === undefined) {
       request.headers['content-type'] = 'application/json';
+    }
     done();
   });
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
+    done(null, payload),
+  );
 
   // Only the REST API belongs in the OpenAPI document; pages and assets are for browsers.
   app.addHook('onRoute', (route) => {
@@ -130,6 +153,7 @@ export async function buildApp(
     vocabularies: services.vocabularies,
     users: services.users,
   });
+  registerFileRoutes(app, config, services.files);
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,

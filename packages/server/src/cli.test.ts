@@ -141,6 +141,34 @@ describe('cairn CLI (SQLite in a temporary data dir)', () => {
     expect((await run('users', 'create')).stderr).toBe('cairn: users create needs an EMAIL\n');
   });
 
+  it("sets, then resets, a user's per-record file quota", async () => {
+    await run('users', 'create', 'quota@example.org', '--password', 'a long password');
+    const set = await run(
+      'users',
+      'quota',
+      'quota@example.org',
+      '--max-files',
+      '500',
+      '--max-bytes',
+      '2000000000000',
+    );
+    expect(set).toEqual({
+      code: 0,
+      stdout: 'quota@example.org: at most 500 files and 2000000000000 bytes per record.\n',
+      stderr: '',
+    });
+    const stored = await withServices(async ({ database: { db } }) =>
+      db.selectFrom('userQuotas').selectAll().executeTakeFirst(),
+    );
+    expect(stored).toMatchObject({ maxFiles: 500, maxBytes: 2000000000000 });
+    const reset = await run('users', 'quota', 'quota@example.org');
+    expect(reset.stdout).toBe('quota@example.org uses the configured quota again.\n');
+    expect((await run('users', 'quota', 'quota@example.org', '--max-files', 'lots')).stderr).toBe(
+      'cairn: --max-files must be a whole number\n',
+    );
+    expect((await run('users', 'quota', 'nobody@example.org', '--max-files', '1')).code).toBe(1);
+  });
+
   it('prints only the token, and the token authenticates against the API', async () => {
     await run('users', 'create', 'token@example.org', '--password', 'a long password');
     const result = await run('tokens', 'create', 'token@example.org', '--name', 'laptop');

@@ -14,6 +14,8 @@ const USAGE = `Usage: cairn <command>
 
   serve                                   run the server (what npm start runs after the build)
   users create EMAIL [--password P] [--name NAME] [--admin]
+  users quota EMAIL [--max-files N] [--max-bytes N]
+                                          set a user's per-record file quota (omit both to reset)
   tokens create EMAIL [--name NAME]       print a new personal access token (only the token)
   demo                                    load the demo data (idempotent)
 
@@ -110,6 +112,33 @@ export async function main(argv: string[]): Promise<number> {
       );
       process.stdout.write(
         `Created ${user.isAdmin ? 'admin ' : ''}user ${user.email} (id ${user.id})${values.password ? '' : ` with password ${password}`}\n`,
+      );
+      return 0;
+    }
+    if (command === 'users' && sub === 'quota') {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { 'max-files': { type: 'string' }, 'max-bytes': { type: 'string' } },
+      });
+      const email = positionals[0];
+      if (!email) throw new UsageError('users quota needs an EMAIL');
+      const number = (name: string, value: string | undefined) => {
+        if (value === undefined) return null;
+        if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+        return Number(value);
+      };
+      const maxFiles = number('max-files', values['max-files']);
+      const maxBytes = number('max-bytes', values['max-bytes']);
+      await withServices(config, async (s) => {
+        const user = await s.users.findByEmail(email);
+        if (!user) throw new UsageError(`no account for ${email}`);
+        await s.files.setUserQuota(user.id, maxFiles, maxBytes);
+      });
+      process.stdout.write(
+        maxFiles === null && maxBytes === null
+          ? `${email} uses the configured quota again.\n`
+          : `${email}: at most ${maxFiles ?? 'the configured number of'} files and ${maxBytes ?? 'the configured number of'} bytes per record.\n`,
       );
       return 0;
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_FILES, DEFAULT_MAX_STORAGE } from '@cairn/shared';
 import path from 'node:path';
 
 const booleanFlag = z
@@ -30,6 +31,20 @@ const EnvSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
+  CAIRN_STORAGE: z.enum(['local', 's3']).default('local'),
+  CAIRN_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  CAIRN_S3_PUBLIC_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  CAIRN_S3_REGION: z.string().min(1).default('us-east-1'),
+  CAIRN_S3_BUCKET: z.string().min(3).optional(),
+  CAIRN_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  CAIRN_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  CAIRN_S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  CAIRN_FILES_MAX_PER_RECORD: z.coerce.number().int().min(1).default(DEFAULT_MAX_FILES),
+  CAIRN_FILES_MAX_BYTES_PER_RECORD: z.coerce.number().int().min(0).default(DEFAULT_MAX_STORAGE),
+  CAIRN_FILES_ALLOW_EMPTY: booleanFlag.default(true),
+  CAIRN_UPLOAD_PART_URL_SECONDS: z.coerce.number().int().min(60).max(604_800).default(604_800),
+  CAIRN_PENDING_UPLOAD_MAX_AGE_HOURS: z.coerce.number().min(0).default(72),
+  CAIRN_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(0).default(0),
   CAIRN_SESSION_DAYS: z.coerce.number().int().min(1).default(14),
   CAIRN_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   CAIRN_LOG_LEVEL: z
@@ -47,11 +62,22 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
     env.CAIRN_DATACITE_USERNAME,
     env.CAIRN_DATACITE_PASSWORD,
   ].filter((v) => v !== undefined).length;
-  return datacite !== 0 && datacite !== 3
-    ? [
-        'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
-      ]
-    : [];
+  const problems =
+    datacite !== 0 && datacite !== 3
+      ? [
+          'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
+        ]
+      : [];
+  if (env.CAIRN_STORAGE === 's3') {
+    for (const name of [
+      'CAIRN_S3_BUCKET',
+      'CAIRN_S3_ACCESS_KEY_ID',
+      'CAIRN_S3_SECRET_ACCESS_KEY',
+    ]) {
+      if (!env[name]) problems.push(`${name}: required when CAIRN_STORAGE=s3`);
+    }
+  }
+  return problems;
 }
 
 export interface DataCiteConfig {
@@ -78,6 +104,27 @@ export interface Config {
   readonly access: {
     readonly restrictionGraceDays: number;
     readonly allowRestrictionAfterGrace: boolean;
+  };
+  readonly storage:
+    | { readonly kind: 'local'; readonly root: string }
+    | {
+        readonly kind: 's3';
+        readonly endpoint?: string;
+        readonly publicEndpoint?: string;
+        readonly region: string;
+        readonly bucket: string;
+        readonly accessKeyId: string;
+        readonly secretAccessKey: string;
+        readonly forcePathStyle: boolean;
+      };
+  readonly files: {
+    readonly maxFilesPerRecord: number;
+    readonly maxBytesPerRecord: number;
+    readonly allowEmpty: boolean;
+    readonly partUrlSeconds: number;
+    readonly pendingMaxAgeHours: number;
+    /** 0: no cap on the size of a files-archive download. */
+    readonly archiveMaxBytes: number;
   };
   readonly bodyLimitBytes: number;
   readonly sessionDays: number;
@@ -137,6 +184,27 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     access: {
       restrictionGraceDays: e.CAIRN_RESTRICTION_GRACE_DAYS,
       allowRestrictionAfterGrace: e.CAIRN_ALLOW_RESTRICTION_AFTER_GRACE,
+    },
+    storage:
+      e.CAIRN_STORAGE === 's3'
+        ? {
+            kind: 's3',
+            ...(e.CAIRN_S3_ENDPOINT ? { endpoint: e.CAIRN_S3_ENDPOINT } : {}),
+            ...(e.CAIRN_S3_PUBLIC_ENDPOINT ? { publicEndpoint: e.CAIRN_S3_PUBLIC_ENDPOINT } : {}),
+            region: e.CAIRN_S3_REGION,
+            bucket: e.CAIRN_S3_BUCKET ?? '',
+            accessKeyId: e.CAIRN_S3_ACCESS_KEY_ID ?? '',
+            secretAccessKey: e.CAIRN_S3_SECRET_ACCESS_KEY ?? '',
+            forcePathStyle: e.CAIRN_S3_FORCE_PATH_STYLE,
+          }
+        : { kind: 'local', root: path.join(dataDir, 'files') },
+    files: {
+      maxFilesPerRecord: e.CAIRN_FILES_MAX_PER_RECORD,
+      maxBytesPerRecord: e.CAIRN_FILES_MAX_BYTES_PER_RECORD,
+      allowEmpty: e.CAIRN_FILES_ALLOW_EMPTY,
+      partUrlSeconds: e.CAIRN_UPLOAD_PART_URL_SECONDS,
+      pendingMaxAgeHours: e.CAIRN_PENDING_UPLOAD_MAX_AGE_HOURS,
+      archiveMaxBytes: e.CAIRN_ARCHIVE_MAX_BYTES,
     },
     bodyLimitBytes: e.CAIRN_BODY_LIMIT_BYTES,
     sessionDays: e.CAIRN_SESSION_DAYS,

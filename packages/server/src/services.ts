@@ -9,6 +9,11 @@ import { RecordsRepository } from './modules/records/records.repository.js';
 import { RecordsService } from './modules/records/records.service.js';
 import { RecordsSearchService } from './modules/records/records-search.service.js';
 import { DoiRegistrationService } from './modules/pids/doi-registration.service.js';
+import { FilesLifecycle } from './modules/files/files.lifecycle.js';
+import { FilesRepository } from './modules/files/files.repository.js';
+import { FilesService } from './modules/files/files.service.js';
+import { createFileStore } from './modules/files/storage/create-file-store.js';
+import type { FileStore } from './modules/files/storage/file-store.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -19,16 +24,30 @@ export interface Services {
   records: RecordsService;
   search: RecordsSearchService;
   doi: DoiRegistrationService;
+  files: FilesService;
+  store: FileStore;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
 export async function createServices(config: Config, database: DatabaseHandle): Promise<Services> {
-  await migrateToLatest(database.db);
+  await migrateToLatest(
+    database.db,
+    config.database.kind === 'postgres' ? config.database.schema : undefined,
+  );
   const vocabularies = new VocabulariesService(new VocabulariesRepository(database.db));
   await vocabularies.loadFixtures();
   const recordsRepo = new RecordsRepository(database.db, database.engine);
   const doi = new DoiRegistrationService(recordsRepo, vocabularies, config);
-  const records = new RecordsService(recordsRepo, vocabularies, config, doi);
+  const store = createFileStore(config);
+  const lifecycle = new FilesLifecycle(store, database.db, database.engine);
+  const records = new RecordsService(recordsRepo, vocabularies, config, lifecycle, doi);
+  const files = new FilesService(
+    new FilesRepository(database.db, database.engine),
+    records,
+    lifecycle,
+    store,
+    config,
+  );
   return {
     config,
     database,
@@ -37,5 +56,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     records,
     search: new RecordsSearchService(recordsRepo, records),
     doi,
+    files,
+    store,
   };
 }

@@ -53,6 +53,8 @@ interface RecordLikeColumns {
   /** Denormalised for search and sorting; rewritten with `data`. */
   title: string;
   searchText: string;
+  /** FilesSummary JSON (entries keyed by file name, count, total_bytes); null before any file. */
+  filesSummary: JsonColumn | null;
 }
 
 export interface DraftsTable extends RecordLikeColumns {
@@ -95,6 +97,43 @@ export interface VocabulariesTable {
   tags: string;
 }
 
+export interface FileObjectsTable {
+  id: string;
+  storeKey: string;
+  size: ColumnType<number, number, number>;
+  checksum: string;
+  createdAt: string;
+}
+
+export interface RecordFilesTable {
+  id: string;
+  bucket: string;
+  key: string;
+  keyNormalized: string;
+  /** pending → completed; 'committing' while a commit assembles the bytes. */
+  status: string;
+  transferType: string;
+  declaredSize: number | null;
+  declaredChecksum: string | null;
+  partSize: number | null;
+  parts: number | null;
+  mimetype: string;
+  metadata: JsonColumn | null;
+  objectId: string | null;
+  uploadKey: string | null;
+  uploadId: string | null;
+  uploadedSize: number | null;
+  uploadedChecksum: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UserQuotasTable {
+  userId: number;
+  maxFiles: number | null;
+  maxBytes: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -104,6 +143,15 @@ export interface Database {
   records: RecordsTable;
   pids: PidsTable;
   vocabularies: VocabulariesTable;
+  fileObjects: FileObjectsTable;
+  recordFiles: RecordFilesTable;
+  userQuotas: UserQuotasTable;
+}
+
+/** A JSON column's value as the text both engines accept on write (null stays null). */
+export function jsonText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** Parses a JSON column whatever the engine returned. */

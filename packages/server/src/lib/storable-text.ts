@@ -46,3 +46,9 @@ export function storableQuery(
     ),
   );
 }
+
+/** `value` as JSON text that both engines can store (for bodies parsed with raw text kept). */
+export function storableJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return mayHoldUnstorableText(json) ? JSON.stringify(JSON.parse(json, reviveStorable)) : json;
+}

@@ -19,6 +19,7 @@ export function startSweeps(services: Services, log: FastifyBaseLogger): () => P
     { name: 'embargo-lift', lockKey: 734001, run: () => services.records.liftExpiredEmbargoes() },
     { name: 'doi-registration', lockKey: 734002, run: () => services.doi.drain() },
     { name: 'session-cleanup', lockKey: 734003, run: () => services.users.sweepSessions() },
+    { name: 'abandoned-uploads', lockKey: 734004, run: () => services.files.sweepAbandoned() },
   ];
   const { db, engine } = services.database;
 

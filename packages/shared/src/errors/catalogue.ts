@@ -39,6 +39,7 @@ export const ERROR_CATALOGUE = {
     status: 415,
     message: "Invalid 'Content-Type' header. Expected one of: application/json",
   },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'Requested range not satisfiable.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please slow down and retry.' },
   INTERNAL: {
     status: 500,

@@ -146,7 +146,78 @@ const initial: Migration = {
   },
 };
 
+const files: Migration = {
+  async up(db: AnyDb) {
+    const pg = isPostgres(db);
+    const json = pg ? 'jsonb' : 'text';
+    const big = pg ? 'bigint' : 'integer';
+
+    // Bytes in the store, shared by every version that lists them: a files-import or a publish
+    // adds a reference, never a copy, and the bytes go when the last reference does.
+    await db.schema
+      .createTable('file_objects')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('store_key', 'text', (c) => c.notNull())
+      .addColumn('size', big, (c) => c.notNull())
+      .addColumn('checksum', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('record_files')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      // 'draft:<id>' or 'record:<id>': InvenioRDM's draft and record buckets.
+      .addColumn('bucket', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('key_normalized', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('transfer_type', 'text', (c) => c.notNull())
+      .addColumn('declared_size', big)
+      .addColumn('declared_checksum', 'text')
+      .addColumn('part_size', big)
+      .addColumn('parts', 'integer')
+      .addColumn('mimetype', 'text', (c) => c.notNull())
+      .addColumn('metadata', json)
+      .addColumn('object_id', 'text', (c) => c.references('file_objects.id'))
+      .addColumn('upload_key', 'text')
+      .addColumn('upload_id', 'text')
+      // What the last complete content PUT stored, so commit knows the bytes are there.
+      .addColumn('uploaded_size', big)
+      .addColumn('uploaded_checksum', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('record_files_bucket_key', ['bucket', 'key_normalized'])
+      .execute();
+    await db.schema
+      .createIndex('record_files_object_idx')
+      .on('record_files')
+      .column('object_id')
+      .execute();
+    await db.schema
+      .createIndex('record_files_pending_idx')
+      .on('record_files')
+      .columns(['status', 'updated_at'])
+      .execute();
+
+    await db.schema
+      .createTable('user_quotas')
+      .addColumn('user_id', 'integer', (c) =>
+        c.primaryKey().references('users.id').onDelete('cascade'),
+      )
+      .addColumn('max_files', 'integer')
+      .addColumn('max_bytes', big)
+      .execute();
+
+    // The files section of a draft or record as its JSON shows it, rewritten with every file
+    // change in the same transaction that bumps the revision: a read needs no extra query.
+    for (const table of ['drafts', 'records']) {
+      await db.schema.alterTable(table).addColumn('files_summary', json).execute();
+    }
+  },
+};
+
 /** Every migration, in order. Names sort lexically; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_files': files,
 };

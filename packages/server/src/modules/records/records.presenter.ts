@@ -2,6 +2,7 @@ import { computeAccessStatus, computeRecordStatus, type RecordData } from '@cair
 import { readJson } from '../../database/schema.js';
 import type { DraftRow, ParentRow, RecordRow } from './records.repository.js';
 import { buildUi, l10n } from './records.ui.js';
+import { readSummary } from '../files/files.lifecycle.js';
 import type { VocabularyEntry } from '../vocabularies/vocabularies.repository.js';
 
 export interface ParentData {
@@ -91,17 +92,23 @@ function withVocabularyTitles(
   return m;
 }
 
-function filesSection(data: RecordData) {
-  return data.files.enabled
-    ? {
-        enabled: true,
-        order: [],
-        count: 0,
-        total_bytes: 0,
-        entries: {},
-        ...(data.files.default_preview ? { default_preview: data.files.default_preview } : {}),
-      }
-    : { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} };
+/** The files section: settings from the record data, entries from the stored files summary. */
+function filesSection(data: RecordData, summaryValue: unknown) {
+  if (!data.files.enabled)
+    return { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} };
+  const summary = readSummary(summaryValue);
+  const entries: Record<string, unknown> = {};
+  for (const [key, { status, ...entry }] of Object.entries(summary.entries)) {
+    entries[key] = status === 'completed' ? entry : { ...entry, status };
+  }
+  return {
+    enabled: true,
+    order: [],
+    count: summary.count,
+    total_bytes: summary.total_bytes,
+    entries,
+    ...(data.files.default_preview ? { default_preview: data.files.default_preview } : {}),
+  };
 }
 
 function presentParent(parent: ParentRow, data: ParentData) {
@@ -175,7 +182,7 @@ export function presentDraft(
     metadata: withVocabularyTitles(data, o.vocab),
     custom_fields: data.custom_fields,
     access: { ...data.access, status: accessStatus },
-    files: filesSection(data),
+    files: filesSection(data, row.filesSummary),
     media_files: { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} },
     pids: data.pids,
     parent: presentParent(parent, parentData),
@@ -261,7 +268,7 @@ export function presentRecord(
     metadata: withVocabularyTitles(data, o.vocab),
     custom_fields: data.custom_fields,
     access: { ...data.access, status: accessStatus },
-    files: filesSection(data),
+    files: filesSection(data, row.filesSummary),
     media_files: { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} },
     pids: data.pids,
     parent: presentParent(parent, parentData),

@@ -2,12 +2,13 @@ import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
-import type {
-  Database,
-  DraftsTable,
-  ParentsTable,
-  PidsTable,
-  RecordsTable,
+import {
+  jsonText,
+  type Database,
+  type DraftsTable,
+  type ParentsTable,
+  type PidsTable,
+  type RecordsTable,
 } from '../../database/schema.js';
 
 export type DraftRow = Selectable<DraftsTable>;
@@ -92,6 +93,11 @@ export class RecordsRepository {
     return this.db
       .transaction()
       .execute((trx) => fn(new RecordsRepository(trx as unknown as Db, this.engine)));
+  }
+
+  /** The Kysely executor (inside a transaction: the transaction), for collaborating repositories. */
+  get executor(): Db {
+    return this.db;
   }
 
   private get x(): Executor {
@@ -185,7 +191,7 @@ export class RecordsRepository {
   async insertDraft(row: DraftRow): Promise<void> {
     await this.x
       .insertInto('drafts')
-      .values({ ...row, data: row.data as string })
+      .values({ ...row, data: row.data as string, filesSummary: jsonText(row.filesSummary) })
       .execute();
   }
 
@@ -251,7 +257,7 @@ export class RecordsRepository {
 
   /** Inserts or replaces a published record and keeps the search index in step. */
   async upsertRecord(row: RecordRow): Promise<void> {
-    const values = { ...row, data: row.data as string };
+    const values = { ...row, data: row.data as string, filesSummary: jsonText(row.filesSummary) };
     await this.x
       .insertInto('records')
       .values(values)

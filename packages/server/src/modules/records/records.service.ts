@@ -16,6 +16,12 @@ import type { VocabulariesService } from '../vocabularies/vocabularies.service.j
 import { isRecordId, newRecordId } from './record-id.js';
 import type { DraftRow, ParentRow, RecordRow, RecordsRepository } from './records.repository.js';
 import type { ParentData } from './records.presenter.js';
+import {
+  EMPTY_SUMMARY,
+  readSummary,
+  type FilesLifecycle,
+  type FilesSummary,
+} from '../files/files.lifecycle.js';
 
 const DRAFT_LIFETIME_DAYS = 365;
 const ALLOWED_DESCRIPTION_TAGS = [
@@ -71,7 +77,7 @@ export interface DraftResult {
   errors: FieldError[];
 }
 
-interface LoadedDraft {
+export interface LoadedDraft {
   row: DraftRow;
   parent: ParentRow;
   isPublished: boolean;
@@ -174,6 +180,7 @@ export class RecordsService {
     private readonly repo: RecordsRepository,
     private readonly vocabularies: VocabulariesService,
     private readonly config: Config,
+    private readonly files: FilesLifecycle,
     private readonly doiQueue: DoiRegistrationQueue = { kick: () => undefined },
   ) {}
 
@@ -238,6 +245,7 @@ export class RecordsService {
     draftId: string,
     previous: RecordData | undefined,
     gracePeriodStart: string | undefined,
+    files: FilesSummary,
   ): Promise<FieldError[]> {
     const errors: FieldError[] = [];
     await this.vocabularies.assertExist(collectVocabularyRefs(data));
@@ -305,12 +313,19 @@ export class RecordsService {
       }
     }
 
-    if (data.files.default_preview) {
+    if (data.files.default_preview && !files.entries[data.files.default_preview]) {
       errors.push({
         field: 'files.default_preview',
-        messages: ['Default preview file not found.'],
+        messages: [`Default preview file not found: ${data.files.default_preview}.`],
       });
       delete data.files.default_preview;
+    }
+    if (!data.files.enabled && files.count > 0) {
+      errors.push({
+        field: 'files.enabled',
+        messages: ['You must first delete all files to set the record to be metadata-only.'],
+      });
+      data.files.enabled = true;
     }
     return errors;
   }
@@ -330,7 +345,7 @@ export class RecordsService {
     if (!user) throw permissionDenied();
     const { data, errors } = loadRecord(this.bodyObject(body), this.validationOptions());
     const id = newRecordId();
-    errors.push(...(await this.checkAgainstServer(data, id, undefined, undefined)));
+    errors.push(...(await this.checkAgainstServer(data, id, undefined, undefined, EMPTY_SUMMARY)));
     const now = nowIso();
     const parentData: ParentData = {
       access: {
@@ -366,6 +381,7 @@ export class RecordsService {
       searchText: searchText(data, id),
       expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
       recordCreatedAt: null,
+      filesSummary: null,
     };
     await this.repo.transaction(async (trx) => {
       await trx.insertParent(parent);
@@ -413,7 +429,13 @@ export class RecordsService {
     const previous = readJson<RecordData>(row.data);
     const { data, errors } = loadRecord(this.bodyObject(body), this.validationOptions(), previous);
     errors.push(
-      ...(await this.checkAgainstServer(data, id, previous, row.recordCreatedAt ?? row.createdAt)),
+      ...(await this.checkAgainstServer(
+        data,
+        id,
+        previous,
+        row.recordCreatedAt ?? row.createdAt,
+        readSummary(row.filesSummary),
+      )),
     );
     const updatedAt = nowIso();
     const set = {
@@ -445,17 +467,20 @@ export class RecordsService {
   ): Promise<void> {
     const { row, parent } = await this.loadDraft(user, id);
     checkRevision(ifMatch, row.revisionId);
-    await this.repo.transaction(async (trx) => {
+    const dropped = await this.repo.transaction(async (trx) => {
       const record = await trx.getRecord(id);
+      const files = await this.files.discard(trx.executor, id);
       await trx.deleteDraft(id);
-      if (record) return;
+      if (record) return files;
       for (const pid of await trx.pidsOfRecord(id)) {
         if (pid.status === 'new') await trx.deletePid(pid.scheme, pid.identifier);
       }
       const siblings = await trx.draftsOfParent(parent.id);
       if (siblings.length === 0 && !(await trx.latestRecord(parent.id)))
         await trx.deleteParent(parent.id);
+      return files;
     });
+    await this.files.release(dropped.released, dropped.uploads);
   }
 
   /**
@@ -477,12 +502,18 @@ export class RecordsService {
       data,
       this.validationOptions({ publisherRequired: willRegister }),
     );
-    if (data.files.enabled) {
+    const files = readSummary(row.filesSummary);
+    if (data.files.enabled && files.count - files.pending === 0) {
       errors.push({
         field: 'files.enabled',
         messages: [
           'Missing uploaded files. To disable files for this record please mark it as metadata-only.',
         ],
+      });
+    } else if (data.files.enabled && files.pending > 0) {
+      errors.push({
+        field: 'files',
+        messages: ['One or more files have not completed their transfer, please wait.'],
       });
     }
     const doi = data.pids.doi;
@@ -500,6 +531,7 @@ export class RecordsService {
 
     const now = nowIso();
     const host = new URL(this.config.siteUrl).host;
+    let released: string[] = [];
     const result = await this.repo.transaction(async (trx) => {
       const existing = await trx.getRecord(id);
       const pids = await trx.pidsOfRecord(id);
@@ -576,7 +608,11 @@ export class RecordsService {
         embargoUntil: embargo?.active && embargo.until ? embargo.until : null,
         publishedAt: existing?.publishedAt ?? now,
         deletedAt: null,
+        filesSummary: null,
       };
+      const moved = await this.files.publish(trx.executor, id);
+      released = moved.released;
+      record.filesSummary = JSON.stringify(moved.summary);
       await trx.upsertRecord(record);
       await trx.deleteDraft(id);
       const latest = await trx.latestRecord(row.parentId);
@@ -584,6 +620,7 @@ export class RecordsService {
       const stored = await trx.getRecord(id);
       return { row: stored!, parent: (await trx.getParent(row.parentId))! };
     });
+    await this.files.release(released);
     if (
       this.config.doi.datacite &&
       readJson<RecordData>(result.row.data).pids.doi?.provider !== 'external'
@@ -648,8 +685,12 @@ export class RecordsService {
       searchText: record.searchText,
       expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
       recordCreatedAt: record.createdAt,
+      filesSummary: null,
     };
-    await this.repo.insertDraft(row);
+    await this.repo.transaction(async (trx) => {
+      row.filesSummary = JSON.stringify(await this.files.edit(trx.executor, id));
+      await trx.insertDraft(row);
+    });
     return this.draftResult(row, parent);
   }
 
@@ -693,6 +734,7 @@ export class RecordsService {
       searchText: searchText(data, newId),
       expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
       recordCreatedAt: null,
+      filesSummary: null,
     };
     await this.repo.insertDraft(row);
     return { row, parent, isPublished: false, isLatestDraft: true, errors: [] };
@@ -795,6 +837,41 @@ export class RecordsService {
       }
     });
     return this.draftResult({ ...row, ...set, revisionId: row.revisionId + 1 }, parent, [], loaded);
+  }
+
+  /** A draft for the files endpoints: its owner (or an admin) only, like every draft route. */
+  async draftForFiles(user: User | undefined, id: string): Promise<LoadedDraft> {
+    return this.loadDraft(user, id);
+  }
+
+  /**
+   * A published record whose files the caller may read: the record must be visible, and
+   * restricted (or embargoed) files are for the owner and admins only (403 to others).
+   */
+  async recordForFiles(
+    user: User | undefined,
+    id: string,
+  ): Promise<RecordResult & { data: RecordData }> {
+    const row = await this.loadRecordRow(id);
+    const parent = await this.parentOf(row.parentId);
+    if (!this.canView(user, row, parent)) throw permissionDenied();
+    const data = readJson<RecordData>(row.data);
+    const closed = data.access.files === 'restricted' || data.access.embargo?.active === true;
+    if (closed && !this.isOwner(user, parent)) throw permissionDenied();
+    return { row, parent, data };
+  }
+
+  /**
+   * The version a new-version draft imports files from: the parent's latest published record.
+   * 404 for a first version, which has nothing to import (as InvenioRDM answers).
+   */
+  async previousVersionForImport(id: string): Promise<{ id: string; filesEnabled: boolean }> {
+    const draft = await this.repo.getDraft(id);
+    if (!draft || draft.versionIndex <= 1 || (await this.repo.getRecord(id)))
+      throw pidDoesNotExist();
+    const latest = await this.repo.latestRecord(draft.parentId);
+    if (!latest) throw pidDoesNotExist();
+    return { id: latest.id, filesEnabled: readJson<RecordData>(latest.data).files.enabled };
   }
 
   /**

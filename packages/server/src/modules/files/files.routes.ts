@@ -1,0 +1,410 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { ErrorCode } from '@cairn/shared';
+import type { Config } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { acceptOnly, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
+import { parseRange } from '../../lib/http-range.js';
+import { zipSize, zipStream } from '../../lib/zip-stream.js';
+import type { BucketContext, FilesService, FileView } from './files.service.js';
+import { presentFile, presentFiles } from './files.presenter.js';
+import { isSafeInline } from './mimetypes.js';
+
+const FILE_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const acceptFileTypes = acceptOnly(FILE_TYPES);
+const IdParams = z.object({ id: z.string() });
+const KeyParams = z.object({ id: z.string(), '*': z.string() });
+const draftTags = ['Draft files'];
+const recordTags = ['Record files'];
+
+/** Route config read by the content-type hook: these routes take raw bytes, not JSON. */
+export const BINARY_ROUTE = { binaryBody: true } as const;
+
+/** File names are identifiers: one holding a NUL is refused, never silently renamed. */
+const RAW_TEXT_ROUTE = { keepRawText: true } as const;
+
+type Suffix =
+  | { kind: 'content' }
+  | { kind: 'part'; part: number }
+  | { kind: 'commit' }
+  | { kind: 'parts' }
+  | { kind: 'item' };
+
+/**
+ * Keys may hold "/" (folders), so `…/files/a/b.csv/content` must be split after the fact. A
+ * suffix counts when the key before it exists, so a file literally named "x/commit" is still
+ * reachable as an item; when neither exists, the suffix stands, so the answer is the missing
+ * file's 404 rather than a complaint about the body (for the suffixes the method serves).
+ */
+async function splitKey(
+  rest: string,
+  exists: (key: string) => Promise<boolean>,
+  methodSuffixes: ReadonlyArray<Suffix['kind']>,
+): Promise<{ key: string; suffix: Suffix }> {
+  const candidates: Array<[RegExp, (m: RegExpExecArray) => Suffix]> = [
+    [/^(.+)\/content\/(\d+)$/, (m) => ({ kind: 'part', part: Number(m[2]) })],
+    [/^(.+)\/content$/, () => ({ kind: 'content' })],
+    [/^(.+)\/commit$/, () => ({ kind: 'commit' })],
+    [/^(.+)\/parts$/, () => ({ kind: 'parts' })],
+  ];
+  let unknown: { key: string; suffix: Suffix } | undefined;
+  for (const [pattern, suffix] of candidates) {
+    const m = pattern.exec(rest);
+    if (!m) continue;
+    if (await exists(m[1]!)) return { key: m[1]!, suffix: suffix(m) };
+    const candidate = suffix(m);
+    if (methodSuffixes.includes(candidate.kind)) unknown ??= { key: m[1]!, suffix: candidate };
+  }
+  if (unknown && !(await exists(rest))) return unknown;
+  return { key: rest, suffix: { kind: 'item' } };
+}
+
+function securityHeaders(reply: FastifyReply): void {
+  void reply.headers({
+    'content-security-policy': "default-src 'none';",
+    'x-content-type-options': 'nosniff',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'deny',
+  });
+}
+
+function contentDisposition(key: string, inline: boolean): string {
+  const name = key.slice(key.lastIndexOf('/') + 1);
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** InvenioRDM's files resource for drafts and published records (§1.5–1.7), plus resumable parts. */
+export function registerFileRoutes(
+  app: FastifyInstance,
+  config: Config,
+  files: FilesService,
+): void {
+  const site = config.siteUrl;
+  const draft = (request: FastifyRequest) =>
+    files.draftContext(request.identity.user, (request.params as { id: string }).id);
+  const record = (request: FastifyRequest) =>
+    files.recordContext(request.identity.user, (request.params as { id: string }).id);
+
+  async function resolve(
+    context: BucketContext,
+    rest: string,
+    methodSuffixes: ReadonlyArray<Suffix['kind']>,
+  ) {
+    const exists = async (key: string) => {
+      try {
+        await files.item(context, key);
+        return true;
+      } catch (error) {
+        if (error instanceof AppError && error.status === 404) return false;
+        throw error;
+      }
+    };
+    return splitKey(rest, exists, methodSuffixes);
+  }
+
+  function sendFile(reply: FastifyReply, context: BucketContext, view: FileView) {
+    return reply.type(JSON_TYPE).send(presentFile(site, context, view));
+  }
+
+  async function download(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    context: BucketContext,
+    key: string,
+  ) {
+    const head = await files.content(context, key);
+    const object = head.view.object!;
+    const range = parseRange(request.headers.range, object.size);
+    const md5 = object.checksum.slice('md5:'.length);
+    const mimetype = head.view.row.mimetype;
+    securityHeaders(reply);
+    void reply.headers({
+      'accept-ranges': 'bytes',
+      etag: `"${md5}"`,
+      'last-modified': new Date(head.view.row.updatedAt).toUTCString(),
+      'content-md5': Buffer.from(md5, 'hex').toString('base64'),
+      'content-disposition': contentDisposition(head.view.row.key, isSafeInline(mimetype)),
+    });
+    void reply.type(mimetype);
+    if (range.kind === 'unsatisfiable') {
+      return reply
+        .status(416)
+        .header('content-range', `bytes */${object.size}`)
+        .type(JSON_TYPE)
+        .send({
+          status: 416,
+          message: 'Requested range not satisfiable.',
+          code: 'RANGE_NOT_SATISFIABLE' satisfies ErrorCode,
+        });
+    }
+    const partial = range.kind === 'range';
+    const length = partial ? range.end - range.start + 1 : object.size;
+    void reply.header('content-length', String(length));
+    if (partial)
+      void reply
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
+    if (request.method === 'HEAD' || length === 0) return reply.send();
+    const { open } = partial
+      ? await files.content(context, key, { start: range.start, end: range.end })
+      : head;
+    return reply.send(await open());
+  }
+
+  async function archive(reply: FastifyReply, context: BucketContext) {
+    const entries = await files.archive(context);
+    securityHeaders(reply);
+    return reply
+      .type('application/zip')
+      .headers({
+        'content-disposition': `attachment; filename="${context.recordId}.zip"`,
+        'content-length': String(zipSize(entries)),
+      })
+      .send(zipStream(entries));
+  }
+
+  // ---- draft bucket
+
+  app.get(
+    '/api/records/:id/draft/files',
+    {
+      onRequest: acceptFileTypes,
+      schema: { tags: draftTags, summary: 'List draft files', params: IdParams },
+    },
+    async (request, reply) =>
+      reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await draft(request)))),
+  );
+
+  app.post(
+    '/api/records/:id/draft/files',
+    {
+      onRequest: acceptFileTypes,
+      config: RAW_TEXT_ROUTE,
+      schema: {
+        tags: draftTags,
+        summary:
+          'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const context = await draft(request);
+      return reply
+        .status(201)
+        .type(JSON_TYPE)
+        .send(presentFiles(site, await files.init(request.identity.user, context, request.body)));
+    },
+  );
+
+  app.delete(
+    '/api/records/:id/draft/files',
+    { schema: { tags: draftTags, summary: 'Delete every draft file (204)', params: IdParams } },
+    async (request, reply) => {
+      await files.deleteAll(request.identity.user, await draft(request));
+      return reply.status(204).send();
+    },
+  );
+
+  // GET and HEAD are registered explicitly: Fastify's automatic HEAD would read a whole file.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/api/records/:id/draft/files/*',
+    schema: {
+      tags: draftTags,
+      summary:
+        'A draft file ({key}), its content ({key}/content, Range and HEAD supported), or the parts received so far ({key}/parts, Cairn extension)',
+      params: KeyParams,
+    },
+    handler: async (request, reply) => {
+      const context = await draft(request);
+      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+        'content',
+        'parts',
+      ]);
+      if (suffix.kind === 'content') return download(request, reply, context, key);
+      if (suffix.kind === 'parts') {
+        const { row, received, missing } = await files.receivedParts(context, key);
+        return reply.type(JSON_TYPE).send({
+          key: row.key,
+          transfer: { type: row.transferType, parts: row.parts, part_size: row.partSize },
+          size: row.declaredSize,
+          received: received.map((p) => ({ part: p.part, size: p.size, checksum: `md5:${p.md5}` })),
+          missing,
+        });
+      }
+      if (suffix.kind !== 'item') throw new AppError('METHOD_NOT_ALLOWED');
+      return sendFile(reply, context, await files.item(context, key));
+    },
+  });
+
+  app.put(
+    '/api/records/:id/draft/files/*',
+    {
+      config: BINARY_ROUTE,
+      schema: {
+        tags: draftTags,
+        summary:
+          'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key})',
+        params: KeyParams,
+      },
+    },
+    async (request, reply) => {
+      const context = await draft(request);
+      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+        'content',
+        'part',
+      ]);
+      const body = (request.body as Readable | undefined) ?? Readable.from([]);
+      if (suffix.kind === 'content')
+        return sendFile(
+          reply,
+          context,
+          await files.putContent(request.identity.user, context, key, body),
+        );
+      if (suffix.kind === 'part') {
+        const md5 = request.headers['content-md5'];
+        return sendFile(
+          reply,
+          context,
+          await files.putPart(
+            request.identity.user,
+            context,
+            key,
+            suffix.part,
+            body,
+            typeof md5 === 'string' ? md5 : undefined,
+          ),
+        );
+      }
+      if (suffix.kind !== 'item') throw new AppError('METHOD_NOT_ALLOWED');
+      const json =
+        request.body instanceof Readable
+          ? await readJsonStream(body, config.bodyLimitBytes)
+          : request.body;
+      return sendFile(
+        reply,
+        context,
+        await files.updateMetadata(request.identity.user, context, key, json),
+      );
+    },
+  );
+
+  app.post(
+    '/api/records/:id/draft/files/*',
+    {
+      schema: {
+        tags: draftTags,
+        summary: 'Commit an uploaded file ({key}/commit)',
+        params: KeyParams,
+      },
+    },
+    async (request, reply) => {
+      const context = await draft(request);
+      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+        'commit',
+      ]);
+      if (suffix.kind !== 'commit') throw new AppError('METHOD_NOT_ALLOWED');
+      return sendFile(reply, context, await files.commit(request.identity.user, context, key));
+    },
+  );
+
+  app.delete(
+    '/api/records/:id/draft/files/*',
+    {
+      schema: {
+        tags: draftTags,
+        summary: 'Delete a draft file, aborting an unfinished upload (204)',
+        params: KeyParams,
+      },
+    },
+    async (request, reply) => {
+      const context = await draft(request);
+      await files.delete(request.identity.user, context, (request.params as { '*': string })['*']);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/records/:id/draft/files-archive',
+    { schema: { tags: draftTags, summary: 'Every draft file as one zip', params: IdParams } },
+    async (request, reply) => archive(reply, await draft(request)),
+  );
+
+  app.post(
+    '/api/records/:id/draft/actions/files-import',
+    {
+      onRequest: acceptFileTypes,
+      schema: {
+        tags: draftTags,
+        summary: "Import the previous version's files without copying bytes (201)",
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return reply
+        .status(201)
+        .type(JSON_TYPE)
+        .send(presentFiles(site, await files.importFromPrevious(request.identity.user, id)));
+    },
+  );
+
+  // ---- published record bucket (read-only)
+
+  app.get(
+    '/api/records/:id/files',
+    {
+      onRequest: acceptFileTypes,
+      schema: { tags: recordTags, summary: 'List record files', params: IdParams },
+    },
+    async (request, reply) =>
+      reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await record(request)))),
+  );
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/api/records/:id/files/*',
+    schema: {
+      tags: recordTags,
+      summary: 'A record file ({key}) or its content ({key}/content; Range and HEAD supported)',
+      params: KeyParams,
+    },
+    handler: async (request, reply) => {
+      const context = await record(request);
+      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+        'content',
+      ]);
+      if (suffix.kind === 'content') return download(request, reply, context, key);
+      if (suffix.kind !== 'item')
+        throw new AppError('NOT_FOUND', `File with key ${key} not found.`);
+      return sendFile(reply, context, await files.item(context, key));
+    },
+  });
+
+  app.get(
+    '/api/records/:id/files-archive',
+    { schema: { tags: recordTags, summary: 'Every record file as one zip', params: IdParams } },
+    async (request, reply) => archive(reply, await record(request)),
+  );
+}
+
+/** File metadata updates share the binary-capable route, so their JSON is read here. */
+async function readJsonStream(body: Readable | undefined, limit: number): Promise<unknown> {
+  if (!body) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new AppError('PAYLOAD_TOO_LARGE');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError('INVALID_JSON');
+  }
+}
