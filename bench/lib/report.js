@@ -7,7 +7,7 @@
  * @typedef {object} Target
  * @property {string} label e.g. `GET draft / hello`
  * @property {number} value
- * @property {string} unit `%` or `ms`
+ * @property {string} unit `%`, `ms` or `MiB`
  * @property {'≥' | '≤'} comparison
  * @property {number} bound
  * @property {boolean} isMet
@@ -19,7 +19,8 @@
  * @property {string} name
  * @property {string} startedAt ISO date-time
  * @property {{node: string, platform: string, cpus: number, cpuModel: string}} machine
- * @property {PhaseResult[]} phases
+ * @property {PhaseResult[] | object[]} phases what was measured, one entry per phase or case; the
+ *   shape is the benchmark's own (`api`: {@link PhaseResult})
  * @property {Target[]} targets
  * @property {Record<string, number | string | undefined>} notes further figures, printed as is
  * @property {string[]} failures why the run cannot be trusted (failed requests); empty when sound
@@ -60,6 +61,14 @@ export function phaseTable(phases) {
       p.serverCpuUsPerRequest === undefined ? '-' : p.serverCpuUsPerRequest.toFixed(0),
     ]),
   ];
+  return textTable(rows);
+}
+
+/**
+ * Rows of cells as aligned text: the first column left-aligned, the others right-aligned.
+ * @param {string[][]} rows the first one is the header
+ */
+export function textTable(rows) {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows
     .map((row) =>

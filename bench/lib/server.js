@@ -1,11 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { clockTicksPerSecond, cpuSecondsOf, memoryOf } from './proc.js';
 
 const runFile = promisify(execFile);
 const serverDir = fileURLToPath(new URL('../../packages/server/', import.meta.url));
@@ -14,12 +15,13 @@ const STARTUP_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 // Enough of the child's output to explain why it died, without holding a whole run's logs.
 const OUTPUT_TAIL_CHARS = 16_000;
-const LINUX_DEFAULT_CLK_TCK = 100;
 
 /**
  * @typedef {object} BenchServer
  * @property {string} baseUrl e.g. `http://127.0.0.1:43817`
  * @property {number} pid of the server's own Node process (what /proc is read for)
+ * @property {string} dataDir the server's data directory (database and stored files), deleted by
+ *   `stop`
  * @property {(args: string[]) => Promise<string>} cli runs `cairn …` on the same data directory and
  *   resolves with its stdout
  * @property {() => Promise<number | undefined>} peakRssBytes the server's VmHWM so far; undefined
@@ -34,6 +36,8 @@ const LINUX_DEFAULT_CLK_TCK = 100;
  * @typedef {object} StartOptions
  * @property {string} [cpuProfDir] when set, the server runs with `--cpu-prof` and writes its
  *   profile there when it stops
+ * @property {Record<string, string>} [env] further environment variables for the server, e.g. a
+ *   larger file quota; they override the launcher's own settings
  */
 
 /**
@@ -60,6 +64,7 @@ export async function startServer(options = {}) {
     CAIRN_LOG_LEVEL: 'warn',
     // Sweeps writing to the database mid-phase would show up as noise in the latencies.
     CAIRN_SWEEP_INTERVAL_SECONDS: '0',
+    ...options.env,
   };
   // The figures are promised on SQLite; an inherited PostgreSQL URL would silently change that.
   delete env.DATABASE_URL;
@@ -111,41 +116,19 @@ export async function startServer(options = {}) {
   return {
     baseUrl,
     pid,
+    dataDir,
     async cli(args) {
       const { stdout } = await runFile(process.execPath, [CAIRN, ...args], { env });
       return stdout;
     },
     async peakRssBytes() {
-      try {
-        const status = await readFile(`/proc/${pid}/status`, 'utf8');
-        const kb = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status)?.[1];
-        return kb === undefined ? undefined : Number(kb) * 1024;
-      } catch {
-        return undefined;
-      }
+      return memoryOf(pid)?.peakRssBytes;
     },
     cpuSeconds() {
-      try {
-        // The command name in field 2 may contain spaces and parentheses; fields are counted after it.
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-      } catch {
-        return undefined;
-      }
+      return cpuSecondsOf(pid, ticksPerSecond);
     },
     stop,
   };
-}
-
-/** @returns {Promise<number>} the unit of the CPU times in /proc/<pid>/stat */
-async function clockTicksPerSecond() {
-  try {
-    const { stdout } = await runFile('getconf', ['CLK_TCK']);
-    return Number(stdout.trim()) || LINUX_DEFAULT_CLK_TCK;
-  } catch {
-    return LINUX_DEFAULT_CLK_TCK;
-  }
 }
 
 /** @returns {Promise<number>} a port that was free a moment ago */

@@ -61,12 +61,31 @@ export function handleFrameworkError(
   void send(reply, 'NOT_FOUND', NOT_FOUND_MESSAGE);
 }
 
+const LINGER_MS = 2000;
+
+/**
+ * Refused before its body was read (an upload over quota, say): the rest of the body is read and
+ * discarded for a moment after the answer, then the connection is closed. Closing at once would
+ * make the client's next write fail before it could read why (EPIPE instead of the 400);
+ * reading on would take in gigabytes only to throw them away.
+ */
+function lingerThenClose(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  reply.raw.once('finish', () => {
+    const timer = setTimeout(() => raw.destroy(), LINGER_MS);
+    timer.unref();
+    raw.once('end', () => clearTimeout(timer));
+  });
+  raw.resume();
+}
+
 /**
  * Turns everything thrown into the InvenioRDM error body. Anything unexpected is logged with the
  * request id and answered 500 without internals.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.raw.complete) lingerThenClose(request, reply);
     if (error instanceof AppError) {
       if (error.headers) void reply.headers(error.headers);
       return send(reply, error.code, error.message, error.errors, error.extra);

@@ -60,6 +60,12 @@ async function splitKey(
   return { key: rest, suffix: { kind: 'item' } };
 }
 
+/** The announced body length, when the client sent one. */
+function contentLength(request: FastifyRequest): number | undefined {
+  const header = request.headers['content-length'];
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+}
+
 function securityHeaders(reply: FastifyReply): void {
   void reply.headers({
     'content-security-policy': "default-src 'none';",
@@ -261,7 +267,7 @@ export function registerFileRoutes(
         return sendFile(
           reply,
           context,
-          await files.putContent(request.identity.user, context, key, body),
+          await files.putContent(request.identity.user, context, key, body, contentLength(request)),
         );
       if (suffix.kind === 'part') {
         const md5 = request.headers['content-md5'];

@@ -501,6 +501,7 @@ export class FilesService {
     context: BucketContext,
     key: string,
     body: Readable,
+    contentLength?: number,
   ): Promise<FileView> {
     if (!user) throw permissionDenied();
     this.assertWritable(context);
@@ -511,6 +512,22 @@ export class FilesService {
     const { maxBytes } = await this.quota(context.ownerId);
     const remaining = maxBytes - (await this.usedBytes(this.repo, context.bucket, row.id));
     const maxSize = Math.max(0, remaining);
+    // A body announced too large is refused before a byte of it is read.
+    if (contentLength !== undefined && contentLength > maxSize) {
+      throw fail(
+        `File size limit exceeded: ${row.key} is larger than announced or than this record's remaining quota.`,
+      );
+    }
+    if (
+      contentLength !== undefined &&
+      row.declaredSize !== null &&
+      row.declaredSize > 0 &&
+      contentLength !== row.declaredSize
+    ) {
+      throw fail(
+        `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`,
+      );
+    }
     // Each attempt writes under a key of its own: an upload still streaming when the file is
     // committed (or re-uploaded) can then never overwrite bytes that are already in use.
     const uploadKey = `uploads/${row.id.slice(0, 2)}/${row.id}-${crypto.randomBytes(8).toString('hex')}`;

@@ -12,6 +12,14 @@ export interface StoredPart extends StoredBytes {
   etag: string;
 }
 
+/** What a store says of a part it just took: its MD5 only when it had to compute it anyway. */
+export interface PartReceipt {
+  part: number;
+  size: number;
+  md5?: string;
+  etag?: string;
+}
+
 export interface PresignedPart {
   part: number;
   url: string;
@@ -71,7 +79,8 @@ export interface FileStore {
   /**
    * Streams one part (1-based). `contentMd5` (base64), when given, is verified: on mismatch the
    * part is discarded and 'checksum-mismatch' thrown. 'size-mismatch' when the byte count is not
-   * `expectedSize`. Re-sending a part replaces it.
+   * `expectedSize`. Re-sending a part replaces it. Without `contentMd5` a store may skip hashing
+   * the part (its MD5 is then computed when `listParts` is asked).
    */
   putPart(
     key: string,
@@ -79,7 +88,7 @@ export interface FileStore {
     part: number,
     body: Readable,
     options: { expectedSize: number; contentMd5?: string },
-  ): Promise<StoredPart>;
+  ): Promise<PartReceipt>;
 
   /**
    * Signed URLs through which a client sends parts straight to the store, or undefined when the

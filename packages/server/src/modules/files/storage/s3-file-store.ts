@@ -22,6 +22,7 @@ import {
   type FileStore,
   type PresignedPart,
   type StoredBytes,
+  type PartReceipt,
   type StoredPart,
 } from './file-store.js';
 import {
@@ -115,10 +116,10 @@ export class S3FileStore implements FileStore {
           Key: key,
           Body: part.bytes,
           ContentLength: part.bytes.length,
-          ContentMD5: hexToContentMd5(metered.md5()),
+          ContentMD5: hexToContentMd5(await metered.md5()),
         }),
       );
-      return { size: metered.size, md5: metered.md5() };
+      return { size: metered.size, md5: await metered.md5() };
     }
 
     const uploadId = await this.#createUpload(key);
@@ -154,7 +155,7 @@ export class S3FileStore implements FileStore {
       await this.#abortQuietly(key, uploadId);
       throw error;
     }
-    return { size: metered.size, md5: metered.md5() };
+    return { size: metered.size, md5: await metered.md5() };
   }
 
   async createMultipart(
@@ -199,7 +200,7 @@ export class S3FileStore implements FileStore {
     part: number,
     body: Readable,
     options: { expectedSize: number; contentMd5?: string },
-  ): Promise<StoredPart> {
+  ): Promise<PartReceipt> {
     assertPartNumber(part);
     const { expectedSize, contentMd5 } = options;
     const metered = new MeteredBody(body, { maxSize: expectedSize, expectedSize });
@@ -232,7 +233,7 @@ export class S3FileStore implements FileStore {
       source.destroy();
       throw translate(error, key, uploadId);
     }
-    const md5 = metered.md5();
+    const md5 = await metered.md5();
     // S3 has already refused a mismatch (BadDigest); this catches stores that ignore Content-MD5.
     if (contentMd5 !== undefined && contentMd5ToHex(contentMd5) !== md5) {
       throw new FileStoreError('checksum-mismatch', `Part ${part} does not match its Content-MD5.`);

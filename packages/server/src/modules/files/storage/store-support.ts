@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { FileStoreError, type ByteRange } from './file-store.js';
+import { Md5 } from './md5.js';
 
 /** How many bytes a body may bring, and whether it must bring exactly that many. */
 export interface BodyLimits {
@@ -23,13 +23,17 @@ export interface BodyLimits {
  */
 export class MeteredBody implements AsyncIterable<Buffer> {
   #size = 0;
-  readonly #hash = createHash('md5');
-  #md5: string | undefined;
+  readonly #hash: Md5 | undefined;
+  #md5: Promise<string> | undefined;
 
   constructor(
     private readonly body: Readable,
     private readonly limits: BodyLimits,
-  ) {}
+    /** Without a hash, `md5()` is not available: for bytes whose checksum nobody needs yet. */
+    options: { hash?: boolean } = {},
+  ) {
+    this.#hash = options.hash === false ? undefined : new Md5();
+  }
 
   /** Bytes seen so far (all of them once iteration has finished). */
   get size(): number {
@@ -37,8 +41,9 @@ export class MeteredBody implements AsyncIterable<Buffer> {
   }
 
   /** Hex MD5 of the whole body; only meaningful once iteration has finished. */
-  md5(): string {
-    this.#md5 ??= this.#hash.digest('hex');
+  md5(): Promise<string> {
+    if (!this.#hash) throw new Error('This body was read without hashing.');
+    this.#md5 ??= this.#hash.digest();
     return this.#md5;
   }
 
@@ -78,7 +83,8 @@ export class MeteredBody implements AsyncIterable<Buffer> {
                 `More than the expected ${expectedSize} bytes received.`,
               );
         }
-        this.#hash.update(chunk);
+        const behind = this.#hash?.update(chunk);
+        if (behind) await behind;
         yield chunk;
       }
       if (expectedSize !== undefined && this.#size !== expectedSize) {
@@ -89,9 +95,22 @@ export class MeteredBody implements AsyncIterable<Buffer> {
       }
       finished = true;
     } finally {
-      if (!finished) this.body.destroy();
+      if (!finished) {
+        this.#hash?.discard();
+        stopReading(this.body);
+      }
     }
   }
+}
+
+/**
+ * Stops taking bytes from a body that will be thrown away. A request body is only paused, not
+ * destroyed: destroying it would destroy the connection before the client could be told why, and
+ * the error response closes the connection anyway (see the error handler).
+ */
+function stopReading(body: Readable): void {
+  if ('socket' in body && (body as { socket?: unknown }).socket) body.pause();
+  else body.destroy();
 }
 
 function toBuffer(value: unknown): Buffer {

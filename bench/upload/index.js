@@ -1,0 +1,709 @@
+import { execFile, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm, statfs } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { clockTicksPerSecond, cpuSecondsOf, memoryOf, resetPeakRss } from '../lib/proc.js';
+import { target, targetLine, textTable } from '../lib/report.js';
+import { startServer } from '../lib/server.js';
+import { Payload } from './payload.js';
+
+/**
+ * @typedef {import('../lib/report.js').BenchResult} BenchResult
+ * @typedef {import('../lib/report.js').BenchOptions} BenchOptions
+ * @typedef {import('../lib/server.js').BenchServer} BenchServer
+ */
+
+/**
+ * One upload as the benchmark drives it, whichever server receives it.
+ * @typedef {object} UploadPlan
+ * @property {string[]} partUrls where to PUT the bytes: one URL for a single PUT, one per part
+ * @property {number} partSize bytes per part (all but the last); the size itself for a single PUT
+ * @property {string} [commitUrl] POSTed once every part is in; absent when the PUT's own answer
+ *   tells the stored size and MD5
+ * @property {Record<string, string>} headers sent with every request (authorization)
+ * @property {(answer: any) => {size: unknown, md5?: unknown}} stored what the server says it stored (the bare server reports no MD5),
+ *   from the last answer (the commit's, or the single PUT's)
+ * @property {() => Promise<void>} remove deletes the stored file, so that the disk does not fill up
+ */
+
+/**
+ * @typedef {object} UploadCase
+ * @property {string} name as printed
+ * @property {number} size bytes
+ * @property {number} partSize bytes; equal to `size` for a single PUT
+ * @property {number} inFlight parts sent at once
+ */
+
+/**
+ * What one upload to one server measured.
+ * @typedef {object} UploadResult
+ * @property {string} case
+ * @property {'bare' | 'Cairn'} server
+ * @property {number} bytes
+ * @property {number} parts
+ * @property {number} inFlight
+ * @property {number} uploadSeconds from the first PUT to the last answer to a PUT
+ * @property {number} commitSeconds the commit request alone (0 for the bare single PUT, which has
+ *   none)
+ * @property {number} seconds both: what the throughput is computed from
+ * @property {number} mibPerSecond
+ * @property {number | undefined} serverCpuPercent server CPU time over `seconds`, in % of one core
+ * @property {number} clientCpuPercent this process's CPU time over `seconds`, in % of one core
+ * @property {number | undefined} rssBeforeMiB the server's VmRSS just before the first PUT
+ * @property {number | undefined} rssPeakMiB its highest VmRSS from then until the commit answered
+ *   (VmHWM after a reset, and VmRSS polled every 50 ms, whichever is higher)
+ * @property {number | undefined} rssGrowthMiB the difference
+ */
+
+/** @typedef {UploadResult & {round: number}} RoundResult */
+
+const runFile = promisify(execFile);
+const MiB = 2 ** 20;
+const GiB = 2 ** 30;
+const SINGLE_BYTES = 1 * GiB;
+const MULTIPART_BYTES = 4 * GiB;
+const PART_BYTES = 64 * MiB;
+const PARTS_IN_FLIGHT = 8;
+/** Uploads of each case to each server, taking turns at going first. */
+const ROUNDS = 2;
+/** Checked before anything starts: 8 GiB at the peak (the parts and the file they make), and room. */
+const MIN_FREE_BYTES = 12 * GiB;
+const RSS_POLL_MS = 50;
+const BARE_START_TIMEOUT_MS = 10_000;
+const ERROR_BODY_CHARS = 500;
+
+const VS_BARE_MIN_PERCENT = 70;
+const RSS_GROWTH_MAX_MIB = 64;
+
+const EMAIL = 'bench@cairn.example';
+const PASSWORD = 'cairn-bench-password';
+const BARE_SERVER = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+
+/** @type {UploadCase[]} */
+const CASES = [
+  {
+    name: `single PUT ${sizeLabel(SINGLE_BYTES)}`,
+    size: SINGLE_BYTES,
+    partSize: SINGLE_BYTES,
+    inFlight: 1,
+  },
+  {
+    name: `multipart ${sizeLabel(MULTIPART_BYTES)} (${Math.ceil(MULTIPART_BYTES / PART_BYTES)} × ${sizeLabel(PART_BYTES)})`,
+    size: MULTIPART_BYTES,
+    partSize: PART_BYTES,
+    inFlight: PARTS_IN_FLIGHT,
+  },
+];
+
+/**
+ * Upload throughput to local storage over loopback, against a bare Node server doing the same
+ * storage work in the same run, and the server's memory while the bytes stream through.
+ * @param {BenchOptions} [options]
+ * @returns {Promise<BenchResult>}
+ */
+export async function run(options = {}) {
+  const startedAt = new Date().toISOString();
+  const tmp = os.tmpdir();
+  const free = await freeBytes(tmp);
+  if (free < MIN_FREE_BYTES) {
+    throw new Error(
+      `upload needs ${gib(MIN_FREE_BYTES)} free in ${tmp}, there are ${gib(free)}; ` +
+        'set TMPDIR to a roomier disk',
+    );
+  }
+
+  const payload = new Payload();
+  const hashStart = performance.now();
+  const expectedMd5 = payload.md5s(CASES.map((c) => c.size));
+  process.stdout.write(
+    `upload: expected MD5s of the generated bytes computed in ` +
+      `${((performance.now() - hashStart) / 1000).toFixed(1)} s\n`,
+  );
+
+  const ticks = await clockTicksPerSecond();
+  const bareDir = await mkdtemp(path.join(tmp, 'cairn-bench-bare-'));
+  /** @type {BenchServer | undefined} */
+  let server;
+  /** @type {BareServer | undefined} */
+  let bare;
+  // Interrupted runs must not leave gigabytes behind either: `finally` does not run on a signal.
+  /** @param {NodeJS.Signals} signal */
+  const onSignal = (signal) => {
+    for (const pid of [bare?.pid, server?.pid]) {
+      try {
+        if (pid !== undefined) process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    for (const dir of [bareDir, server?.dataDir]) {
+      if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    bare = await startBare(bareDir);
+    server = await startServer({
+      ...options,
+      // Room for both files at once, whatever the default quota becomes.
+      env: { CAIRN_FILES_MAX_BYTES_PER_RECORD: String(4 * MULTIPART_BYTES) },
+    });
+    await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
+    const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
+    const cairn = cairnClient(server.baseUrl, token);
+    const draftId = await cairn.createDraft();
+    process.stdout.write(
+      `upload: Cairn pid ${server.pid} (local storage in ${server.dataDir}), ` +
+        `bare pid ${bare.pid} (in ${bareDir}); ${os.availableParallelism()} CPUs\n\n`,
+    );
+
+    /** @type {RoundResult[]} */
+    const results = [];
+    for (const [index, uploadCase] of CASES.entries()) {
+      const key = `case-${index + 1}.bin`;
+      const servers = [
+        {
+          name: /** @type {const} */ ('bare'),
+          pid: bare.pid,
+          plan: () => bare?.plan(key, uploadCase),
+        },
+        {
+          name: /** @type {const} */ ('Cairn'),
+          pid: server.pid,
+          plan: () => cairn.plan(draftId, key, uploadCase),
+        },
+      ];
+      for (let round = 1; round <= ROUNDS; round++) {
+        // Whoever goes second may find the disk busier (or its caches warmer): take turns.
+        for (const s of round % 2 === 1 ? servers : [...servers].reverse()) {
+          await ensureFree(tmp, 2 * uploadCase.size);
+          const plan = await s.plan();
+          if (!plan) throw new Error('the bare server is gone');
+          const result = await measure(
+            s.name,
+            s.pid,
+            ticks,
+            uploadCase,
+            plan,
+            payload,
+            expectedMd5,
+          );
+          results.push({ ...result, round });
+          await plan.remove();
+          // Writes the deletion (and, on a disk mounted with `discard`, its trims) through now,
+          // not during the next upload.
+          await runFile('sync').catch(() => undefined);
+          process.stdout.write(
+            `  ${uploadCase.name}, round ${round}, ${s.name}: ${result.mibPerSecond.toFixed(0)} MiB/s\n`,
+          );
+        }
+      }
+    }
+
+    /**
+     * Throughput over every round: all bytes over all seconds.
+     * @param {UploadCase} c
+     * @param {'bare' | 'Cairn'} name
+     */
+    const throughput = (c, name) => {
+      const runs = results.filter((r) => r.case === c.name && r.server === name);
+      const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
+      return (runs.length * c.size) / MiB / seconds;
+    };
+    const ratios = CASES.map((c) => ({
+      case: c,
+      cairn: throughput(c, 'Cairn'),
+      bare: throughput(c, 'bare'),
+      percent: (throughput(c, 'Cairn') / throughput(c, 'bare')) * 100,
+    }));
+    const growths = results
+      .filter((r) => r.server === 'Cairn')
+      .map((r) => r.rssGrowthMiB)
+      .filter((g) => g !== undefined);
+
+    const targets = [
+      ...ratios.map((r) =>
+        target({
+          label: `${r.case.name}: Cairn / bare`,
+          value: r.percent,
+          unit: '%',
+          comparison: '≥',
+          bound: VS_BARE_MIN_PERCENT,
+        }),
+      ),
+      ...(growths.length > 0
+        ? [
+            target({
+              label: 'Cairn RSS growth during an upload (largest)',
+              value: Math.max(...growths),
+              unit: 'MiB',
+              comparison: '≤',
+              bound: RSS_GROWTH_MAX_MIB,
+            }),
+          ]
+        : []),
+    ];
+    const cairnPeaks = results
+      .filter((r) => r.server === 'Cairn')
+      .map((r) => r.rssPeakMiB)
+      .filter((p) => p !== undefined);
+    const notes = {
+      'Cairn peak RSS during the uploads (MiB)':
+        cairnPeaks.length > 0 ? Math.round(Math.max(...cairnPeaks)) : 'unknown (no /proc)',
+      ...Object.fromEntries(
+        ratios.flatMap((r) => [
+          [`${r.case.name}: bare (MiB/s)`, Math.round(r.bare)],
+          [`${r.case.name}: Cairn (MiB/s)`, Math.round(r.cairn)],
+        ]),
+      ),
+    };
+
+    process.stdout.write(`\n${uploadTable(results)}\n\n`);
+    for (const r of ratios) {
+      process.stdout.write(
+        `${r.case.name}, all rounds: bare ${r.bare.toFixed(0)} MiB/s, Cairn ${r.cairn.toFixed(0)} MiB/s\n`,
+      );
+    }
+    process.stdout.write('\n');
+    for (const t of targets) process.stdout.write(`${targetLine(t)}\n`);
+    if (growths.length === 0) process.stdout.write('RSS growth: unknown (no /proc)\n');
+    process.stdout.write(
+      `Cairn peak RSS during the uploads: ${notes['Cairn peak RSS during the uploads (MiB)']} MiB\n`,
+    );
+
+    return {
+      name: 'upload',
+      startedAt,
+      machine: {
+        node: process.version,
+        platform: `${os.platform()} ${os.release()}`,
+        cpus: os.availableParallelism(),
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      },
+      phases: results,
+      targets,
+      notes,
+      // Every request was checked as it came back: a failed one has thrown already.
+      failures: [],
+    };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await bare?.stop();
+    await rm(bareDir, { recursive: true, force: true, maxRetries: 3 });
+    await server?.stop();
+  }
+}
+
+/**
+ * Sends one upload to one server and checks what the server says it stored.
+ * @param {'bare' | 'Cairn'} serverName
+ * @param {number} pid the server's, for /proc
+ * @param {number} ticks
+ * @param {UploadCase} uploadCase
+ * @param {UploadPlan} plan
+ * @param {Payload} payload
+ * @param {Map<number, string>} expectedMd5 by length of the payload's prefix
+ * @returns {Promise<UploadResult>}
+ */
+async function measure(serverName, pid, ticks, uploadCase, plan, payload, expectedMd5) {
+  const { size } = uploadCase;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: uploadCase.inFlight });
+  const what = `${serverName}, ${uploadCase.name}`;
+  const rssBefore = memoryOf(pid)?.rssBytes;
+  const peakWasReset = resetPeakRss(pid);
+  let polledPeak = rssBefore ?? 0;
+  const poller = setInterval(() => {
+    polledPeak = Math.max(polledPeak, memoryOf(pid)?.rssBytes ?? 0);
+  }, RSS_POLL_MS);
+  try {
+    const cpuBefore = cpuSecondsOf(pid, ticks);
+    const clientCpuBefore = process.cpuUsage();
+    const begin = performance.now();
+
+    const queue = plan.partUrls.map((url, i) => ({ url, start: i * plan.partSize }));
+    /** @type {any} */
+    let lastAnswer;
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const end = Math.min(size, next.start + plan.partSize);
+        lastAnswer = await call(agent, 'PUT', next.url, plan.headers, what, {
+          payload,
+          start: next.start,
+          end,
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: uploadCase.inFlight }, worker));
+    const uploaded = performance.now();
+    if (plan.commitUrl) {
+      lastAnswer = await call(agent, 'POST', plan.commitUrl, plan.headers, what);
+    }
+    const end = performance.now();
+
+    const cpuAfter = cpuSecondsOf(pid, ticks);
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    clearInterval(poller);
+    const memory = memoryOf(pid);
+    polledPeak = Math.max(polledPeak, memory?.rssBytes ?? 0);
+    const peak = peakWasReset && memory ? Math.max(polledPeak, memory.peakRssBytes) : polledPeak;
+
+    const stored = plan.stored(lastAnswer);
+    const md5 = expectedMd5.get(size);
+    // The bare server computes no checksum; Cairn's answer must carry the right MD5.
+    if (stored.size !== size || (stored.md5 !== undefined && stored.md5 !== md5)) {
+      throw new Error(
+        `${what}: the server stored ${String(stored.size)} bytes with MD5 ${String(stored.md5)}; ` +
+          `sent ${size} bytes with MD5 ${md5 ?? '?'}`,
+      );
+    }
+
+    const seconds = (end - begin) / 1000;
+    return {
+      case: uploadCase.name,
+      server: serverName,
+      bytes: size,
+      parts: plan.partUrls.length,
+      inFlight: uploadCase.inFlight,
+      uploadSeconds: (uploaded - begin) / 1000,
+      commitSeconds: (end - uploaded) / 1000,
+      seconds,
+      mibPerSecond: size / MiB / seconds,
+      serverCpuPercent:
+        cpuBefore === undefined || cpuAfter === undefined
+          ? undefined
+          : ((cpuAfter - cpuBefore) / seconds) * 100,
+      clientCpuPercent: ((clientCpu.user + clientCpu.system) / 1e6 / seconds) * 100,
+      rssBeforeMiB: rssBefore === undefined ? undefined : rssBefore / MiB,
+      rssPeakMiB: rssBefore === undefined ? undefined : peak / MiB,
+      rssGrowthMiB: rssBefore === undefined ? undefined : (peak - rssBefore) / MiB,
+    };
+  } finally {
+    clearInterval(poller);
+    agent.destroy();
+  }
+}
+
+/**
+ * One request, its body streamed from the payload with back-pressure; resolves with the parsed
+ * JSON answer and throws, naming the request, on anything but a 2xx.
+ * @param {http.Agent} agent
+ * @param {'PUT' | 'POST' | 'DELETE'} method
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @param {string} what for error messages
+ * @param {{payload: Payload, start: number, end: number}} [body]
+ * @returns {Promise<any>}
+ */
+function call(agent, method, url, headers, what, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      agent,
+      method,
+      headers: {
+        ...headers,
+        'content-length': String(body ? body.end - body.start : 0),
+        ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+      },
+    });
+    let answered = false;
+    const fail = (/** @type {string} */ message) =>
+      reject(new Error(`${what}: ${method} ${url}: ${message}`));
+    request.on('error', (error) => fail(error.message));
+    request.on('response', (response) => {
+      answered = true;
+      const status = response.statusCode ?? 0;
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (/** @type {string} */ chunk) => (text += chunk));
+      response.on('error', (error) => fail(error.message));
+      response.on('end', () => {
+        if (status < 200 || status >= 300) {
+          fail(`answered ${status}: ${text.slice(0, ERROR_BODY_CHARS)}`);
+          return;
+        }
+        try {
+          resolve(text === '' ? undefined : JSON.parse(text));
+        } catch {
+          fail(`answered ${status} with no JSON: ${text.slice(0, ERROR_BODY_CHARS)}`);
+        }
+      });
+    });
+    if (!body) {
+      request.end();
+      return;
+    }
+    void (async () => {
+      for (const chunk of body.payload.bytes(body.start, body.end)) {
+        // An early answer (an error) or a broken connection: the handlers above settle the call.
+        if (answered || request.destroyed) return;
+        if (!request.write(chunk)) await drained(request);
+      }
+      request.end();
+    })();
+  });
+}
+
+/**
+ * Resolves when the request can take more bytes, or will never need to.
+ * @param {http.ClientRequest} request
+ * @returns {Promise<void>}
+ */
+function drained(request) {
+  return new Promise((resolve) => {
+    const events = ['drain', 'close', 'response', 'error'];
+    const done = () => {
+      for (const event of events) request.off(event, done);
+      resolve();
+    };
+    for (const event of events) request.on(event, done);
+  });
+}
+
+/**
+ * @typedef {object} BareServer
+ * @property {number} pid
+ * @property {(key: string, uploadCase: UploadCase) => UploadPlan} plan
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * Starts bare-server.js as a child process, as Cairn runs in one, so that neither shares an event
+ * loop with the client.
+ * @param {string} dir where it stores files
+ * @returns {Promise<BareServer>}
+ */
+async function startBare(dir) {
+  const child = spawn(process.execPath, [BARE_SERVER, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start ${BARE_SERVER}`);
+  /** @type {Promise<void>} */
+  const exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
+  const stop = async () => {
+    if (!hasExited) child.kill('SIGKILL');
+    await exited;
+  };
+
+  let stderr = '';
+  child.stderr.on('data', (/** @type {Buffer} */ chunk) => (stderr += chunk.toString()));
+  /** @type {number} */
+  let port;
+  try {
+    port = await new Promise((resolve, reject) => {
+      let stdout = '';
+      const timer = setTimeout(
+        () => reject(new Error(`no port within ${BARE_START_TIMEOUT_MS} ms`)),
+        BARE_START_TIMEOUT_MS,
+      );
+      child.stdout.on('data', (/** @type {Buffer} */ chunk) => {
+        stdout += chunk.toString();
+        const line = stdout.split('\n')[0];
+        if (stdout.includes('\n') && line) {
+          clearTimeout(timer);
+          resolve(Number(JSON.parse(line).port));
+        }
+      });
+      void exited.then(() => reject(new Error('it exited')));
+    });
+  } catch (error) {
+    await stop();
+    throw new Error(
+      `bare server: ${error instanceof Error ? error.message : String(error)}\n${stderr}`,
+    );
+  }
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    pid,
+    plan(key, { size, partSize }) {
+      const parts = Math.ceil(size / partSize);
+      const removeFile = () => rm(path.join(dir, key), { force: true });
+      if (parts === 1) {
+        return {
+          partUrls: [`${base}/files/${key}`],
+          partSize,
+          headers: {},
+          stored: (answer) => ({ size: answer?.size }),
+          remove: removeFile,
+        };
+      }
+      const uploadId = `upload-${key}`;
+      return {
+        partUrls: Array.from(
+          { length: parts },
+          (_, i) => `${base}/uploads/${uploadId}/parts/${i + 1}?part_size=${partSize}`,
+        ),
+        partSize,
+        commitUrl: `${base}/uploads/${uploadId}/commit?parts=${parts}&name=${key}`,
+        headers: {},
+        stored: (answer) => ({ size: answer?.size }),
+        remove: removeFile,
+      };
+    },
+    stop,
+  };
+}
+
+/**
+ * Set-up calls to Cairn, checked; the measured ones go through `call`.
+ * @param {string} baseUrl
+ * @param {string} token
+ */
+function cairnClient(baseUrl, token) {
+  const auth = { authorization: `Bearer ${token}` };
+
+  /**
+   * @param {string} method
+   * @param {string} url
+   * @param {unknown} [body]
+   * @returns {Promise<any>}
+   */
+  async function json(method, url, body) {
+    const response = await fetch(url, {
+      method,
+      headers: {
+        ...auth,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok)
+      throw new Error(`Cairn: ${method} ${url} answered ${response.status}: ${text}`);
+    return text === '' ? undefined : JSON.parse(text);
+  }
+
+  return {
+    /** @returns {Promise<string>} the id of a new draft */
+    async createDraft() {
+      const draft = await json('POST', `${baseUrl}/api/records`, {
+        metadata: { title: 'Upload benchmark' },
+      });
+      return String(draft.id);
+    },
+
+    /**
+     * Initialises the file (not measured) and says how to upload it.
+     * @param {string} draftId
+     * @param {string} key
+     * @param {UploadCase} uploadCase
+     * @returns {Promise<UploadPlan>}
+     */
+    async plan(draftId, key, { size, partSize }) {
+      const parts = Math.ceil(size / partSize);
+      const entry = {
+        key,
+        size,
+        ...(parts > 1 ? { transfer: { type: 'M', parts, part_size: partSize } } : {}),
+      };
+      const answer = await json('POST', `${baseUrl}/api/records/${draftId}/draft/files`, [entry]);
+      const file = answer.entries?.find((/** @type {any} */ e) => e.key === key);
+      const links = file?.links;
+      /** @type {string[]} */
+      const partUrls =
+        parts > 1
+          ? [...(links?.parts ?? [])]
+              .sort((a, b) => a.part - b.part)
+              .map((/** @type {{url: string}} */ p) => p.url)
+          : [links?.content];
+      if (partUrls.length !== parts || partUrls.some((u) => typeof u !== 'string')) {
+        throw new Error(
+          `Cairn: unexpected answer to the init of ${key}: ${JSON.stringify(answer)}`,
+        );
+      }
+      return {
+        partUrls,
+        partSize,
+        commitUrl: links.commit,
+        headers: auth,
+        stored: (committed) => ({
+          size: committed?.status === 'completed' ? committed.size : `${committed?.status} file`,
+          md5: String(committed?.checksum).replace(/^md5:/, ''),
+        }),
+        remove: async () => {
+          await json('DELETE', links.self);
+        },
+      };
+    },
+  };
+}
+
+/** @param {RoundResult[]} results */
+function uploadTable(results) {
+  /** @param {number | undefined} n @param {number} digits */
+  const fixed = (n, digits) => (n === undefined ? '-' : n.toFixed(digits));
+  return textTable([
+    [
+      'case',
+      'round',
+      'server',
+      'parts',
+      'conc',
+      'upload s',
+      'commit s',
+      'MiB/s',
+      'srv CPU',
+      'client CPU',
+      'RSS before',
+      'RSS peak',
+      'growth MiB',
+    ],
+    ...results.map((r) => [
+      r.case,
+      String(r.round),
+      r.server,
+      String(r.parts),
+      String(r.inFlight),
+      fixed(r.uploadSeconds, 2),
+      fixed(r.commitSeconds, 2),
+      fixed(r.mibPerSecond, 0),
+      r.serverCpuPercent === undefined ? '-' : `${r.serverCpuPercent.toFixed(0)} %`,
+      `${r.clientCpuPercent.toFixed(0)} %`,
+      fixed(r.rssBeforeMiB, 0),
+      fixed(r.rssPeakMiB, 0),
+      fixed(r.rssGrowthMiB, 1),
+    ]),
+  ]);
+}
+
+/** @param {string} dir */
+async function freeBytes(dir) {
+  const stats = await statfs(dir);
+  return stats.bavail * stats.bsize;
+}
+
+/**
+ * @param {string} dir
+ * @param {number} bytes
+ */
+async function ensureFree(dir, bytes) {
+  const free = await freeBytes(dir);
+  if (free < bytes) {
+    throw new Error(`only ${gib(free)} left in ${dir}, the next upload needs ${gib(bytes)}`);
+  }
+}
+
+/**
+ * `1 GiB`, `64 MiB`, `12.3 MiB`: for names.
+ * @param {number} bytes
+ */
+function sizeLabel(bytes) {
+  const [unit, scale] = bytes >= GiB ? ['GiB', GiB] : ['MiB', MiB];
+  const value = bytes / scale;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
+}
+
+/** @param {number} bytes */
+function gib(bytes) {
+  return `${(bytes / GiB).toFixed(1)} GiB`;
+}
