@@ -1,6 +1,5 @@
-import os from 'node:os';
 import { runPhase } from '../lib/load.js';
-import { phaseTable, target, targetLine } from '../lib/report.js';
+import { phaseTable, target, targetLine, machineInfo } from '../lib/report.js';
 import { startServer } from '../lib/server.js';
 import { consortiumDraft, realisticDraft } from './drafts.js';
 
@@ -136,12 +135,7 @@ export async function run(options = {}) {
     return {
       name: 'api',
       startedAt,
-      machine: {
-        node: process.version,
-        platform: `${os.platform()} ${os.release()}`,
-        cpus: os.availableParallelism(),
-        cpuModel: os.cpus()[0]?.model ?? 'unknown',
-      },
+      machine: machineInfo(),
       phases: results,
       targets,
       notes,

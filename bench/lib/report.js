@@ -1,3 +1,4 @@
+import os from 'node:os';
 /**
  * @typedef {import('./load.js').PhaseResult} PhaseResult
  */
@@ -89,4 +90,14 @@ export function targetLine(t) {
 function formatMs(ms) {
   if (Number.isNaN(ms)) return '-';
   return ms.toFixed(ms >= 100 ? 0 : ms >= 10 ? 1 : 2);
+}
+
+/** The machine a run measured, recorded with its figures so runs can be compared fairly. */
+export function machineInfo() {
+  return {
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  };
 }

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { clockTicksPerSecond, cpuSecondsOf, memoryOf, resetPeakRss } from '../lib/proc.js';
-import { target, targetLine, textTable } from '../lib/report.js';
+import { target, targetLine, textTable, machineInfo } from '../lib/report.js';
 import { startServer } from '../lib/server.js';
 import { Payload } from './payload.js';
 
@@ -282,12 +282,7 @@ export async function run(options = {}) {
     return {
       name: 'upload',
       startedAt,
-      machine: {
-        node: process.version,
-        platform: `${os.platform()} ${os.release()}`,
-        cpus: os.availableParallelism(),
-        cpuModel: os.cpus()[0]?.model ?? 'unknown',
-      },
+      machine: machineInfo(),
       phases: results,
       targets,
       notes,
