@@ -31,11 +31,13 @@ describe('DepositForm', () => {
     const requests = stubFetchSequence(jsonResponse(201, buildDraft()));
     const replaceUrl = vi.spyOn(browser, 'replaceUrl');
     renderApp({ path: '/uploads/new' });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('New upload');
 
     fillNewUpload();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     expect((await screen.findByRole('status')).textContent).toContain('Record successfully saved.');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Edit upload');
     expect(requests).toHaveLength(1);
     expect(requests[0]?.method).toBe('POST');
     expect(requests[0]?.url).toBe('/api/records?expand=1');

@@ -28,6 +28,8 @@ import {
 export interface DepositFormProps {
   /** The draft being edited, or null for a new upload (created by the first save). */
   initialDraft: RecordJson | null;
+  /** Called once the first save has created the draft (the page then titles itself an edit). */
+  onCreated?: (draft: RecordJson) => void;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface DepositFormProps {
  * by a server answer: a partial save drops invalid values on the server, and the person must
  * still see what they typed to correct it (reference §2.7).
  */
-export function DepositForm({ initialDraft }: DepositFormProps) {
+export function DepositForm({ initialDraft, onCreated }: DepositFormProps) {
   const { t } = useTranslation();
   const { vocabularies } = useBootstrap();
   const [defaultValues] = useState(() =>
@@ -69,7 +71,10 @@ export function DepositForm({ initialDraft }: DepositFormProps) {
       draft: base,
     });
     savedDraft.current = draft;
-    if (!base && draft.links.self_html) browser.replaceUrl(draft.links.self_html);
+    if (!base) {
+      if (draft.links.self_html) browser.replaceUrl(draft.links.self_html);
+      onCreated?.(draft);
+    }
     applyFieldErrors(setError, draft.errors ?? []);
     return draft;
   }

@@ -1,4 +1,5 @@
 import { Stack, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import { serverMessageOf } from '../../api/client';
@@ -14,10 +15,20 @@ export function DepositPage() {
   // A new location (e.g. "New upload" clicked on this page) starts a fresh form.
   const { key: locationKey } = useLocation();
   const draft = useDraft(id);
+  // The first save moves the address to /uploads/<id> without a navigation (unsaved input must
+  // survive), so the page learns from the form that it now edits a draft.
+  const [createdAt, setCreatedAt] = useState<string | null>(null);
+  const created = createdAt === locationKey;
 
   let content;
   if (id === undefined) {
-    content = <DepositForm key={locationKey} initialDraft={null} />;
+    content = (
+      <DepositForm
+        key={locationKey}
+        initialDraft={null}
+        onCreated={() => setCreatedAt(locationKey)}
+      />
+    );
   } else if (draft.isPending) {
     content = <PageLoader label={t('app.loading')} />;
   } else if (draft.isError) {
@@ -30,7 +41,9 @@ export function DepositPage() {
 
   return (
     <Stack>
-      <Title order={1}>{id === undefined ? t('deposit.newTitle') : t('deposit.editTitle')}</Title>
+      <Title order={1}>
+        {id === undefined && !created ? t('deposit.newTitle') : t('deposit.editTitle')}
+      </Title>
       {content}
     </Stack>
   );
