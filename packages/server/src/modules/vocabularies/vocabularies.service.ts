@@ -1,6 +1,9 @@
-import { AppError } from '../../errors.js';
+import { AppError, pidDoesNotExist } from '../../errors.js';
+import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { VocabulariesRepository, VocabularyEntry } from './vocabularies.repository.js';
 import { vocabularyFixtures } from './fixtures/index.js';
+
+export type { VocabularyEntry } from './vocabularies.repository.js';
 
 /** Vocabularies whose ids Cairn checks on save; the others (subjects, affiliations…) arrive with issue 5. */
 export const CHECKED_TYPES = new Set([
@@ -17,12 +20,97 @@ export const CHECKED_TYPES = new Set([
 
 const CACHE_MS = 60_000;
 
+/** Sort options of the generic vocabularies endpoint (invenio-api.md §1.3). */
+export const VOCABULARY_SORTS = ['bestmatch', 'title'] as const;
+
+/** One page of a vocabulary search, with the parameters its links are built from. */
+export interface VocabularyHits {
+  params: SearchParams;
+  entries: VocabularyEntry[];
+  total: number;
+}
+
+/** Locales for the title an entry is sorted by: the reader's, then the site's default. */
+export interface VocabularySearchLocale {
+  locale: string;
+  fallbackLocale: string;
+}
+
+/** An entry with its text normalised once per cache period, so a query is a scan of strings. */
+interface IndexedEntry {
+  entry: VocabularyEntry;
+  /** The normalised id and every title, for exact and starts-with matches. */
+  fields: string[];
+  /** ` field field … ` — a word prefix is ` token`, a substring is `token`. */
+  text: string;
+}
+
+interface TypeIndex {
+  entries: IndexedEntry[];
+  /** Entries ordered by display title, per locale, built on first use. */
+  byTitle: Map<string, IndexedEntry[]>;
+}
+
+/**
+ * Case- and accent-insensitive form: decomposed, marks dropped, lower case, and anything but
+ * letters and digits as a single space (so `cc-by-4.0` and `CC BY 4.0` meet).
+ */
+export function normaliseSearchText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+function indexEntry(entry: VocabularyEntry): IndexedEntry {
+  const fields = [
+    ...new Set([entry.id, ...Object.values(entry.title)].map(normaliseSearchText)),
+  ].filter((f) => f !== '');
+  return { entry, fields, text: ` ${fields.join(' ')} ` };
+}
+
+/** The title shown to a reader of `locale`. */
+export function localizedText(
+  text: Record<string, string> | undefined,
+  locale: string,
+  fallbackLocale: string,
+): string | undefined {
+  if (!text) return undefined;
+  return text[locale] ?? text[fallbackLocale] ?? Object.values(text)[0];
+}
+
+const EXACT = 0;
+const STARTS_WITH = 1;
+const WORD_PREFIX = 2;
+const CONTAINS = 3;
+const NO_MATCH = -1;
+
+/**
+ * How well an entry matches: the whole query is its id or a title; a title or the id starts with
+ * it; every word starts a word of the entry; every word occurs somewhere in it.
+ */
+function rank(ix: IndexedEntry, query: string, tokens: readonly string[]): number {
+  if (ix.fields.includes(query)) return EXACT;
+  let prefix = true;
+  for (const token of tokens) {
+    if (ix.text.includes(` ${token}`)) continue;
+    if (!ix.text.includes(token)) return NO_MATCH;
+    prefix = false;
+  }
+  if (!prefix) return CONTAINS;
+  return ix.fields.some((f) => f.startsWith(query)) ? STARTS_WITH : WORD_PREFIX;
+}
+
 /**
  * Looks vocabulary entries up by id. Entries are cached briefly per type: they change only by an
  * admin's hand, and every saved draft with 2,000 creators would otherwise cost a query per role.
  */
 export class VocabulariesService {
   private readonly cache = new Map<string, { at: number; byId: Map<string, VocabularyEntry> }>();
+  private readonly indexes = new WeakMap<Map<string, VocabularyEntry>, TypeIndex>();
   private snapshotCache?: { at: number; lookup: Promise<VocabularyLookup> };
   /** Rises whenever the snapshot is rebuilt, so rendered bodies can name the titles they used. */
   generation = 0;
@@ -71,6 +159,90 @@ export class VocabulariesService {
 
   async list(type: string): Promise<VocabularyEntry[]> {
     return [...(await this.byId(type)).values()];
+  }
+
+  /** One entry of a served vocabulary; throws PID_DOES_NOT_EXIST for an unknown type or id. */
+  async read(type: string, id: string): Promise<VocabularyEntry> {
+    if (!CHECKED_TYPES.has(type)) throw pidDoesNotExist();
+    const entry = (await this.byId(type)).get(id);
+    if (!entry) throw pidDoesNotExist();
+    return entry;
+  }
+
+  /**
+   * InvenioRDM's vocabulary search over the cached entries (invenio-api.md §1.14): `q` or
+   * `suggest` (not both), `tags` (any of), `sort`, `page`, `size`. Matching ignores case and
+   * accents; exact matches come first, then prefixes, then substrings, each ordered by title.
+   * One pass over the entries; the normalised text and the title order are built once per cache
+   * period. Throws PID_DOES_NOT_EXIST for an unknown type and VALIDATION_FAILED / INVALID_QUERY
+   * for bad parameters.
+   */
+  async search(
+    type: string,
+    query: Record<string, unknown>,
+    locales: VocabularySearchLocale,
+  ): Promise<VocabularyHits> {
+    if (!CHECKED_TYPES.has(type)) throw pidDoesNotExist();
+    const rawSuggest = Array.isArray(query.suggest) ? (query.suggest[0] as unknown) : query.suggest;
+    const suggest = typeof rawSuggest === 'string' ? rawSuggest.trim() : '';
+    const params = parseSearchParams(query, {
+      sorts: VOCABULARY_SORTS,
+      defaultSort: (hasQuery) => (hasQuery || suggest !== '' ? 'bestmatch' : 'title'),
+      filters: ['suggest', 'tags'],
+    });
+    if (params.q !== '' && suggest !== '') {
+      throw new AppError('VALIDATION_FAILED', undefined, [
+        { field: 'suggest', messages: ['Cannot be used together with q.'] },
+      ]);
+    }
+    // Only the first suggest counts; the links show the one that was used.
+    if (suggest !== '') params.filters.suggest = [suggest];
+    else delete params.filters.suggest;
+
+    const ordered = this.ordered(await this.index(type), locales);
+    const tags = params.filters.tags;
+    const text = normaliseSearchText(params.q || suggest);
+    const tokens = [...new Set(text.split(' ').filter((t) => t !== ''))];
+    const tiers: IndexedEntry[][] = [[], [], [], []];
+    for (const ix of ordered) {
+      if (tags && !ix.entry.tags.some((t) => tags.includes(t))) continue;
+      const tier = text === '' ? WORD_PREFIX : rank(ix, text, tokens);
+      if (tier !== NO_MATCH) tiers[params.sort === 'bestmatch' ? tier : WORD_PREFIX]!.push(ix);
+    }
+    const matches = tiers.flat();
+    const start = (params.page - 1) * params.size;
+    return {
+      params,
+      entries: matches.slice(start, start + params.size).map((ix) => ix.entry),
+      total: matches.length,
+    };
+  }
+
+  private async index(type: string): Promise<TypeIndex> {
+    const byId = await this.byId(type);
+    let index = this.indexes.get(byId);
+    if (!index) {
+      index = { entries: [...byId.values()].map(indexEntry), byTitle: new Map() };
+      this.indexes.set(byId, index);
+    }
+    return index;
+  }
+
+  private ordered(index: TypeIndex, { locale, fallbackLocale }: VocabularySearchLocale) {
+    const key = `${locale}:${fallbackLocale}`;
+    let ordered = index.byTitle.get(key);
+    if (!ordered) {
+      const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
+      const title = (e: VocabularyEntry) => localizedText(e.title, locale, fallbackLocale) ?? e.id;
+      ordered = index.entries
+        .map((ix) => ({ ix, title: title(ix.entry) }))
+        .sort(
+          (a, b) => collator.compare(a.title, b.title) || (a.ix.entry.id < b.ix.entry.id ? -1 : 1),
+        )
+        .map(({ ix }) => ix);
+      index.byTitle.set(key, ordered);
+    }
+    return ordered;
   }
 
   /**

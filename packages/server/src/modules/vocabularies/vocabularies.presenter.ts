@@ -1,0 +1,44 @@
+import type { VocabularyEntry } from './vocabularies.repository.js';
+import { localizedText } from './vocabularies.service.js';
+
+/** The link every vocabulary item carries: `{siteUrl}/api/vocabularies/{type}/{id}`. */
+export function vocabularyItemUrl(siteUrl: string, entry: VocabularyEntry): string {
+  return `${siteUrl}/api/vocabularies/${encodeURIComponent(entry.type)}/${encodeURIComponent(entry.id)}`;
+}
+
+/** Plain JSON: the stored multilingual entry with its self link (invenio-api.md §1.14). */
+export function presentVocabularyEntry(
+  entry: VocabularyEntry,
+  siteUrl: string,
+): Record<string, unknown> {
+  return {
+    id: entry.id,
+    type: entry.type,
+    title: entry.title,
+    ...(entry.description ? { description: entry.description } : {}),
+    ...(entry.icon ? { icon: entry.icon } : {}),
+    ...(entry.props ? { props: entry.props } : {}),
+    tags: entry.tags,
+    links: { self: vocabularyItemUrl(siteUrl, entry) },
+  };
+}
+
+/**
+ * The vnd (UI) form: only the localized subset the deposit form reads, titles in the reader's
+ * locale with the default locale as fallback (invenio-reference.md §1.9).
+ */
+export function presentLocalizedVocabularyEntry(
+  entry: VocabularyEntry,
+  locale: string,
+  fallbackLocale: string,
+): Record<string, unknown> {
+  const description = localizedText(entry.description, locale, fallbackLocale);
+  return {
+    id: entry.id,
+    title_l10n: localizedText(entry.title, locale, fallbackLocale) ?? entry.id,
+    ...(description !== undefined ? { description_l10n: description } : {}),
+    ...(entry.icon ? { icon: entry.icon } : {}),
+    ...(entry.props ? { props: entry.props } : {}),
+    tags: entry.tags,
+  };
+}
