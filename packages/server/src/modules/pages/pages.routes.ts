@@ -8,10 +8,7 @@ import { ensureCsrfCookie } from '../../plugins/auth.js';
 import { l10n } from '../records/records.ui.js';
 import type { RecordsService } from '../records/records.service.js';
 import { presentDraft, presentRecord, type PresentOptions } from '../records/records.presenter.js';
-import {
-  vocabularySnapshot,
-  type VocabulariesService,
-} from '../vocabularies/vocabularies.service.js';
+import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 
 export interface PagesDeps {
   config: Config;
@@ -60,7 +57,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       ui: true,
       expand: true,
       locale: config.defaultLocale,
-      vocab: await vocabularySnapshot(deps.vocabularies),
+      vocab: await deps.vocabularies.snapshot(),
     };
   }
 

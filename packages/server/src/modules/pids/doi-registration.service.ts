@@ -2,10 +2,7 @@ import type { Config } from '../../config.js';
 import { nowIso } from '../../database/database.js';
 import type { RecordsRepository } from '../records/records.repository.js';
 import { presentRecord } from '../records/records.presenter.js';
-import {
-  vocabularySnapshot,
-  type VocabulariesService,
-} from '../vocabularies/vocabularies.service.js';
+import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import { DataCiteClient, DataCiteError } from './datacite/datacite-client.js';
 import { toDataCiteAttributes, type RecordForDataCite } from './datacite/datacite-serializer.js';
 
@@ -57,7 +54,7 @@ export class DoiRegistrationService {
     if (!this.client) return 0;
     const due = await this.repo.pendingRegistrations(nowIso(), 100);
     if (due.length === 0) return 0;
-    const vocab = await vocabularySnapshot(this.vocabularies);
+    const vocab = await this.vocabularies.snapshot();
     let registered = 0;
     for (const pid of due) {
       const row = await this.repo.getRecord(pid.recordId);

@@ -13,10 +13,7 @@ import { searchLinks } from '../../lib/search.js';
 import { RenderCache } from '../../lib/render-cache.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from '../users/users.service.js';
-import {
-  vocabularySnapshot,
-  type VocabulariesService,
-} from '../vocabularies/vocabularies.service.js';
+import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import {
   presentDraft,
   presentRecord,
@@ -52,7 +49,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       ui: type === VND_TYPE,
       expand: isFlagSet(query.expand),
       locale: requestLocale(request, config.locales, config.defaultLocale),
-      vocab: await vocabularySnapshot(deps.vocabularies),
+      vocab: await deps.vocabularies.snapshot(),
     };
   }
 

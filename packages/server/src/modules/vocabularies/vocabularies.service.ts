@@ -261,7 +261,3 @@ export class VocabulariesService {
 
 /** A synchronous lookup over the checked vocabularies, for presenters. */
 export type VocabularyLookup = (type: string, id: string) => VocabularyEntry | undefined;
-
-export function vocabularySnapshot(service: VocabulariesService): Promise<VocabularyLookup> {
-  return service.snapshot();
-}
