@@ -1,6 +1,7 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
-import { useController, type FieldValues } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
 import type { FormFieldProps } from './form-field-props';
+import { useTextFieldBinding } from './useTextFieldBinding';
 
 export type PasswordFieldProps<T extends FieldValues> = FormFieldProps<T> &
   Omit<
@@ -17,23 +18,6 @@ export function PasswordField<T extends FieldValues>({
   rules,
   ...inputProps
 }: PasswordFieldProps<T>) {
-  // Destructured: the React Compiler lint takes `field` for a ref because it holds one.
-  const {
-    field: { ref, name: fieldName, value, onChange, onBlur },
-    fieldState,
-  } = useController<T>({ name, rules });
-  return (
-    <PasswordInput
-      {...inputProps}
-      ref={ref}
-      name={fieldName}
-      value={typeof value === 'string' ? value : ''}
-      onChange={onChange}
-      onBlur={onBlur}
-      label={label}
-      description={help}
-      required={required}
-      error={fieldState.error?.message}
-    />
-  );
+  const binding = useTextFieldBinding<T>({ name, label, help, required, rules });
+  return <PasswordInput {...inputProps} {...binding} />;
 }

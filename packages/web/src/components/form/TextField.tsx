@@ -1,6 +1,7 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
-import { useController, type FieldValues } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
 import type { FormFieldProps } from './form-field-props';
+import { useTextFieldBinding } from './useTextFieldBinding';
 
 export type TextFieldProps<T extends FieldValues> = FormFieldProps<T> &
   Omit<TextInputProps, keyof FormFieldProps<T> | 'description' | 'value' | 'onChange' | 'error'>;
@@ -14,23 +15,6 @@ export function TextField<T extends FieldValues>({
   rules,
   ...inputProps
 }: TextFieldProps<T>) {
-  // Destructured: the React Compiler lint takes `field` for a ref because it holds one.
-  const {
-    field: { ref, name: fieldName, value, onChange, onBlur },
-    fieldState,
-  } = useController<T>({ name, rules });
-  return (
-    <TextInput
-      {...inputProps}
-      ref={ref}
-      name={fieldName}
-      value={typeof value === 'string' ? value : ''}
-      onChange={onChange}
-      onBlur={onBlur}
-      label={label}
-      description={help}
-      required={required}
-      error={fieldState.error?.message}
-    />
-  );
+  const binding = useTextFieldBinding<T>({ name, label, help, required, rules });
+  return <TextInput {...inputProps} {...binding} />;
 }
