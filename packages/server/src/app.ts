@@ -17,6 +17,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
 import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
+import { registerItemRoutes } from './modules/vocabularies/indexed/items.routes.js';
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
@@ -154,7 +155,12 @@ export async function buildApp(
     vocabularies: services.vocabularies,
     users: services.users,
   });
-  registerVocabularyRoutes(app, { config, vocabularies: services.vocabularies });
+  registerVocabularyRoutes(app, {
+    config,
+    vocabularies: services.vocabularies,
+    items: services.vocabularyItems,
+  });
+  registerItemRoutes(app, { config, items: services.vocabularyItems });
   registerFileRoutes(app, config, services.files);
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {

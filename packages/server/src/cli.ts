@@ -9,6 +9,11 @@ import { buildApp } from './app.js';
 import { startSweeps } from './sweeps/scheduler.js';
 import { DEMO_USERS, loadDemo } from './demo.js';
 import { AppError } from './errors.js';
+import {
+  ImportUsageError,
+  runImportCommand,
+} from './modules/vocabularies/indexed/import/import-command.js';
+import { ImportFailed } from './modules/vocabularies/indexed/import/importer.js';
 
 const USAGE = `Usage: cairn <command>
 
@@ -18,6 +23,8 @@ const USAGE = `Usage: cairn <command>
                                           set a user's per-record file quota (omit both to reset)
   tokens create EMAIL [--name NAME]       print a new personal access token (only the token)
   demo                                    load the demo data (idempotent)
+  vocabularies import TYPE FILE           load names, affiliations, funders, awards or subjects
+                                          from a dump (ROR JSON, CSV or JSON; see README.md)
 
 Configuration comes from the environment: PORT, HOST, CAIRN_DATA_DIR, CAIRN_SITE_URL,
 DATABASE_URL, CAIRN_DOI_PREFIX, CAIRN_DOI_REQUIRED, CAIRN_DATACITE_URL/USERNAME/PASSWORD,
@@ -158,10 +165,31 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${token}\n`);
       return 0;
     }
+    if (command === 'vocabularies' && sub === 'import') {
+      const [type, file] = rest;
+      if (!type || !file) throw new UsageError('vocabularies import needs a TYPE and a FILE');
+      const r = await withServices(config, (s) =>
+        runImportCommand(s.vocabularyItems, type, file, config.defaultLocale),
+      );
+      process.stdout.write(
+        `${type}: ${r.records} records read, ${r.inserted} added, ${r.updated} updated, ${r.unchanged} unchanged in ${(r.ms / 1000).toFixed(1)} s\n`,
+      );
+      return 0;
+    }
     process.stderr.write(`${USAGE}\n`);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof AppError) {
+    if (error instanceof ImportFailed) {
+      process.stderr.write(
+        `cairn: nothing was imported; fix these records and run the import again:\n${error.message}\n`,
+      );
+      return 1;
+    }
+    if (
+      error instanceof UsageError ||
+      error instanceof AppError ||
+      error instanceof ImportUsageError
+    ) {
       const details =
         error instanceof AppError && error.errors
           ? error.errors.map((e) => ` ${e.field}: ${e.messages.join(' ')}`).join(';')

@@ -5,6 +5,8 @@ import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { VocabulariesRepository } from './modules/vocabularies/vocabularies.repository.js';
 import { VocabulariesService } from './modules/vocabularies/vocabularies.service.js';
+import { VocabularyItemsRepository } from './modules/vocabularies/indexed/items.repository.js';
+import { VocabularyItemsService } from './modules/vocabularies/indexed/items.service.js';
 import { RecordsRepository } from './modules/records/records.repository.js';
 import { RecordsService } from './modules/records/records.service.js';
 import { RecordsSearchService } from './modules/records/records-search.service.js';
@@ -21,6 +23,7 @@ export interface Services {
   database: DatabaseHandle;
   users: UsersService;
   vocabularies: VocabulariesService;
+  vocabularyItems: VocabularyItemsService;
   records: RecordsService;
   search: RecordsSearchService;
   doi: DoiRegistrationService;
@@ -53,6 +56,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     database,
     users: new UsersService(new UsersRepository(database.db), config.sessionDays),
     vocabularies,
+    vocabularyItems: new VocabularyItemsService(new VocabularyItemsRepository(database.db)),
     records,
     search: new RecordsSearchService(recordsRepo, records),
     doi,

@@ -134,6 +134,26 @@ export interface UserQuotasTable {
   maxBytes: number | null;
 }
 
+export interface VocabularyItemsTable {
+  pk: Generated<number>;
+  type: string;
+  id: string;
+  data: JsonColumn;
+  sortKey: string;
+  searchText: string;
+  facet: string | null;
+  tags: string;
+  createdAt: string;
+  updatedAt: string;
+  revisionId: number;
+}
+
+export interface VocabularyTermsTable {
+  type: string;
+  term: string;
+  itemPk: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -146,6 +166,8 @@ export interface Database {
   fileObjects: FileObjectsTable;
   recordFiles: RecordFilesTable;
   userQuotas: UserQuotasTable;
+  vocabularyItems: VocabularyItemsTable;
+  vocabularyTerms: VocabularyTermsTable;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

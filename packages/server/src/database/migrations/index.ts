@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { vocabularyItems } from './0003_vocabulary_items.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -220,4 +221,5 @@ const files: Migration = {
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_files': files,
+  '0003_vocabulary_items': vocabularyItems,
 };

@@ -68,6 +68,31 @@ export class VocabulariesRepository {
     });
   }
 
+  /** Inserts or replaces one entry. */
+  async put(entry: VocabularyEntry): Promise<void> {
+    const row = {
+      title: JSON.stringify(entry.title),
+      description: entry.description ? JSON.stringify(entry.description) : null,
+      icon: entry.icon ?? null,
+      props: entry.props ? JSON.stringify(entry.props) : null,
+      tags: entry.tags.join(' '),
+    };
+    await this.db
+      .insertInto('vocabularies')
+      .values({ type: entry.type, id: entry.id, ...row })
+      .onConflict((oc) => oc.columns(['type', 'id']).doUpdateSet(row))
+      .execute();
+  }
+
+  async delete(type: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('vocabularies')
+      .where('type', '=', type)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   async listType(type: string): Promise<VocabularyEntry[]> {
     const rows = await this.db
       .selectFrom('vocabularies')

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, requestLocale, VND_TYPE } from '../../lib/http.js';
 import { searchLinks } from '../../lib/search.js';
+import type { VocabularyItemsService } from './indexed/items.service.js';
+import { isIndexedType } from './indexed/kinds.js';
+import { presentItem, presentItemHits, requireAdmin } from './indexed/items.routes.js';
 import type { VocabulariesService, VocabularyEntry } from './vocabularies.service.js';
 import {
   presentLocalizedVocabularyEntry,
@@ -19,11 +22,14 @@ const ItemParams = TypeParams.extend({ id: z.string().describe('Entry id, e.g. c
 export interface VocabulariesRouteDeps {
   config: Config;
   vocabularies: VocabulariesService;
+  items: VocabularyItemsService;
 }
 
 /** InvenioRDM's generic vocabularies resource, read-only (invenio-api.md §1.14). */
 export function registerVocabularyRoutes(app: FastifyInstance, deps: VocabulariesRouteDeps): void {
-  const { config, vocabularies } = deps;
+  const { config, vocabularies, items } = deps;
+  const base = (vocabulary: string) =>
+    `${config.siteUrl}/api/vocabularies/${encodeURIComponent(vocabulary)}`;
   const tags = ['Vocabularies'];
 
   /** The representation the request negotiated, as a function of one entry. */
@@ -50,17 +56,18 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     async (request, reply) => {
       const { type: vocabulary } = request.params as z.infer<typeof TypeParams>;
       const { type, locale, present } = presenter(request);
+      // Subjects and the other large vocabularies answer here too, from their own index.
+      if (isIndexedType(vocabulary)) {
+        const found = await items.search(vocabulary, request.query as Record<string, unknown>);
+        return reply.type(type).send(presentItemHits(found, base(vocabulary), type));
+      }
       const result = await vocabularies.search(
         vocabulary,
         request.query as Record<string, unknown>,
         { locale, fallbackLocale: config.defaultLocale },
       );
       const hits = { hits: result.entries.map(present), total: result.total };
-      const links = searchLinks(
-        `${config.siteUrl}/api/vocabularies/${encodeURIComponent(vocabulary)}`,
-        result.params,
-        result.total,
-      );
+      const links = searchLinks(base(vocabulary), result.params, result.total);
       // The localized search has no aggregations (invenio-api.md §1.3).
       return reply
         .type(type)
@@ -81,7 +88,54 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     async (request, reply) => {
       const { type: vocabulary, id } = request.params as z.infer<typeof ItemParams>;
       const { type, present } = presenter(request);
+      if (isIndexedType(vocabulary)) {
+        return reply
+          .type(type)
+          .send(presentItem(await items.read(vocabulary, id), base(vocabulary)));
+      }
       return reply.type(type).send(present(await vocabularies.read(vocabulary, id)));
+    },
+  );
+
+  app.post(
+    '/api/vocabularies/:type',
+    { schema: { tags, summary: 'Create a vocabulary entry (admins; 201)', params: TypeParams } },
+    async (request, reply) => {
+      requireAdmin(request);
+      const { type: vocabulary } = request.params as z.infer<typeof TypeParams>;
+      if (isIndexedType(vocabulary)) {
+        const item = await items.create(vocabulary, request.body);
+        return reply.code(201).send(presentItem(item, base(vocabulary)));
+      }
+      const entry = await vocabularies.create(vocabulary, request.body);
+      return reply.code(201).send(presentVocabularyEntry(entry, config.siteUrl));
+    },
+  );
+
+  app.put(
+    '/api/vocabularies/:type/:id',
+    { schema: { tags, summary: 'Replace a vocabulary entry (admins)', params: ItemParams } },
+    async (request, reply) => {
+      requireAdmin(request);
+      const { type: vocabulary, id } = request.params as z.infer<typeof ItemParams>;
+      if (isIndexedType(vocabulary)) {
+        const item = await items.update(vocabulary, id, request.body);
+        return reply.send(presentItem(item, base(vocabulary)));
+      }
+      const entry = await vocabularies.update(vocabulary, id, request.body);
+      return reply.send(presentVocabularyEntry(entry, config.siteUrl));
+    },
+  );
+
+  app.delete(
+    '/api/vocabularies/:type/:id',
+    { schema: { tags, summary: 'Delete a vocabulary entry (admins; 204)', params: ItemParams } },
+    async (request, reply) => {
+      requireAdmin(request);
+      const { type: vocabulary, id } = request.params as z.infer<typeof ItemParams>;
+      if (isIndexedType(vocabulary)) await items.delete(vocabulary, id);
+      else await vocabularies.delete(vocabulary, id);
+      return reply.code(204).send();
     },
   );
 }

@@ -1,7 +1,11 @@
+import { z } from 'zod';
 import { AppError, pidDoesNotExist } from '../../errors.js';
+import { zodErrorItems } from '../../lib/zod-errors.js';
+import { entryId, localized, props, tags, text } from './entry-schema.js';
 import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { VocabulariesRepository, VocabularyEntry } from './vocabularies.repository.js';
 import { vocabularyFixtures } from './fixtures/index.js';
+import { normaliseSearchText, searchTokens } from './search-text.js';
 
 export type { VocabularyEntry } from './vocabularies.repository.js';
 
@@ -19,6 +23,19 @@ export const CHECKED_TYPES = new Set([
 ]);
 
 const CACHE_MS = 60_000;
+
+/** What an admin sends to create or replace an entry of a small vocabulary. */
+const EntrySchema = z
+  .object({
+    id: entryId(),
+    title: localized,
+    description: localized.optional(),
+    icon: text().optional(),
+    props,
+    tags,
+    type: z.string().optional(),
+  })
+  .strict();
 
 /** Sort options of the generic vocabularies endpoint (invenio-api.md §1.3). */
 export const VOCABULARY_SORTS = ['bestmatch', 'title'] as const;
@@ -49,20 +66,6 @@ interface TypeIndex {
   entries: IndexedEntry[];
   /** Entries ordered by display title, per locale, built on first use. */
   byTitle: Map<string, IndexedEntry[]>;
-}
-
-/**
- * Case- and accent-insensitive form: decomposed, marks dropped, lower case, and anything but
- * letters and digits as a single space (so `cc-by-4.0` and `CC BY 4.0` meet).
- */
-export function normaliseSearchText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 }
 
 function indexEntry(entry: VocabularyEntry): IndexedEntry {
@@ -161,6 +164,54 @@ export class VocabulariesService {
     return [...(await this.byId(type)).values()];
   }
 
+  /** Forgets cached entries after an admin's change, so the next read sees it. */
+  private invalidate(type: string): void {
+    this.cache.delete(type);
+    this.snapshotCache = undefined;
+  }
+
+  private validEntry(type: string, input: unknown): VocabularyEntry {
+    if (!CHECKED_TYPES.has(type)) throw pidDoesNotExist();
+    const parsed = EntrySchema.safeParse(input);
+    if (!parsed.success) {
+      throw new AppError('VALIDATION_FAILED', undefined, zodErrorItems(parsed.error));
+    }
+    const { type: _ignored, ...entry } = parsed.data;
+    return { ...entry, type, tags: entry.tags ?? [] };
+  }
+
+  /** An admin adds an entry; 400 when its id is taken. */
+  async create(type: string, input: unknown): Promise<VocabularyEntry> {
+    const entry = this.validEntry(type, input);
+    if ((await this.repo.findMany(type, [entry.id])).length > 0) {
+      throw new AppError(
+        'PID_ALREADY_EXISTS',
+        `A PID already exists for type ${type} and id ${entry.id}.`,
+      );
+    }
+    await this.repo.put(entry);
+    this.invalidate(type);
+    return entry;
+  }
+
+  /** An admin replaces an entry; the path names it. */
+  async update(type: string, id: string, input: unknown): Promise<VocabularyEntry> {
+    if (!CHECKED_TYPES.has(type) || (await this.repo.findMany(type, [id])).length === 0) {
+      throw pidDoesNotExist();
+    }
+    const body = input && typeof input === 'object' ? { ...input, id } : input;
+    const entry = this.validEntry(type, body);
+    await this.repo.put(entry);
+    this.invalidate(type);
+    return entry;
+  }
+
+  /** An admin deletes an entry; records that use it keep their copy of its id. */
+  async delete(type: string, id: string): Promise<void> {
+    if (!CHECKED_TYPES.has(type) || !(await this.repo.delete(type, id))) throw pidDoesNotExist();
+    this.invalidate(type);
+  }
+
   /** One entry of a served vocabulary; throws PID_DOES_NOT_EXIST for an unknown type or id. */
   async read(type: string, id: string): Promise<VocabularyEntry> {
     if (!CHECKED_TYPES.has(type)) throw pidDoesNotExist();
@@ -202,7 +253,7 @@ export class VocabulariesService {
     const ordered = this.ordered(await this.index(type), locales);
     const tags = params.filters.tags;
     const text = normaliseSearchText(params.q || suggest);
-    const tokens = [...new Set(text.split(' ').filter((t) => t !== ''))];
+    const tokens = searchTokens(text);
     const tiers: IndexedEntry[][] = [[], [], [], []];
     for (const ix of ordered) {
       if (tags && !ix.entry.tags.some((t) => tags.includes(t))) continue;

@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../../config.js';
+import { permissionDenied } from '../../../errors.js';
+import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../../lib/http.js';
+import { searchLinks } from '../../../lib/search.js';
+import { requireUser } from '../../../plugins/auth.js';
+import type { ItemHits, StoredItem, VocabularyItemsService } from './items.service.js';
+import { INDEXED_KINDS, INDEXED_TYPES, type IndexedType } from './kinds.js';
+
+const ITEM_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const acceptItemTypes = acceptOnly(ITEM_TYPES);
+const IdParams = z.object({ id: z.string().describe('Item id (URL-encode ids that hold "/")') });
+
+export interface ItemRouteDeps {
+  config: Config;
+  items: VocabularyItemsService;
+}
+
+/** An item as the API shows it: its data, bookkeeping, and a self link under `base`. */
+export function presentItem(item: StoredItem, base: string): Record<string, unknown> {
+  return {
+    ...item.data,
+    created: item.createdAt,
+    updated: item.updatedAt,
+    revision_id: item.revisionId,
+    links: { self: `${base}/${encodeURIComponent(item.id)}` },
+  };
+}
+
+/** The search envelope over items, links under `base`. */
+export function presentItemHits(result: ItemHits, base: string, type: string) {
+  const hits = { hits: result.items.map((i) => presentItem(i, base)), total: result.total };
+  const links = searchLinks(base, result.params, result.total);
+  return type === VND_TYPE
+    ? { hits, sortBy: result.params.sort, links }
+    : { hits, aggregations: {}, sortBy: result.params.sort, links };
+}
+
+/** Admins only: 403 for everyone else, as InvenioRDM's `SystemProcess | Administration` need. */
+export function requireAdmin(request: FastifyRequest): void {
+  if (!requireUser(request).isAdmin) throw permissionDenied();
+}
+
+/**
+ * `/api/names`, `/api/affiliations`, `/api/funders`, `/api/awards`, `/api/subjects`: search and
+ * read for everyone, create, replace and delete for admins (invenio-api.md §1.14).
+ */
+export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
+  const { config, items } = deps;
+  for (const type of INDEXED_TYPES) {
+    const kind = INDEXED_KINDS[type];
+    const base = `${config.siteUrl}${kind.root}`;
+    const tags = ['Vocabularies'];
+    const filterNote = kind.facetParam ? `, ${kind.facetParam}` : '';
+    registerItemSearch(app, items, type, kind.root, base, {
+      tags,
+      summary: `Search ${type} (q or suggest, tags${filterNote}, sort, page, size)`,
+    });
+    app.get(
+      `${kind.root}/:id`,
+      {
+        onRequest: acceptItemTypes,
+        schema: { tags, summary: `Read one of the ${type}`, params: IdParams },
+      },
+      async (request, reply) => {
+        const { id } = request.params as z.infer<typeof IdParams>;
+        const item = await items.read(type, id);
+        return reply.type(negotiate(request, ITEM_TYPES)).send(presentItem(item, base));
+      },
+    );
+    app.post(
+      kind.root,
+      { schema: { tags, summary: `Create one of the ${type} (admins; 201)` } },
+      async (request, reply) => {
+        requireAdmin(request);
+        const item = await items.create(type, request.body);
+        return reply.code(201).send(presentItem(item, base));
+      },
+    );
+    app.put(
+      `${kind.root}/:id`,
+      { schema: { tags, summary: `Replace one of the ${type} (admins)`, params: IdParams } },
+      async (request, reply) => {
+        requireAdmin(request);
+        const { id } = request.params as z.infer<typeof IdParams>;
+        return reply.send(presentItem(await items.update(type, id, request.body), base));
+      },
+    );
+    app.delete(
+      `${kind.root}/:id`,
+      { schema: { tags, summary: `Delete one of the ${type} (admins; 204)`, params: IdParams } },
+      async (request, reply) => {
+        requireAdmin(request);
+        const { id } = request.params as z.infer<typeof IdParams>;
+        await items.delete(type, id);
+        return reply.code(204).send();
+      },
+    );
+  }
+}
+
+/** The search route of one indexed type at `path`, its links under `base`. */
+export function registerItemSearch(
+  app: FastifyInstance,
+  items: VocabularyItemsService,
+  type: IndexedType,
+  path: string,
+  base: string,
+  schema: { tags: string[]; summary: string },
+): void {
+  app.get(path, { onRequest: acceptItemTypes, schema }, async (request, reply) => {
+    const accepted = negotiate(request, ITEM_TYPES);
+    const result = await items.search(type, request.query as Record<string, unknown>);
+    return reply.type(accepted).send(presentItemHits(result, base, accepted));
+  });
+}

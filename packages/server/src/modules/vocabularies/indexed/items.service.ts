@@ -1,0 +1,353 @@
+import { SEARCH_MAX_WINDOW, type ErrorItem } from '@cairn/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../database/schema.js';
+import { AppError, pidDoesNotExist } from '../../../errors.js';
+import { parseSearchParams, type SearchParams } from '../../../lib/search.js';
+import { zodErrorItems } from '../../../lib/zod-errors.js';
+import { nowIso } from '../../../database/database.js';
+import { identifierQuery, normaliseSearchText, searchTokens } from '../search-text.js';
+import { INDEXED_KINDS, type IndexedItem, type IndexedKind, type IndexedType } from './kinds.js';
+import type {
+  ItemFilters,
+  PreparedItem,
+  StoredItem,
+  TermMatch,
+  VocabularyItemsRepository,
+} from './items.repository.js';
+
+type Trx = Kysely<Database>;
+export type { StoredItem };
+
+/** One page of a search, with the parameters its links are built from. */
+export interface ItemHits {
+  params: SearchParams;
+  items: StoredItem[];
+  total: number;
+}
+
+/** Longest query a suggestion box can reasonably send; longer is a client bug or an attack. */
+export const MAX_QUERY_LENGTH = 500;
+// Words beyond these add nothing to a suggestion but cost a LIKE each.
+const MAX_QUERY_WORDS = 8;
+const MAX_LABEL_TERM = 200;
+// Past the last code point, so `prefix + END` bounds every term that starts with `prefix`.
+const END = '\u{10FFFF}';
+const FACETS_CACHE_MS = 60_000;
+
+/** Search terms of one item: words, whole labels ('='), identifiers ('#'). */
+export function prepareItem(kind: IndexedKind, item: IndexedItem): PreparedItem {
+  const index = kind.index(item);
+  const words = new Set<string>();
+  for (const text of index.words) for (const word of searchTokens(text)) words.add(word);
+  const terms = new Set<string>(words);
+  for (const label of index.labels) terms.add(`=${label.slice(0, MAX_LABEL_TERM)}`);
+  for (const identifier of index.identifiers) if (identifier !== '') terms.add(`#${identifier}`);
+  return {
+    id: item.id,
+    data: item,
+    sortKey: index.sortKey,
+    searchText: ` ${[...words].join(' ')} `,
+    facet: index.facet,
+    tags: index.tags.length > 0 ? ` ${index.tags.join(' ')} ` : '',
+    terms: [...terms],
+  };
+}
+
+function firstString(value: unknown): string {
+  const v = Array.isArray(value) ? (value[0] as unknown) : value;
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/**
+ * Names, affiliations, funders, awards and subjects: searched in SQL with the same ranking as
+ * the small vocabularies (exact, then starts-with, then every word a word prefix), identifiers
+ * typed whole found directly, and admin writes.
+ */
+export class VocabularyItemsService {
+  private readonly facetsCache = new Map<string, { at: number; values: Promise<string[]> }>();
+
+  constructor(private readonly repo: VocabularyItemsRepository) {}
+
+  kind(type: string): IndexedKind {
+    const kind = (INDEXED_KINDS as Record<string, IndexedKind | undefined>)[type];
+    if (!kind) throw pidDoesNotExist();
+    return kind;
+  }
+
+  async read(type: IndexedType, id: string): Promise<StoredItem> {
+    const item = await this.repo.get(type, id);
+    if (!item) throw pidDoesNotExist();
+    return item;
+  }
+
+  /** Items among `ids` that exist, by id, for reference checks. */
+  async existing(
+    type: IndexedType,
+    ids: readonly string[],
+    db?: Trx,
+  ): Promise<Map<string, StoredItem>> {
+    const unique = [...new Set(ids)];
+    const found = new Map<string, StoredItem>();
+    for (let i = 0; i < unique.length; i += 500) {
+      for (const item of await this.repo.getMany(type, unique.slice(i, i + 500), db)) {
+        found.set(item.id, item);
+      }
+    }
+    return found;
+  }
+
+  /** Validates an admin's or an importer's item; throws VALIDATION_FAILED with every problem. */
+  validate(type: IndexedType, input: unknown): IndexedItem {
+    const kind = this.kind(type);
+    const parsed = kind.schema.safeParse(input);
+    if (!parsed.success)
+      throw new AppError('VALIDATION_FAILED', undefined, zodErrorItems(parsed.error));
+    return kind.complete(parsed.data);
+  }
+
+  /** Creates an item; 400 when the id is taken (InvenioRDM's PIDAlreadyExists). */
+  async create(type: IndexedType, input: unknown): Promise<StoredItem> {
+    const item = await this.resolvedOne(type, this.validate(type, input));
+    if (await this.repo.get(type, item.id)) {
+      throw new AppError(
+        'PID_ALREADY_EXISTS',
+        `A PID already exists for type ${type} and id ${item.id}.`,
+      );
+    }
+    await this.write(type, [item]);
+    return this.read(type, item.id);
+  }
+
+  /** Replaces an item; the id in the body, if any, must be the one in the path. */
+  async update(type: IndexedType, id: string, input: unknown): Promise<StoredItem> {
+    await this.read(type, id);
+    const body = input && typeof input === 'object' ? { ...input, id } : input;
+    const item = await this.resolvedOne(type, this.validate(type, body));
+    await this.write(type, [item]);
+    return this.read(type, id);
+  }
+
+  async delete(type: IndexedType, id: string): Promise<void> {
+    if (!(await this.repo.delete(type, id))) throw pidDoesNotExist();
+    this.facetsCache.delete(type);
+  }
+
+  /** Stores validated, resolved items in the caller's transaction, or a new one. */
+  async write(type: IndexedType, items: readonly IndexedItem[], trx?: Trx) {
+    const kind = this.kind(type);
+    const prepared = items.map((item) => prepareItem(kind, item));
+    this.facetsCache.delete(type);
+    if (trx) return this.repo.upsert(trx, type, prepared, nowIso());
+    return this.repo.transaction((t) => this.repo.upsert(t, type, prepared, nowIso()));
+  }
+
+  private async resolvedOne(type: IndexedType, item: IndexedItem): Promise<IndexedItem> {
+    const [resolved] = await this.resolve(type, [item]);
+    if ('problems' in resolved!)
+      throw new AppError('VALIDATION_FAILED', undefined, resolved.problems);
+    return resolved!.item;
+  }
+
+  /**
+   * Awards name their funder and people their affiliations by id: each id must exist, and the
+   * stored item carries its current name, so that a suggestion shows it without a lookup.
+   */
+  async resolve(
+    type: IndexedType,
+    items: readonly IndexedItem[],
+    db?: Trx,
+  ): Promise<Array<{ item: IndexedItem } | { problems: ErrorItem[] }>> {
+    if (type === 'awards') {
+      const funders = await this.existing(
+        'funders',
+        items.map((i) => (i.funder as { id: string }).id),
+        db,
+      );
+      return items.map((i) => {
+        const { id } = i.funder as { id: string };
+        const funder = funders.get(id);
+        if (!funder)
+          return { problems: [{ field: 'funder.id', messages: [`Unknown funder ${id}.`] }] };
+        return { item: { ...i, funder: { id, name: funder.data.name as string } } };
+      });
+    }
+    if (type === 'names') {
+      type Ref = { id?: string; name?: string };
+      const refs = (i: IndexedItem) => (i.affiliations ?? []) as Ref[];
+      const affiliations = await this.existing(
+        'affiliations',
+        items.flatMap((i) => refs(i).flatMap((a) => (a.id ? [a.id] : []))),
+        db,
+      );
+      return items.map((i) => {
+        const problems: ErrorItem[] = [];
+        const resolved = refs(i).map((a, n) => {
+          if (!a.id) return a;
+          const found = affiliations.get(a.id);
+          if (!found) {
+            problems.push({
+              field: `affiliations.${n}.id`,
+              messages: [`Unknown affiliation ${a.id}.`],
+            });
+            return a;
+          }
+          return { id: a.id, name: found.data.name as string };
+        });
+        if (problems.length > 0) return { problems };
+        return { item: refs(i).length > 0 ? { ...i, affiliations: resolved } : i };
+      });
+    }
+    return items.map((item) => ({ item }));
+  }
+
+  transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    return this.repo.transaction(work);
+  }
+
+  private facets(type: IndexedType): Promise<string[]> {
+    const hit = this.facetsCache.get(type);
+    if (hit && Date.now() - hit.at < FACETS_CACHE_MS) return hit.values;
+    const values = this.repo.facets(type);
+    this.facetsCache.set(type, { at: Date.now(), values });
+    values.catch(() => this.facetsCache.delete(type));
+    return values;
+  }
+
+  /**
+   * InvenioRDM's search over a large vocabulary (invenio-api.md §1.14): `q` or `suggest`,
+   * `tags`, the type's facet filter, `sort` (bestmatch or alphabetical), `page`, `size`.
+   * Ranked in tiers: an identifier or a whole label typed exactly, then labels starting with the
+   * query, then items where every word starts a word; within a tier by term, then insertion.
+   * `total` counts up to SEARCH_MAX_WINDOW matches, like OpenSearch's default hit tracking.
+   */
+  async search(type: IndexedType, query: Record<string, unknown>): Promise<ItemHits> {
+    const kind = this.kind(type);
+    const filterNames = ['suggest', 'tags', ...(kind.facetParam ? [kind.facetParam] : [])];
+    const rawSuggest = firstString(query.suggest);
+    const params = parseSearchParams(query, {
+      sorts: ['bestmatch', kind.sortName],
+      defaultSort: (hasQuery) => (hasQuery || rawSuggest !== '' ? 'bestmatch' : kind.sortName),
+      filters: filterNames,
+      maxSize: SEARCH_MAX_WINDOW,
+    });
+    if (params.q !== '' && rawSuggest !== '') {
+      throw new AppError('VALIDATION_FAILED', undefined, [
+        { field: 'suggest', messages: ['Cannot be used together with q.'] },
+      ]);
+    }
+    for (const [field, value] of [
+      ['q', params.q],
+      ['suggest', rawSuggest],
+    ] as const) {
+      if (value.length > MAX_QUERY_LENGTH) {
+        throw new AppError('VALIDATION_FAILED', undefined, [
+          { field, messages: [`Longer than maximum length ${MAX_QUERY_LENGTH}.`] },
+        ]);
+      }
+    }
+    if (rawSuggest !== '') params.filters.suggest = [rawSuggest];
+    else delete params.filters.suggest;
+    if (rawSuggest === '' && params.sort === 'bestmatch' && params.q === '')
+      params.sort = kind.sortName;
+
+    let typed = params.q || rawSuggest;
+    const facet = kind.facetParam ? params.filters[kind.facetParam] : undefined;
+    const filters: Omit<ItemFilters, 'words'> = {
+      ...(facet ? { facet } : {}),
+      ...(params.filters.tags ? { tags: params.filters.tags } : {}),
+    };
+    // Subjects: "MeSH:calc" suggests from one scheme (invenio-reference.md §1.9).
+    if (type === 'subjects') {
+      const colon = typed.indexOf(':');
+      if (colon > 0) {
+        const scheme = typed.slice(0, colon).trim().toLowerCase();
+        const match = (await this.facets(type)).find((s) => s.toLowerCase() === scheme);
+        if (match) {
+          filters.facet = [match];
+          typed = typed.slice(colon + 1).trim();
+        }
+      }
+    }
+
+    const start = (params.page - 1) * params.size;
+    const text = normaliseSearchText(typed);
+    const identifier = identifierQuery(typed);
+    if (text === '' && identifier === undefined) {
+      if (typed !== '') return { params, items: [], total: 0 };
+      const [items, total] = await Promise.all([
+        this.repo.browse(type, filters, params.size, start),
+        this.repo.countBrowse(type, filters, SEARCH_MAX_WINDOW),
+      ]);
+      return { params, items, total };
+    }
+
+    const tokens = searchTokens(text).slice(0, MAX_QUERY_WORDS);
+    // The longest word drives the scan: it has the fewest terms starting with it.
+    const driving = [...tokens].sort((a, b) => b.length - a.length)[0];
+    const wordFilters: ItemFilters = {
+      ...filters,
+      words: tokens.filter((t) => t !== driving),
+    };
+    const wordMatch: TermMatch | undefined = driving
+      ? { from: driving, to: driving + END }
+      : undefined;
+    const need = start + params.size;
+
+    if (params.sort !== 'bestmatch') {
+      const [pks, total] = wordMatch
+        ? await Promise.all([
+            this.repo.sortedTermMatches(type, wordMatch, wordFilters, params.size, start),
+            this.repo.countTerms(type, wordMatch, wordFilters, SEARCH_MAX_WINDOW),
+          ])
+        : [[], 0];
+      return { params, items: await this.repo.byPks(pks), total };
+    }
+
+    const label = text !== '' ? `=${text.slice(0, MAX_LABEL_TERM)}` : undefined;
+    const exactFilters: ItemFilters = { ...filters, words: [] };
+    const exactTerms = [...(label ? [label] : []), ...(identifier ? [`#${identifier}`] : [])];
+    const exact = await this.distinctMatches(type, { equals: exactTerms }, exactFilters, need);
+    const startsWith = label
+      ? await this.distinctMatches(type, { from: label, to: label + END }, exactFilters, need)
+      : [];
+    const words = wordMatch ? await this.distinctMatches(type, wordMatch, wordFilters, need) : [];
+    const ranked = [...new Set([...exact, ...startsWith, ...words])];
+    const pks = ranked.slice(start, need);
+    let total = ranked.length;
+    if (wordMatch && words.length >= need) {
+      // More word matches than this page needs: count them. Whole labels are words too; only
+      // an identifier typed whole can match an item no word does.
+      const wordSet = new Set(words);
+      const identifierOnly = exact.filter((pk) => !wordSet.has(pk)).length;
+      total = Math.min(
+        SEARCH_MAX_WINDOW,
+        (await this.repo.countTerms(type, wordMatch, wordFilters, SEARCH_MAX_WINDOW)) +
+          identifierOnly,
+      );
+    }
+    return { params, items: await this.repo.byPks(pks), total };
+  }
+
+  /** The first `need` distinct items a term match gives, in term order. */
+  private async distinctMatches(
+    type: IndexedType,
+    match: TermMatch,
+    filters: ItemFilters,
+    need: number,
+  ): Promise<number[]> {
+    if ('equals' in match && match.equals.length === 0) return [];
+    const seen = new Set<number>();
+    let offset = 0;
+    // An item appears once per matching term; a little over-fetch usually finishes in one query.
+    const chunk = Math.max(need * 2, 20);
+    for (;;) {
+      const rows = await this.repo.matchTerms(type, match, filters, chunk, offset);
+      for (const pk of rows) {
+        seen.add(pk);
+        if (seen.size >= need) return [...seen];
+      }
+      if (rows.length < chunk) return [...seen];
+      offset += chunk;
+    }
+  }
+}
