@@ -56,7 +56,9 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     database,
     users: new UsersService(new UsersRepository(database.db), config.sessionDays),
     vocabularies,
-    vocabularyItems: new VocabularyItemsService(new VocabularyItemsRepository(database.db)),
+    vocabularyItems: new VocabularyItemsService(
+      new VocabularyItemsRepository(database.db, database.engine),
+    ),
     records,
     search: new RecordsSearchService(recordsRepo, records),
     doi,

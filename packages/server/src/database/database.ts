@@ -16,6 +16,8 @@ export interface DatabaseHandle {
 }
 
 const STATEMENT_CACHE_SIZE = 500;
+/** SQLite's page cache per connection, in KiB. */
+export const SQLITE_CACHE_KIB = 65_536;
 
 /**
  * Kysely prepares every statement anew, and preparing costs more than running a primary-key
@@ -51,6 +53,8 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // SQLite's default 2 MB page cache thrashes on the vocabularies' million-row indexes.
+    sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],

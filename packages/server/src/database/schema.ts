@@ -141,6 +141,7 @@ export interface VocabularyItemsTable {
   data: JsonColumn;
   sortKey: string;
   searchText: string;
+  extraTerms: string;
   facet: string | null;
   tags: string;
   createdAt: string;

@@ -19,6 +19,9 @@ export const vocabularyItems: Migration = {
       // The normalised display name: the browse order, and the text the query filters look in.
       .addColumn('sort_key', 'text', (c) => c.notNull())
       .addColumn('search_text', 'text', (c) => c.notNull())
+      // The item's label and identifier terms, one per line: with the words of search_text,
+      // exactly the terms to delete when the item changes, whatever the code computes today.
+      .addColumn('extra_terms', 'text', (c) => c.notNull())
       // Subjects' scheme or awards' funder: the one facet each type filters by.
       .addColumn('facet', 'text')
       .addColumn('tags', 'text', (c) => c.notNull().defaultTo(''))
@@ -40,16 +43,11 @@ export const vocabularyItems: Migration = {
       .createTable('vocabulary_terms')
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('term', term, (c) => c.notNull())
-      .addColumn('item_pk', 'integer', (c) =>
-        c.notNull().references('vocabulary_items.pk').onDelete('cascade'),
-      )
+      // No foreign key and no index by item: both would cost more than the terms themselves on
+      // a million-name import. An item's own row lists its terms (search_text, extra_terms).
+      .addColumn('item_pk', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('vocabulary_terms_pk', ['type', 'term', 'item_pk'])
       .$call((b) => (pg ? b : b.modifyEnd(sql`without rowid`)))
-      .execute();
-    await db.schema
-      .createIndex('vocabulary_terms_item_idx')
-      .on('vocabulary_terms')
-      .column('item_pk')
       .execute();
   },
 };

@@ -9,6 +9,14 @@
  * letters and digits as a single space (so `cc-by-4.0` and `CC BY 4.0` meet).
  */
 export function normaliseSearchText(text: string): string {
+  // Most names and labels are plain ASCII: skip decomposition and Unicode classes for them.
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) {
+    return text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  }
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { Db } from '../../../database/database.js';
+import { SQLITE_CACHE_KIB, type Db, type Engine } from '../../../database/database.js';
+import { bulkInsert, type BulkColumn } from '../../../database/bulk.js';
 import { readJson, type Database } from '../../../database/schema.js';
 import type { IndexedItem } from './kinds.js';
 
@@ -21,9 +22,12 @@ export interface PreparedItem {
   sortKey: string;
   /** ` word word … `, so that a word prefix is `% token`. */
   searchText: string;
+  /** Whole labels ('=…') and identifiers ('#…'). */
+  extraTerms: string[];
   facet: string | null;
   /** ` tag tag `, for the same reason. */
   tags: string;
+  /** Every term: the words of searchText and the extra terms. */
   terms: string[];
 }
 
@@ -33,6 +37,11 @@ export interface ItemFilters {
   words: string[];
   facet?: string[];
   tags?: string[];
+}
+
+/** How an import in progress stores terms: into a table flushed when it ends, or directly. */
+export interface BulkImport {
+  termsTable?: string;
 }
 
 /** A range of terms (`from` ≤ term < `to`), or a list of exact terms. */
@@ -55,9 +64,33 @@ type ItemRow = {
   revisionId: number;
 };
 
-const ITEM_BATCH = 400;
-// Three values a row; SQLite binds at most 32,766 values in one statement.
-const TERM_BATCH = 5000;
+const ITEM_BATCH = 1000;
+const IMPORT_CACHE_KIB = 262_144;
+const ITEM_COLUMNS: BulkColumn[] = [
+  { name: 'type', pg: 'text' },
+  { name: 'id', pg: 'text' },
+  { name: 'data', pg: 'jsonb' },
+  { name: 'sort_key', pg: 'text' },
+  { name: 'search_text', pg: 'text' },
+  { name: 'extra_terms', pg: 'text' },
+  { name: 'facet', pg: 'text' },
+  { name: 'tags', pg: 'text' },
+  { name: 'created_at', pg: 'text' },
+  { name: 'updated_at', pg: 'text' },
+  { name: 'revision_id', pg: 'integer' },
+];
+const TERM_COLUMNS: BulkColumn[] = [
+  { name: 'type', pg: 'text' },
+  { name: 'term', pg: 'text' },
+  { name: 'item_pk', pg: 'integer' },
+];
+
+/** The terms a stored row was indexed under: its words and its extra terms. */
+function storedTerms(row: { searchText: string; extraTerms: string }): string[] {
+  const words = row.searchText.split(' ').filter((w) => w !== '');
+  const extra = row.extraTerms === '' ? [] : row.extraTerms.split('\n');
+  return [...new Set([...words, ...extra])];
+}
 
 function toStored(row: ItemRow): StoredItem {
   return { ...row, pk: Number(row.pk), data: readJson<IndexedItem>(row.data) };
@@ -78,7 +111,10 @@ export function canonicalJson(value: unknown): string {
  * suggestion never sorts more than it returns.
  */
 export class VocabularyItemsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine,
+  ) {}
 
   private items(db: Trx = this.db) {
     return db
@@ -264,6 +300,7 @@ export class VocabularyItemsRepository {
     type: string,
     batch: readonly PreparedItem[],
     now: string,
+    bulk?: BulkImport,
   ): Promise<UpsertCounts> {
     const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
     // The last occurrence of an id in a batch wins, as it would across batches.
@@ -274,7 +311,7 @@ export class VocabularyItemsRepository {
         (
           await db
             .selectFrom('vocabularyItems')
-            .select(['pk', 'id', 'data'])
+            .select(['pk', 'id', 'data', 'searchText', 'extraTerms'])
             .where('type', '=', type)
             .where(
               'id',
@@ -282,70 +319,96 @@ export class VocabularyItemsRepository {
               chunk.map((item) => item.id),
             )
             .execute()
-        ).map((r) => [r.id, { pk: Number(r.pk), data: canonicalJson(readJson(r.data)) }]),
+        ).map((r) => [r.id, r]),
       );
       const fresh: PreparedItem[] = [];
-      const terms: Array<{ type: string; term: string; itemPk: number }> = [];
+      const terms: unknown[][] = [];
       for (const item of chunk) {
         const old = existing.get(item.id);
         if (!old) {
           fresh.push(item);
           continue;
         }
-        if (old.data === canonicalJson(item.data)) {
+        if (canonicalJson(readJson(old.data)) === canonicalJson(item.data)) {
           counts.unchanged++;
           continue;
         }
         counts.updated++;
+        const pk = Number(old.pk);
+        await this.deleteTerms(db, type, pk, storedTerms(old), bulk);
         await db
           .updateTable('vocabularyItems')
           .set({
             data: JSON.stringify(item.data),
             sortKey: item.sortKey,
             searchText: item.searchText,
+            extraTerms: item.extraTerms.join('\n'),
             facet: item.facet,
             tags: item.tags,
             updatedAt: now,
             revisionId: sql<number>`revision_id + 1`,
           })
-          .where('pk', '=', old.pk)
+          .where('pk', '=', pk)
           .execute();
-        await db.deleteFrom('vocabularyTerms').where('itemPk', '=', old.pk).execute();
-        for (const term of item.terms) terms.push({ type, term, itemPk: old.pk });
+        for (const term of item.terms) terms.push([type, term, pk]);
       }
       if (fresh.length > 0) {
-        const inserted = await db
-          .insertInto('vocabularyItems')
-          .values(
-            fresh.map((item) => ({
-              type,
-              id: item.id,
-              data: JSON.stringify(item.data),
-              sortKey: item.sortKey,
-              searchText: item.searchText,
-              facet: item.facet,
-              tags: item.tags,
-              createdAt: now,
-              updatedAt: now,
-              revisionId: 1,
-            })),
-          )
-          .returning(['pk', 'id'])
-          .execute();
+        const inserted = await bulkInsert<{ pk: number; id: string }>(
+          db,
+          this.engine,
+          'vocabulary_items',
+          ITEM_COLUMNS,
+          fresh.map((item) => [
+            type,
+            item.id,
+            JSON.stringify(item.data),
+            item.sortKey,
+            item.searchText,
+            item.extraTerms.join('\n'),
+            item.facet,
+            item.tags,
+            now,
+            now,
+            1,
+          ]),
+          ['pk', 'id'],
+        );
         const pkOf = new Map(inserted.map((r) => [r.id, Number(r.pk)]));
         for (const item of fresh) {
-          for (const term of item.terms) terms.push({ type, term, itemPk: pkOf.get(item.id)! });
+          const pk = pkOf.get(item.id)!;
+          for (const term of item.terms) terms.push([type, term, pk]);
         }
         counts.inserted += fresh.length;
       }
-      for (let t = 0; t < terms.length; t += TERM_BATCH) {
-        await db
-          .insertInto('vocabularyTerms')
-          .values(terms.slice(t, t + TERM_BATCH))
-          .execute();
-      }
+      await bulkInsert(
+        db,
+        this.engine,
+        bulk?.termsTable ?? 'vocabulary_terms',
+        TERM_COLUMNS,
+        terms,
+      );
     }
     return counts;
+  }
+
+  private async deleteTerms(
+    db: Trx,
+    type: string,
+    pk: number,
+    terms: readonly string[],
+    bulk?: BulkImport,
+  ) {
+    if (terms.length === 0) return;
+    await db
+      .deleteFrom('vocabularyTerms')
+      .where('type', '=', type)
+      .where('itemPk', '=', pk)
+      .where('term', 'in', [...terms])
+      .execute();
+    // An item stored earlier in the same import has its terms still waiting.
+    if (bulk?.termsTable) {
+      await sql`delete from ${sql.table(bulk.termsTable)} where item_pk = ${pk}`.execute(db);
+    }
   }
 
   /** Deletes one item and its terms; false when there was none. */
@@ -353,19 +416,47 @@ export class VocabularyItemsRepository {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('vocabularyItems')
-        .select('pk')
+        .select(['pk', 'searchText', 'extraTerms'])
         .where('type', '=', type)
         .where('id', '=', id)
         .executeTakeFirst();
       if (!row) return false;
-      await trx.deleteFrom('vocabularyTerms').where('itemPk', '=', row.pk).execute();
+      await this.deleteTerms(trx, type, Number(row.pk), storedTerms(row));
       await trx.deleteFrom('vocabularyItems').where('pk', '=', row.pk).execute();
       return true;
     });
   }
-
   transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
+  }
+
+  /**
+   * A transaction for a bulk import. On SQLite the page cache grows for its duration: inserting
+   * millions of terms into one B-tree spills and re-reads pages otherwise, and a large import
+   * then spends most of its time in I/O.
+   */
+  async bulkTransaction<T>(work: (trx: Trx, bulk: BulkImport) => Promise<T>): Promise<T> {
+    if (this.engine !== 'sqlite') return this.transaction((trx) => work(trx, {}));
+    await sql`pragma cache_size = ${sql.raw(String(-IMPORT_CACHE_KIB))}`.execute(this.db);
+    try {
+      return await this.transaction(async (trx) => {
+        // Terms in file order would land all over the terms' B-tree; collected in a plain
+        // table and inserted sorted at the end, they are appended page after page.
+        await sql`drop table if exists temp.pending_terms`.execute(trx);
+        await sql`create temp table pending_terms (type text, term text, item_pk integer)`.execute(
+          trx,
+        );
+        const result = await work(trx, { termsTable: 'pending_terms' });
+        await sql`insert into vocabulary_terms (type, term, item_pk)
+          select type, term, item_pk from temp.pending_terms order by type, term, item_pk`.execute(
+          trx,
+        );
+        await sql`drop table temp.pending_terms`.execute(trx);
+        return result;
+      });
+    } finally {
+      await sql`pragma cache_size = ${sql.raw(String(-SQLITE_CACHE_KIB))}`.execute(this.db);
+    }
   }
 
   get database(): Db {

@@ -8,6 +8,7 @@ import { nowIso } from '../../../database/database.js';
 import { identifierQuery, normaliseSearchText, searchTokens } from '../search-text.js';
 import { INDEXED_KINDS, type IndexedItem, type IndexedKind, type IndexedType } from './kinds.js';
 import type {
+  BulkImport,
   ItemFilters,
   PreparedItem,
   StoredItem,
@@ -39,17 +40,18 @@ export function prepareItem(kind: IndexedKind, item: IndexedItem): PreparedItem 
   const index = kind.index(item);
   const words = new Set<string>();
   for (const text of index.words) for (const word of searchTokens(text)) words.add(word);
-  const terms = new Set<string>(words);
-  for (const label of index.labels) terms.add(`=${label.slice(0, MAX_LABEL_TERM)}`);
-  for (const identifier of index.identifiers) if (identifier !== '') terms.add(`#${identifier}`);
+  const extra = new Set<string>();
+  for (const label of index.labels) extra.add(`=${label.slice(0, MAX_LABEL_TERM)}`);
+  for (const identifier of index.identifiers) if (identifier !== '') extra.add(`#${identifier}`);
   return {
     id: item.id,
     data: item,
     sortKey: index.sortKey,
     searchText: ` ${[...words].join(' ')} `,
+    extraTerms: [...extra],
     facet: index.facet,
     tags: index.tags.length > 0 ? ` ${index.tags.join(' ')} ` : '',
-    terms: [...terms],
+    terms: [...words, ...extra],
   };
 }
 
@@ -133,11 +135,11 @@ export class VocabularyItemsService {
   }
 
   /** Stores validated, resolved items in the caller's transaction, or a new one. */
-  async write(type: IndexedType, items: readonly IndexedItem[], trx?: Trx) {
+  async write(type: IndexedType, items: readonly IndexedItem[], trx?: Trx, bulk?: BulkImport) {
     const kind = this.kind(type);
     const prepared = items.map((item) => prepareItem(kind, item));
     this.facetsCache.delete(type);
-    if (trx) return this.repo.upsert(trx, type, prepared, nowIso());
+    if (trx) return this.repo.upsert(trx, type, prepared, nowIso(), bulk);
     return this.repo.transaction((t) => this.repo.upsert(t, type, prepared, nowIso()));
   }
 
@@ -200,8 +202,9 @@ export class VocabularyItemsService {
     return items.map((item) => ({ item }));
   }
 
-  transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    return this.repo.transaction(work);
+  /** One transaction for a whole import (see the repository's bulkTransaction). */
+  bulkTransaction<T>(work: (trx: Trx, bulk: BulkImport) => Promise<T>): Promise<T> {
+    return this.repo.bulkTransaction(work);
   }
 
   private facets(type: IndexedType): Promise<string[]> {

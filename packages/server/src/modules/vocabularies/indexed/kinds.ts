@@ -165,7 +165,7 @@ const organisation = (type: 'affiliations' | 'funders'): IndexedKind => ({
     return {
       sortKey: normaliseSearchText(item.name),
       labels,
-      words: norm([...labels, item.location_name, item.country_name]),
+      words: [...labels, ...norm([item.location_name, item.country_name])],
       identifiers: [compactIdentifier(item.id), ...identifierTerms(item.identifiers)],
       facet: item.country ?? null,
       tags: item.tags ?? [],
@@ -202,12 +202,11 @@ const names: IndexedKind = {
       item.name,
       given && family ? `${given} ${family}` : undefined,
       given && family ? `${family} ${given}` : undefined,
-      family,
     ]);
     return {
       sortKey: normaliseSearchText(item.name),
       labels,
-      words: norm([...labels, ...(item.affiliations ?? []).map((a) => a.name)]),
+      words: [...labels, ...norm((item.affiliations ?? []).map((a) => a.name))],
       identifiers: [compactIdentifier(item.id), ...identifierTerms(item.identifiers)],
       facet: null,
       tags: item.tags ?? [],
@@ -232,7 +231,7 @@ const awards: IndexedKind = {
     return {
       sortKey: normaliseSearchText(titles[0] ?? item.acronym ?? item.number),
       labels,
-      words: norm([...labels, item.program, item.funder.name]),
+      words: [...labels, ...norm([item.program, item.funder.name])],
       identifiers: [compactIdentifier(item.number), ...identifierTerms(item.identifiers)],
       facet: item.funder.id,
       tags: item.tags ?? [],

@@ -56,7 +56,7 @@ export async function importVocabulary(
 ): Promise<ImportResult> {
   const result: ImportResult = { records: 0, inserted: 0, updated: 0, unchanged: 0 };
   const problems: ImportProblem[] = [];
-  await items.transaction(async (trx) => {
+  await items.bulkTransaction(async (trx, bulk) => {
     let batch: Array<{ line: number; item: IndexedItem }> = [];
     const flush = async () => {
       const resolved = await items.resolve(
@@ -74,7 +74,7 @@ export async function importVocabulary(
           });
       });
       if (problems.length === 0) {
-        const counts = await items.write(type, ok, trx);
+        const counts = await items.write(type, ok, trx, bulk);
         result.inserted += counts.inserted;
         result.updated += counts.updated;
         result.unchanged += counts.unchanged;
