@@ -38,6 +38,7 @@ const OUTPUT_TAIL_CHARS = 16_000;
  *   profile there when it stops
  * @property {Record<string, string>} [env] further environment variables for the server, e.g. a
  *   larger file quota; they override the launcher's own settings
+ * @property {string} [databaseUrl] a PostgreSQL database for the server; SQLite otherwise
  */
 
 /**
@@ -66,8 +67,10 @@ export async function startServer(options = {}) {
     CAIRN_SWEEP_INTERVAL_SECONDS: '0',
     ...options.env,
   };
-  // The figures are promised on SQLite; an inherited PostgreSQL URL would silently change that.
+  // The figures are promised on SQLite unless asked otherwise; an inherited PostgreSQL URL would
+  // silently change that.
   delete env.DATABASE_URL;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
 
   const nodeArgs = options.cpuProfDir
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.cpuProfDir)]

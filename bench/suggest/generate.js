@@ -26,7 +26,8 @@ const SYLLABLES = (
   'okon kwo ade ye mi ba lo gun jo han sen nil sson ek lund berg ström holm quist dahl ' +
   'van der berg de vries jans sen bak ker vis ser smit mey er ho rvát h kis sza bó tót'
 ).split(' ');
-const COUNTRIES = 'DE FR GB US CH AT IT ES PT NL BE PL SE NO DK FI JP CN IN BR ZA NG KE AU CA'.split(' ');
+const COUNTRIES =
+  'DE FR GB US CH AT IT ES PT NL BE PL SE NO DK FI JP CN IN BR ZA NG KE AU CA'.split(' ');
 const ORG_KIND = (
   'University Institute College Academy Centre Laboratory Hospital Foundation Society ' +
   'Observatory Museum Library Agency Council School'
@@ -41,7 +42,11 @@ const CITIES = (
   'Kyoto Beijing Shanghai Mumbai Bengaluru São Paulo Nairobi Lagos Sydney Toronto Montréal'
 ).split(' ');
 
-/** A small, fast, seeded generator (mulberry32): the same files for the same sizes. */
+/**
+ * A small, fast, seeded generator (mulberry32): the same files for the same sizes.
+ * @param {number} seed
+ * @returns {() => number}
+ */
 function random(seed) {
   let a = seed;
   return () => {
@@ -54,7 +59,10 @@ function random(seed) {
 
 const ROR_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-/** The n-th ROR-shaped id: '0', six characters of ROR's alphabet, two digits. */
+/**
+ * The n-th ROR-shaped id: '0', six characters of ROR's alphabet, two digits.
+ * @param {number} n
+ */
 export function rorId(n) {
   let body = '';
   let v = n;
@@ -65,26 +73,42 @@ export function rorId(n) {
   return `0${body}${String(n % 100).padStart(2, '0')}`;
 }
 
-/** The n-th ORCID-shaped iD with a valid ISO 7064 11,2 check character. */
+/**
+ * The n-th ORCID-shaped iD with a valid ISO 7064 11,2 check character.
+ * @param {number} n
+ */
 export function orcid(n) {
   const base = `0009${String(n).padStart(11, '0')}`;
   let total = 0;
   for (const digit of base) total = (total + Number(digit)) * 2;
   const check = (12 - (total % 11)) % 11;
   const digits = base + (check === 10 ? 'X' : String(check));
-  return digits.match(/.{4}/g).join('-');
+  return (digits.match(/.{4}/g) ?? []).join('-');
 }
 
-const pick = (rnd, list) => list[Math.floor(rnd() * list.length)];
+/**
+ * @param {() => number} rnd
+ * @param {string[]} list
+ * @returns {string}
+ */
+const pick = (rnd, list) => list[Math.floor(rnd() * list.length)] ?? '';
 
+/**
+ * @param {() => number} rnd
+ * @returns {string}
+ */
 function familyName(rnd) {
   const parts = 1 + Math.floor(rnd() * 3);
   let name = '';
   for (let i = 0; i < parts; i++) name += pick(rnd, SYLLABLES);
-  const capitalised = name[0].toUpperCase() + name.slice(1);
+  const capitalised = name.charAt(0).toUpperCase() + name.slice(1);
   return rnd() < 0.08 ? `${capitalised}-${familyName(rnd)}` : capitalised;
 }
 
+/**
+ * @param {() => number} rnd
+ * @param {number} n
+ */
 function organisationName(rnd, n) {
   const city = pick(rnd, CITIES);
   const kind = pick(rnd, ORG_KIND);
@@ -94,10 +118,15 @@ function organisationName(rnd, n) {
   return `${familyName(rnd)} ${kind} of ${pick(rnd, ORG_TOPIC)}`;
 }
 
+/**
+ * @param {import('node:fs').WriteStream} stream
+ * @param {string} text
+ */
 async function write(stream, text) {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
+/** @param {import('node:fs').WriteStream} stream */
 async function close(stream) {
   stream.end();
   await once(stream, 'finish');
@@ -180,7 +209,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   const dir = positionals[0];
   if (!dir) {
-    process.stderr.write('usage: node bench/suggest/generate.js DIR [--names N] [--organisations N]\n');
+    process.stderr.write(
+      'usage: node bench/suggest/generate.js DIR [--names N] [--organisations N]\n',
+    );
     process.exit(2);
   }
   const sizes = {

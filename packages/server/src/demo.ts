@@ -1,4 +1,5 @@
 import type { Services } from './services.js';
+import { loadVocabularySamples } from './modules/vocabularies/indexed/import/samples.js';
 
 export const DEMO_USERS = [
   { email: 'ada@cairn.example', name: 'Ada Lovelace', password: 'cairn-demo-ada', isAdmin: true },
@@ -31,6 +32,9 @@ export async function loadDemo(services: Services): Promise<{ created: string[] 
     });
     ids[u.email] = user.id;
     created.push(`user ${u.email}`);
+  }
+  for (const type of await loadVocabularySamples(services.vocabularyItems)) {
+    created.push(`sample ${type}`);
   }
   const ada = await services.users.findById(ids[DEMO_USERS[0].email]!);
   if (!ada) return { created };

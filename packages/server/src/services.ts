@@ -37,7 +37,13 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     database.db,
     config.database.kind === 'postgres' ? config.database.schema : undefined,
   );
-  const vocabularies = new VocabulariesService(new VocabulariesRepository(database.db));
+  const vocabularyItems = new VocabularyItemsService(
+    new VocabularyItemsRepository(database.db, database.engine),
+  );
+  const vocabularies = new VocabulariesService(
+    new VocabulariesRepository(database.db),
+    vocabularyItems,
+  );
   await vocabularies.loadFixtures();
   const recordsRepo = new RecordsRepository(database.db, database.engine);
   const doi = new DoiRegistrationService(recordsRepo, vocabularies, config);
@@ -56,9 +62,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     database,
     users: new UsersService(new UsersRepository(database.db), config.sessionDays),
     vocabularies,
-    vocabularyItems: new VocabularyItemsService(
-      new VocabularyItemsRepository(database.db, database.engine),
-    ),
+    vocabularyItems,
     records,
     search: new RecordsSearchService(recordsRepo, records),
     doi,

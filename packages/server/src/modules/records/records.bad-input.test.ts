@@ -393,6 +393,20 @@ describe.each(ENGINES)('bad input on the records API (%s)', (engine) => {
       ['resource_type', { resource_type: { id: 'nope' } }],
       ['languages', { languages: [{ id: 'nope' }] }],
       ['rights (licence)', { rights: [{ id: 'nope' }] }],
+      ['subjects', { subjects: [{ id: 'nope' }] }],
+      [
+        'affiliations',
+        {
+          creators: [
+            {
+              person_or_org: { type: 'personal', family_name: 'Doe' },
+              affiliations: [{ id: 'nope' }],
+            },
+          ],
+        },
+      ],
+      ['funders', { funding: [{ funder: { id: 'nope' } }] }],
+      ['awards', { funding: [{ funder: { name: 'Someone' }, award: { id: 'nope' } }] }],
     ])(
       'refuses an unknown %s id with 400 and stores nothing',
       async (_label, metadata: Record<string, unknown>) => {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AppError, pidDoesNotExist } from '../../errors.js';
 import { zodErrorItems } from '../../lib/zod-errors.js';
+import type { VocabularyItemsService } from './indexed/items.service.js';
+import { isIndexedType, type IndexedType } from './indexed/kinds.js';
 import { entryId, localized, props, tags, text } from './entry-schema.js';
 import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { VocabulariesRepository, VocabularyEntry } from './vocabularies.repository.js';
@@ -118,7 +120,11 @@ export class VocabulariesService {
   /** Rises whenever the snapshot is rebuilt, so rendered bodies can name the titles they used. */
   generation = 0;
 
-  constructor(private readonly repo: VocabulariesRepository) {}
+  constructor(
+    private readonly repo: VocabulariesRepository,
+    /** The large vocabularies, for reference checks. */
+    private readonly items: Pick<VocabularyItemsService, 'existing'>,
+  ) {}
 
   /** Loads the shipped vocabularies into an empty table (first start). */
   async loadFixtures(): Promise<number> {
@@ -298,16 +304,29 @@ export class VocabulariesService {
 
   /**
    * Throws 400 "Invalid value <id>." for the first reference to an unknown entry, as InvenioRDM's
-   * relation check does (the whole save fails; nothing is stored).
+   * relation check does (the whole save fails; nothing is stored). The large vocabularies are
+   * asked in one query per type.
    */
   async assertExist(refs: Array<{ type: string; id: string }>): Promise<void> {
+    const indexed = new Map<IndexedType, string[]>();
     for (const ref of refs) {
-      if (!CHECKED_TYPES.has(ref.type)) continue;
-      if (!(await this.byId(ref.type)).has(ref.id)) {
-        throw new AppError('INVALID_VOCABULARY_VALUE', `Invalid value ${ref.id}.`);
+      if (isIndexedType(ref.type)) {
+        indexed.set(ref.type, [...(indexed.get(ref.type) ?? []), ref.id]);
+        continue;
       }
+      if (!CHECKED_TYPES.has(ref.type)) continue;
+      if (!(await this.byId(ref.type)).has(ref.id)) throw invalidValue(ref.id);
+    }
+    for (const [type, ids] of indexed) {
+      const found = await this.items.existing(type, ids);
+      const missing = ids.find((id) => !found.has(id));
+      if (missing !== undefined) throw invalidValue(missing);
     }
   }
+}
+
+function invalidValue(id: string): AppError {
+  return new AppError('INVALID_VOCABULARY_VALUE', `Invalid value ${id}.`);
 }
 
 /** A synchronous lookup over the checked vocabularies, for presenters. */

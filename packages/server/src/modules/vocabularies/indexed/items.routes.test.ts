@@ -1,25 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/databases.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { expectError, expectValidationFailed } from '../../../test/assertions.js';
-import { importVocabulary } from './import/importer.js';
-import type { IndexedType } from './kinds.js';
+import { loadVocabularySamples } from './import/samples.js';
 
-const SAMPLES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'samples');
 const SITE = 'https://cairn.test';
-
-/** Imports one sample file through the same code path as the CLI. */
-async function importSample(t: TestApp, type: IndexedType, file: string) {
-  return importVocabulary(
-    t.services.vocabularyItems,
-    type,
-    fs.createReadStream(path.join(SAMPLES, file)),
-    { format: file.endsWith('.csv') ? 'csv' : 'json', locale: 'en' },
-  );
-}
 
 describe.each(ENGINES)('names, affiliations, funders, awards and subjects on %s', (engine) => {
   let t: TestApp;
@@ -30,12 +15,7 @@ describe.each(ENGINES)('names, affiliations, funders, awards and subjects on %s'
     t = await createTestApp(engine);
     admin = (await t.user(undefined, { admin: true })).headers;
     someone = (await t.user()).headers;
-    await importSample(t, 'affiliations', 'ror-v2.json');
-    await importSample(t, 'funders', 'ror-v2.json');
-    await importSample(t, 'names', 'names.csv');
-    await importSample(t, 'names', 'names.jsonl');
-    await importSample(t, 'awards', 'awards.csv');
-    await importSample(t, 'subjects', 'subjects.csv');
+    expect(await loadVocabularySamples(t.services.vocabularyItems)).toHaveLength(5);
   });
   afterAll(() => t.close());
 
@@ -397,5 +377,34 @@ describe.each(ENGINES)('names, affiliations, funders, awards and subjects on %s'
       'PID_DOES_NOT_EXIST',
       'The persistent identifier does not exist.',
     );
+  });
+
+  it('lets drafts refer to imported entries by id', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: someone,
+      body: {
+        metadata: {
+          title: 'Refers to the vocabularies',
+          creators: [
+            {
+              person_or_org: { type: 'personal', family_name: 'Carberry', given_name: 'Josiah' },
+              affiliations: [{ id: '01ggx4157' }],
+            },
+          ],
+          subjects: [{ id: 'https://id.nlm.nih.gov/mesh/D000001' }],
+          funding: [{ funder: { id: '00k4n6c32' }, award: { id: '00k4n6c32::777541' } }],
+        },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    // A partial save lists what publish still needs; the references themselves are kept.
+    const fields = (res.json().errors ?? []).map((e: { field: string }) => e.field);
+    expect(fields.filter((f: string) => /creators|subjects|funding/.test(f))).toEqual([]);
+    const metadata = res.json().metadata;
+    expect(metadata.creators[0].affiliations[0].id).toBe('01ggx4157');
+    expect(metadata.subjects[0].id).toBe('https://id.nlm.nih.gov/mesh/D000001');
+    expect(metadata.funding[0].award.id).toBe('00k4n6c32::777541');
   });
 });

@@ -82,6 +82,10 @@ export class VocabularyItemsService {
     return item;
   }
 
+  async isEmpty(type: IndexedType): Promise<boolean> {
+    return (await this.repo.countBrowse(type, {}, 1)) === 0;
+  }
+
   /** Items among `ids` that exist, by id, for reference checks. */
   async existing(
     type: IndexedType,

@@ -1,14 +1,12 @@
 import { Readable } from 'node:stream';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../../test/databases.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import type { IndexedType } from '../kinds.js';
 import { ImportFailed, importVocabulary } from './importer.js';
-
-const SAMPLES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'samples');
+import { SAMPLES_DIR as SAMPLES } from './samples.js';
 
 function text(content: string) {
   return Readable.from([Buffer.from(content, 'utf8')]);
