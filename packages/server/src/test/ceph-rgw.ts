@@ -14,6 +14,8 @@ const PROGRAMS = ['ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'monmaptoo
 const INSTALL = 'apt-get install -y --no-install-recommends radosgw ceph-mon ceph-osd';
 // The gateway creates its pools on first start; on 2 busy cores that has taken up to ~20 s.
 const READY_TIMEOUT_MS = 90_000;
+/** For the `beforeAll` that starts the gateway: more than the server tests' default hook time. */
+export const RGW_START_TIMEOUT_MS = 150_000;
 
 /** A running S3 endpoint backed by a throw-away single-node Ceph cluster. */
 export interface RgwServer {
@@ -34,7 +36,7 @@ export async function startRgw(): Promise<RgwServer> {
   if (missing.length > 0) {
     throw new Error(
       `The S3 tests run against Ceph's RADOS Gateway; ${missing.join(', ')} not found. ` +
-        `Install it with: sudo ${INSTALL}`,
+        `Install them with: sudo ${INSTALL}`,
     );
   }
   const dir = await mkdtemp(join(tmpdir(), 'cairn-rgw-'));

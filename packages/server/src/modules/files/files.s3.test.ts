@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRgw, type RgwServer } from '../../test/ceph-rgw.js';
+import { RGW_START_TIMEOUT_MS, startRgw, type RgwServer } from '../../test/ceph-rgw.js';
 import { ENGINES } from '../../test/databases.js';
 import { PUBLISHABLE_METADATA, md5, type Caller } from '../../test/files.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   } finally {
     client.destroy();
   }
-});
+}, RGW_START_TIMEOUT_MS);
 
 afterAll(async () => {
   await rgw?.stop();

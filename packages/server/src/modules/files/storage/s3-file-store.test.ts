@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRgw, type RgwServer } from '../../../test/ceph-rgw.js';
+import { RGW_START_TIMEOUT_MS, startRgw, type RgwServer } from '../../../test/ceph-rgw.js';
 import {
   contentMd5,
   describeFileStoreContract,
@@ -46,7 +46,7 @@ beforeAll(async () => {
   } finally {
     client.destroy();
   }
-});
+}, RGW_START_TIMEOUT_MS);
 
 afterAll(async () => {
   await rgw?.stop();
