@@ -9,23 +9,6 @@ export interface FileStoreHarness {
   cleanup(): Promise<void>;
 }
 
-/**
- * What the backend under test cannot do, each with the reason shown in the skipped test's name.
- * Only for emulators: a real store must pass every case.
- */
-export interface ContractGaps {
-  /** No ListParts: listing parts, and completing (which lists the parts to learn their ETags). */
-  listParts?: string;
-  /** No AbortMultipartUpload. */
-  abortMultipart?: string;
-  /** No ListMultipartUploads. */
-  listMultipartUploads?: string;
-  /** Takes parts for upload ids it never issued. */
-  uploadIdValidation?: string;
-  /** Answers `Range: bytes=0-0` with more than the first byte. */
-  firstByteRange?: string;
-}
-
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
@@ -42,7 +25,6 @@ const PART = 5 * MiB;
 export function describeFileStoreContract(
   name: string,
   make: () => Promise<FileStoreHarness>,
-  gaps: ContractGaps = {},
 ): void {
   describe(`FileStore contract: ${name}`, () => {
     let harness: FileStoreHarness;
@@ -57,10 +39,8 @@ export function describeFileStoreContract(
       await harness.cleanup();
     });
 
-    /** Frees an upload a test leaves open, where the backend can. */
-    const tidy = async (key: string, uploadId: string) => {
-      if (gaps.abortMultipart === undefined) await store.abortMultipart(key, uploadId);
-    };
+    /** Frees an upload a test leaves open. */
+    const tidy = (key: string, uploadId: string) => store.abortMultipart(key, uploadId);
 
     describe('put and read', () => {
       it('stores a small body and reads it back byte for byte', async () => {
@@ -118,7 +98,7 @@ export function describeFileStoreContract(
         expect(await slice(990, 5000)).toEqual(data.subarray(990));
       });
 
-      testIf(gaps.firstByteRange)('reads the first byte alone (bytes=0-0)', async () => {
+      it('reads the first byte alone (bytes=0-0)', async () => {
         const key = newKey();
         const data = randomBytes(1000);
         await store.put(key, streamOf(data), { maxSize: 1000 });
@@ -237,9 +217,7 @@ export function describeFileStoreContract(
     });
 
     describe('multipart', () => {
-      const withListParts = testIf(gaps.listParts);
-
-      withListParts('assembles parts sent out of order and in parallel', async () => {
+      it('assembles parts sent out of order and in parallel', async () => {
         const key = newKey();
         const data = randomBytes(2 * PART + 1000);
         const parts = split(data, PART);
@@ -270,7 +248,7 @@ export function describeFileStoreContract(
         await expectFailure(store.listParts(key, uploadId), 'not-found');
       });
 
-      withListParts('a re-sent part replaces the one sent before', async () => {
+      it('a re-sent part replaces the one sent before', async () => {
         const key = newKey();
         const data = randomBytes(PART + 1000);
         const parts = split(data, PART);
@@ -332,7 +310,7 @@ export function describeFileStoreContract(
         await tidy(key, uploadId);
       });
 
-      withListParts('does not list parts it refused', async () => {
+      it('does not list parts it refused', async () => {
         const key = newKey();
         const uploadId = await store.createMultipart(key, layout(3000, 1000));
         const bytes = randomBytes(1000);
@@ -357,7 +335,7 @@ export function describeFileStoreContract(
         await tidy(key, uploadId);
       });
 
-      withListParts('lists the parts received so far, ascending, with sizes and MD5s', async () => {
+      it('lists the parts received so far, ascending, with sizes and MD5s', async () => {
         const key = newKey();
         const uploadId = await store.createMultipart(key, layout(2500, 1000));
         const third = randomBytes(500);
@@ -374,7 +352,7 @@ export function describeFileStoreContract(
         await tidy(key, uploadId);
       });
 
-      withListParts('refuses to complete with a part missing (missing-parts)', async () => {
+      it('refuses to complete with a part missing (missing-parts)', async () => {
         const key = newKey();
         const uploadId = await store.createMultipart(key, layout(2500, 1000));
         await store.putPart(key, uploadId, 1, streamOf(randomBytes(1000)), { expectedSize: 1000 });
@@ -388,60 +366,51 @@ export function describeFileStoreContract(
         await tidy(key, uploadId);
       });
 
-      testIf(gaps.abortMultipart ?? gaps.listParts)(
-        'abort frees the upload, and aborting twice is fine',
-        async () => {
-          const key = newKey();
-          const uploadId = await store.createMultipart(key, layout(2000, 1000));
-          await store.putPart(key, uploadId, 1, streamOf(randomBytes(1000)), {
-            expectedSize: 1000,
-          });
+      it('abort frees the upload, and aborting twice is fine', async () => {
+        const key = newKey();
+        const uploadId = await store.createMultipart(key, layout(2000, 1000));
+        await store.putPart(key, uploadId, 1, streamOf(randomBytes(1000)), {
+          expectedSize: 1000,
+        });
 
-          await store.abortMultipart(key, uploadId);
+        await store.abortMultipart(key, uploadId);
 
-          await expectFailure(store.listParts(key, uploadId), 'not-found');
-          await expectFailure(store.completeMultipart(key, uploadId, 1), 'not-found');
-          await expect(store.abortMultipart(key, uploadId)).resolves.toBeUndefined();
-          await expectFailure(store.read(key), 'not-found');
-        },
-      );
+        await expectFailure(store.listParts(key, uploadId), 'not-found');
+        await expectFailure(store.completeMultipart(key, uploadId, 1), 'not-found');
+        await expect(store.abortMultipart(key, uploadId)).resolves.toBeUndefined();
+        await expectFailure(store.read(key), 'not-found');
+      });
 
-      testIf(gaps.uploadIdValidation ?? gaps.listParts)(
-        'reports unknown uploads as not-found',
-        async () => {
-          const key = newKey();
-          const made = await store.createMultipart(key, layout(1000, 1000));
-          const unknown = made.replace(/[0-9a-f]/, (c) => (c === '0' ? '1' : '0'));
+      it('reports unknown uploads as not-found', async () => {
+        const key = newKey();
+        const made = await store.createMultipart(key, layout(1000, 1000));
+        const unknown = made.replace(/[0-9a-f]/, (c) => (c === '0' ? '1' : '0'));
 
-          await expectFailure(
-            store.putPart(key, unknown, 1, streamOf(randomBytes(10)), { expectedSize: 10 }),
-            'not-found',
-          );
-          await expectFailure(store.listParts(key, unknown), 'not-found');
-          await expectFailure(store.completeMultipart(key, unknown, 1), 'not-found');
-          // An upload belongs to its key.
-          await expectFailure(store.listParts(newKey(), made), 'not-found');
-          await expect(store.abortMultipart(key, unknown)).resolves.toBeUndefined();
-          await tidy(key, made);
-        },
-      );
+        await expectFailure(
+          store.putPart(key, unknown, 1, streamOf(randomBytes(10)), { expectedSize: 10 }),
+          'not-found',
+        );
+        await expectFailure(store.listParts(key, unknown), 'not-found');
+        await expectFailure(store.completeMultipart(key, unknown, 1), 'not-found');
+        // An upload belongs to its key.
+        await expectFailure(store.listParts(newKey(), made), 'not-found');
+        await expect(store.abortMultipart(key, unknown)).resolves.toBeUndefined();
+        await tidy(key, made);
+      });
 
-      testIf(gaps.listMultipartUploads)(
-        'lists uploads started before a cut-off as stale',
-        async () => {
-          const listStale = store.listStaleMultipart?.bind(store);
-          if (!listStale) throw new Error('A store with multipart uploads must list stale ones.');
-          const key = newKey();
-          const uploadId = await store.createMultipart(key, layout(1000, 1000));
+      it('lists uploads started before a cut-off as stale', async () => {
+        const listStale = store.listStaleMultipart?.bind(store);
+        if (!listStale) throw new Error('A store with multipart uploads must list stale ones.');
+        const key = newKey();
+        const uploadId = await store.createMultipart(key, layout(1000, 1000));
 
-          const stale = await listStale(new Date(Date.now() + 60_000));
-          const fresh = await listStale(new Date(Date.now() - 60_000));
+        const stale = await listStale(new Date(Date.now() + 60_000));
+        const fresh = await listStale(new Date(Date.now() - 60_000));
 
-          expect(stale).toContainEqual({ key, uploadId });
-          expect(fresh).not.toContainEqual({ key, uploadId });
-          await tidy(key, uploadId);
-        },
-      );
+        expect(stale).toContainEqual({ key, uploadId });
+        expect(fresh).not.toContainEqual({ key, uploadId });
+        await tidy(key, uploadId);
+      });
     });
 
     describe('delete', () => {
@@ -457,15 +426,6 @@ export function describeFileStoreContract(
       });
     });
   });
-}
-
-type TestBody = () => Promise<void>;
-
-/** `it`, or `it.skip` with the reason in the title when the backend lacks what the test needs. */
-function testIf(gap: string | undefined): (title: string, body: TestBody) => void {
-  return gap === undefined
-    ? (title, body) => it(title, body)
-    : (title, body) => it.skip(`${title} [skipped: ${gap}]`, body);
 }
 
 /** A key shaped like the files service's (`ab/cd/<uuid>`). */

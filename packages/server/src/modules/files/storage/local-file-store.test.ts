@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   contentMd5,
   describeFileStoreContract,
@@ -14,6 +14,7 @@ import {
   streamOf,
 } from './file-store.contract.js';
 import { LocalFileStore } from './local-file-store.js';
+import { Md5 } from './md5.js';
 
 describeFileStoreContract('local folder', async () => {
   const root = await mkdtemp(join(tmpdir(), 'cairn-local-store-'));
@@ -157,5 +158,147 @@ describe('LocalFileStore', () => {
         store.putPart(key, uploadId, part, streamOf(randomBytes(10)), { expectedSize: 10 }),
       ).rejects.toThrow(RangeError);
     }
+  });
+
+  describe('the whole-file MD5 computed while parts arrive', () => {
+    const PART = 64 * 1024;
+
+    /** An upload of `count` parts of random bytes (the last one shorter). */
+    async function upload(count: number) {
+      const key = newKey();
+      const parts = Array.from({ length: count }, (_, i) =>
+        randomBytes(i === count - 1 ? PART / 2 + 3 : PART),
+      );
+      const size = parts.reduce((sum, p) => sum + p.length, 0);
+      const uploadId = await store.createMultipart(key, { size, partSize: PART, parts: count });
+      const send = (n: number, bytes: Buffer = parts[n - 1]!, s = store) =>
+        s.putPart(key, uploadId, n, streamOf(bytes, 10_000), {
+          expectedSize: parts[n - 1]!.length,
+        });
+      const commit = async (s = store) => {
+        const done = await s.completeMultipart(key, uploadId, count);
+        const whole = Buffer.concat(parts);
+        expect(done).toEqual({ size: whole.length, md5: md5(whole) });
+        expect((await readAll(await s.read(key))).equals(whole)).toBe(true);
+      };
+      return { key, uploadId, parts, send, commit };
+    }
+
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('hashes parts sent one after the other as they pass, reading nothing back', async () => {
+      const fromDisk = vi.spyOn(Md5.prototype, 'updateFromFile');
+      const u = await upload(5);
+
+      for (let n = 1; n <= 5; n++) await u.send(n);
+      await u.commit();
+
+      expect(fromDisk).not.toHaveBeenCalled();
+    });
+
+    it('catches up from disk on parts that came early: in reverse, in parallel, shuffled', async () => {
+      const fromDisk = vi.spyOn(Md5.prototype, 'updateFromFile');
+      const reverse = await upload(6);
+      for (let n = 6; n >= 1; n--) await reverse.send(n);
+      await reverse.commit();
+      // Part 1 passed through; 2..6 were on disk before it.
+      expect(fromDisk.mock.calls.length).toBeGreaterThanOrEqual(5);
+
+      const parallel = await upload(12);
+      await Promise.all(parallel.parts.map((_, i) => parallel.send(i + 1)));
+      await parallel.commit();
+
+      const shuffled = await upload(12);
+      const order = [7, 2, 12, 1, 3, 9, 4, 11, 5, 10, 6, 8];
+      for (let i = 0; i < order.length; i += 3) {
+        await Promise.all(order.slice(i, i + 3).map((n) => shuffled.send(n)));
+      }
+      await shuffled.commit();
+    });
+
+    it('follows parts re-sent with other bytes before and after they were hashed', async () => {
+      const u = await upload(4);
+      await u.send(1, randomBytes(PART));
+      await u.send(2, randomBytes(PART));
+      // Parts 1 and 2 are in the hash by now: their new bytes must replace them there.
+      await u.send(1);
+      await u.send(2);
+      await u.send(4, randomBytes(u.parts[3]!.length));
+      await u.send(3);
+      await u.send(4);
+      await u.commit();
+    });
+
+    it('survives parts that failed while they were being hashed', async () => {
+      const u = await upload(3);
+      const broken = Readable.from(
+        (async function* chunks() {
+          yield u.parts[0]!.subarray(0, 1000);
+          await Promise.resolve();
+          throw new Error('connection reset by peer');
+        })(),
+      );
+      await expectFailure(
+        store.putPart(u.key, u.uploadId, 1, broken, { expectedSize: PART }),
+        'aborted',
+      );
+      await expectFailure(
+        store.putPart(u.key, u.uploadId, 1, streamOf(u.parts[0]!), {
+          expectedSize: PART,
+          contentMd5: contentMd5(randomBytes(10)),
+        }),
+        'checksum-mismatch',
+      );
+      await expectFailure(u.send(1, randomBytes(PART - 1)), 'size-mismatch');
+      await u.send(1);
+      await u.send(2);
+      await u.send(3);
+      await u.commit();
+    });
+
+    it('forgets a hashed part whose re-send failed', async () => {
+      const u = await upload(3);
+      await u.send(1);
+      await u.send(2);
+
+      await expectFailure(u.send(2, randomBytes(10)), 'size-mismatch');
+      await u.send(3);
+      await expectFailure(store.completeMultipart(u.key, u.uploadId, 3), 'missing-parts');
+      await u.send(2);
+
+      await u.commit();
+    });
+
+    it('aborts an upload whose parts are being hashed, and refuses its late parts', async () => {
+      const u = await upload(8);
+      await Promise.all([2, 3, 4, 5, 6, 7, 8].map((n) => u.send(n)));
+      const first = u.send(1);
+
+      await first;
+      await store.abortMultipart(u.key, u.uploadId);
+
+      await expectFailure(u.send(2), 'not-found');
+      await expectFailure(store.completeMultipart(u.key, u.uploadId, 8), 'not-found');
+      expect(await readdir(join(root, '.multipart'))).toEqual([]);
+      // The store goes on hashing other uploads.
+      const next = await upload(2);
+      await next.send(1);
+      await next.send(2);
+      await next.commit();
+    });
+
+    it('hashes the stored parts at commit after a restart', async () => {
+      const u = await upload(4);
+      await u.send(1);
+      await u.send(2);
+
+      const restarted = new LocalFileStore({ root });
+      await u.send(4, u.parts[3], restarted);
+      await u.send(3, u.parts[2], restarted);
+
+      await u.commit(restarted);
+    });
   });
 });

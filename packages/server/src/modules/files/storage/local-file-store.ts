@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import {
   mkdir,
   open,
@@ -48,13 +48,23 @@ interface Manifest {
   createdAt: string;
 }
 
-/** The whole-file MD5 over the parts received so far, in order (see #advanceHash). */
+/**
+ * The whole-file MD5 over parts 1..next-1, as they were received (see #advanceHash). Held by this
+ * process only: after a restart, commit hashes the stored parts from scratch.
+ */
 interface HashState {
   hash: Md5;
   /** The first part not hashed yet. */
   next: number;
-  /** Which write of each part was hashed (see #generations). */
+  /** Which write of each hashed part went in (see #generations). */
   hashed: number[];
+  /**
+   * Who is adding a part to the hash: the part's own upload, as its bytes pass ('inline'), or
+   * the catch-up reading it from disk ('disk'). Nobody else may touch the hash meanwhile.
+   */
+  busy?: 'inline' | 'disk';
+  /** The hash took bytes that are not (or no longer) the file's: start again from part 1. */
+  spoilt: boolean;
   chain: Promise<void>;
 }
 
@@ -159,43 +169,55 @@ export class LocalFileStore implements FileStore {
       // listed with the MD5 of bytes it no longer holds.
       await rm(sidecarPath(dir, part), { force: true });
       const lockKey = `${uploadId}:${part}`;
-      this.#generations.set(lockKey, (this.#generations.get(lockKey) ?? 0) + 1);
+      const generation = (this.#generations.get(lockKey) ?? 0) + 1;
+      this.#generations.set(lockKey, generation);
       // The part's own MD5 is needed now only to check a Content-MD5; otherwise it is computed if
       // and when a resuming client lists the parts. Hashing every byte twice (the part, and the
-      // whole file) would halve what one core can take in.
+      // whole file) would halve what one core can take in. The whole file's MD5 takes the bytes
+      // as they pass when this part is the next one it needs.
+      const inline = this.#claimInline(uploadId, part);
       const metered = new MeteredBody(
         body,
         { maxSize: expectedSize, expectedSize },
-        { hash: contentMd5 !== undefined },
+        { hash: contentMd5 !== undefined, ...(inline ? { alsoInto: inline.hash } : {}) },
       );
-      let file;
+      let received = false;
+      let md5: string | undefined;
       try {
-        file = createWriteStream(join(dir, DATA_FILE), {
-          flags: 'r+',
-          highWaterMark: WRITE_BUFFER,
-          start: (part - 1) * manifest.partSize,
-          flush: true,
-        });
-        await once(file, 'ready');
-      } catch (error) {
-        if (hasCode(error, 'ENOENT')) throw uploadNotFound(uploadId);
-        throw error;
+        let file;
+        try {
+          file = createWriteStream(join(dir, DATA_FILE), {
+            flags: 'r+',
+            highWaterMark: WRITE_BUFFER,
+            start: (part - 1) * manifest.partSize,
+            flush: true,
+          });
+          await once(file, 'ready');
+        } catch (error) {
+          if (hasCode(error, 'ENOENT')) throw uploadNotFound(uploadId);
+          throw error;
+        }
+        await pipeline(metered, file);
+        md5 = contentMd5 === undefined ? undefined : await metered.md5();
+        if (contentMd5 !== undefined && contentMd5ToHex(contentMd5) !== md5) {
+          throw new FileStoreError(
+            'checksum-mismatch',
+            `Part ${part} does not match its Content-MD5.`,
+          );
+        }
+        try {
+          await writeFile(sidecarPath(dir, part), md5 ?? RECEIVED);
+        } catch (error) {
+          if (hasCode(error, 'ENOENT')) throw uploadNotFound(uploadId);
+          throw error;
+        }
+        received = true;
+      } finally {
+        if (inline) this.#releaseInline(uploadId, inline, part, received ? generation : undefined);
+        // Parts after this one may be waiting on disk for it (or, when it failed inline, the
+        // hash starts again from part 1): in the background either way. Not after an abort.
+        if (this.#hashes.has(uploadId)) void this.#advanceHash(uploadId, manifest);
       }
-      await pipeline(metered, file);
-      const md5 = contentMd5 === undefined ? undefined : await metered.md5();
-      if (contentMd5 !== undefined && contentMd5ToHex(contentMd5) !== md5) {
-        throw new FileStoreError(
-          'checksum-mismatch',
-          `Part ${part} does not match its Content-MD5.`,
-        );
-      }
-      try {
-        await writeFile(sidecarPath(dir, part), md5 ?? RECEIVED);
-      } catch (error) {
-        if (hasCode(error, 'ENOENT')) throw uploadNotFound(uploadId);
-        throw error;
-      }
-      void this.#advanceHash(uploadId, manifest).catch(() => undefined);
       return { part, size: metered.size, ...(md5 ? { md5, etag: md5 } : {}) };
     });
   }
@@ -217,39 +239,106 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  /**
-   * Hashes the contiguous prefix of received parts while the rest still arrive, so that commit
-   * of a 4 GiB upload does not wait for an MD5 over 4 GiB. Parts arrive roughly in order (the
-   * uploaders send 1..n with a few in flight), so the prefix grows with the upload. The state is
-   * an optimisation held by this process only: after a restart, commit hashes from scratch.
-   */
-  #advanceHash(uploadId: string, manifest: Manifest): Promise<void> {
+  /** This process's running hash of the upload, made on first use. */
+  #hashState(uploadId: string): HashState {
     let state = this.#hashes.get(uploadId);
     if (!state) {
-      state = { hash: new Md5(), next: 1, hashed: [], chain: Promise.resolve() };
+      state = { hash: new Md5(), next: 1, hashed: [], spoilt: false, chain: Promise.resolve() };
       this.#hashes.set(uploadId, state);
     }
-    const current = state;
-    current.chain = current.chain.then(async () => {
-      const dir = this.#uploadDir(uploadId);
-      while (current.next <= manifest.parts) {
-        const n = current.next;
-        if ((await readSidecar(sidecarPath(dir, n))) === undefined) return;
-        const start = (n - 1) * manifest.partSize;
-        const end = Math.min(manifest.size, start + manifest.partSize) - 1;
-        await this.#withPart(uploadId, n, async () => {
-          if (end >= start) {
-            for await (const chunk of createReadStream(join(dir, DATA_FILE), { start, end })) {
-              const behind = current.hash.update(chunk as Buffer);
-              if (behind) await behind;
-            }
-          }
-          current.hashed[n] = this.#generations.get(`${uploadId}:${n}`) ?? 0;
-        });
-        current.next = n + 1;
-      }
-    });
+    return state;
+  }
+
+  /**
+   * Lets part `part` feed the whole-file hash as it arrives, when it is the next part the hash
+   * needs and nobody else is adding to it; a re-send of a part already hashed spoils the hash.
+   */
+  #claimInline(uploadId: string, part: number): HashState | undefined {
+    const state = this.#hashState(uploadId);
+    if (part < state.next) state.spoilt = true;
+    if (state.busy !== undefined || state.spoilt || state.next !== part) return undefined;
+    state.busy = 'inline';
+    return state;
+  }
+
+  /** Ends an inline claim: the part is in the hash (`generation` of it), or its bytes spoilt it. */
+  #releaseInline(
+    uploadId: string,
+    state: HashState,
+    part: number,
+    generation: number | undefined,
+  ): void {
+    state.busy = undefined;
+    if (generation === undefined) state.spoilt = true;
+    else {
+      state.hashed[part] = generation;
+      state.next = part + 1;
+    }
+    // Aborted or completed meanwhile: the hash was left to this upload to let go of.
+    if (this.#hashes.get(uploadId) !== state) state.hash.discard();
+  }
+
+  /** Forgets the running hash (an abort, a read that failed): commit then hashes from disk. */
+  #dropHash(uploadId: string, state: HashState): void {
+    if (this.#hashes.get(uploadId) === state) this.#hashes.delete(uploadId);
+    // An inline part still feeds it; #releaseInline lets it go.
+    if (state.busy !== 'inline') state.hash.discard();
+  }
+
+  /**
+   * Keeps the whole-file MD5 following the contiguous prefix of received parts while the rest
+   * still arrive, so that commit of a 4 GiB upload does not wait for an MD5 over 4 GiB. A part
+   * that arrives when it is the next one needed is hashed as it passes (#claimInline); parts that
+   * arrived earlier than that (several in flight, or out of order) are read back from disk here,
+   * by the MD5 worker itself, once the parts before them are in. Never fails: on any error the
+   * hash is dropped and commit reads the whole file.
+   */
+  #advanceHash(uploadId: string, manifest: Manifest): Promise<void> {
+    const current = this.#hashState(uploadId);
+    current.chain = current.chain
+      .then(() => this.#catchUp(uploadId, manifest, current))
+      .catch(() => this.#dropHash(uploadId, current));
     return current.chain;
+  }
+
+  async #catchUp(uploadId: string, manifest: Manifest, current: HashState): Promise<void> {
+    const dir = this.#uploadDir(uploadId);
+    for (;;) {
+      if (this.#hashes.get(uploadId) !== current || current.busy !== undefined) return;
+      if (current.spoilt) {
+        current.hash.discard();
+        current.hash = new Md5();
+        current.next = 1;
+        current.hashed = [];
+        current.spoilt = false;
+      }
+      const n = current.next;
+      if (n > manifest.parts) return;
+      if ((await readSidecar(sidecarPath(dir, n))) === undefined) return;
+      // Looked again after the wait: an inline part may have taken over, or spoilt the hash.
+      if (current.busy !== undefined || current.spoilt || current.next !== n) continue;
+      if (this.#hashes.get(uploadId) !== current) return;
+      current.busy = 'disk';
+      let added = false;
+      try {
+        added = await this.#withPart(uploadId, n, async () => {
+          // A re-send may have failed while this waited for the part: then it is missing again.
+          if ((await readSidecar(sidecarPath(dir, n))) === undefined) return false;
+          const start = (n - 1) * manifest.partSize;
+          await current.hash.updateFromFile(
+            join(dir, DATA_FILE),
+            start,
+            start + partLength(manifest, n) - 1,
+          );
+          current.hashed[n] = this.#generations.get(`${uploadId}:${n}`) ?? 0;
+          current.next = n + 1;
+          return true;
+        });
+      } finally {
+        current.busy = undefined;
+      }
+      if (!added) return;
+    }
   }
 
   async listParts(key: string, uploadId: string): Promise<StoredPart[]> {
@@ -267,13 +356,17 @@ export class LocalFileStore implements FileStore {
           const again = await readSidecar(sidecarPath(dir, part));
           if (again !== null) return again;
           const start = (part - 1) * manifest.partSize;
-          const end = start + partLength(manifest, part) - 1;
           const hash = new Md5();
-          if (end >= start) {
-            for await (const chunk of createReadStream(join(dir, DATA_FILE), { start, end })) {
-              const behind = hash.update(chunk as Buffer);
-              if (behind) await behind;
-            }
+          try {
+            await hash.updateFromFile(
+              join(dir, DATA_FILE),
+              start,
+              start + partLength(manifest, part) - 1,
+            );
+          } catch (error) {
+            hash.discard();
+            if (hasCode(error, 'ENOENT')) throw uploadNotFound(uploadId);
+            throw error;
           }
           const hex = await hash.digest();
           await writeFile(sidecarPath(dir, part), hex);
@@ -325,10 +418,12 @@ export class LocalFileStore implements FileStore {
     await this.#advanceHash(uploadId, manifest);
     const state = this.#hashes.get(uploadId);
     this.#hashes.delete(uploadId);
-    // The running hash stands only if every part it read is still the part received (a re-send
+    // The running hash stands only if it covers every part, each as last received (a re-send
     // after hashing, or a restart, means hashing the assembled bytes again).
     const valid =
       state !== undefined &&
+      state.busy === undefined &&
+      !state.spoilt &&
       state.next > parts &&
       partNumbers(parts).every(
         (n) => state.hashed[n] === (this.#generations.get(`${uploadId}:${n}`) ?? 0),
@@ -337,11 +432,13 @@ export class LocalFileStore implements FileStore {
     if (valid) {
       md5 = await state.hash.digest();
     } else {
-      state?.hash.discard();
+      if (state) this.#dropHash(uploadId, state);
       const hash = new Md5();
-      for await (const chunk of createReadStream(join(dir, DATA_FILE))) {
-        const behind = hash.update(chunk as Buffer);
-        if (behind) await behind;
+      try {
+        await hash.updateFromFile(join(dir, DATA_FILE), 0, manifest.size - 1);
+      } catch (error) {
+        hash.discard();
+        throw error;
       }
       md5 = await hash.digest();
     }
@@ -364,7 +461,8 @@ export class LocalFileStore implements FileStore {
       if (error instanceof FileStoreError && error.reason === 'not-found') return;
       throw error;
     }
-    this.#hashes.delete(uploadId);
+    const state = this.#hashes.get(uploadId);
+    if (state) this.#dropHash(uploadId, state);
     for (const lockKey of this.#generations.keys()) {
       if (lockKey.startsWith(`${uploadId}:`)) this.#generations.delete(lockKey);
     }

@@ -24,15 +24,24 @@ export interface BodyLimits {
 export class MeteredBody implements AsyncIterable<Buffer> {
   #size = 0;
   readonly #hash: Md5 | undefined;
+  readonly #alsoInto: Md5 | undefined;
   #md5: Promise<string> | undefined;
 
   constructor(
     private readonly body: Readable,
     private readonly limits: BodyLimits,
-    /** Without a hash, `md5()` is not available: for bytes whose checksum nobody needs yet. */
-    options: { hash?: boolean } = {},
+    options: {
+      /** Without a hash, `md5()` is not available: for bytes whose checksum nobody needs yet. */
+      hash?: boolean;
+      /**
+       * Another hash the bytes are added to as they pass (a whole file's, of which this body is
+       * a part). It is the caller's: when the body fails, the caller must treat it as spoilt.
+       */
+      alsoInto?: Md5;
+    } = {},
   ) {
     this.#hash = options.hash === false ? undefined : new Md5();
+    this.#alsoInto = options.alsoInto;
   }
 
   /** Bytes seen so far (all of them once iteration has finished). */
@@ -85,6 +94,8 @@ export class MeteredBody implements AsyncIterable<Buffer> {
         }
         const behind = this.#hash?.update(chunk);
         if (behind) await behind;
+        const alsoBehind = this.#alsoInto?.update(chunk);
+        if (alsoBehind) await alsoBehind;
         yield chunk;
       }
       if (expectedSize !== undefined && this.#size !== expectedSize) {
