@@ -436,26 +436,30 @@ export class VocabularyItemsRepository {
    * then spends most of its time in I/O.
    */
   async bulkTransaction<T>(work: (trx: Trx, bulk: BulkImport) => Promise<T>): Promise<T> {
-    if (this.engine !== 'sqlite') return this.transaction((trx) => work(trx, {}));
-    await sql`pragma cache_size = ${sql.raw(String(-IMPORT_CACHE_KIB))}`.execute(this.db);
+    const sqlite = this.engine === 'sqlite';
+    if (sqlite) {
+      await sql`pragma cache_size = ${sql.raw(String(-IMPORT_CACHE_KIB))}`.execute(this.db);
+    }
     try {
       return await this.transaction(async (trx) => {
         // Terms in file order would land all over the terms' B-tree; collected in a plain
         // table and inserted sorted at the end, they are appended page after page.
-        await sql`drop table if exists temp.pending_terms`.execute(trx);
-        await sql`create temp table pending_terms (type text, term text, item_pk integer)`.execute(
-          trx,
-        );
+        await sql`drop table if exists pending_terms`.execute(trx);
+        await sql`create temp table pending_terms (type text, term text ${sql.raw(
+          sqlite ? '' : 'collate "C"',
+        )}, item_pk integer)`.execute(trx);
+        // PostgreSQL sorts the pending terms in memory rather than in temporary files.
+        if (!sqlite) await sql`set local work_mem = '256MB'`.execute(trx);
         const result = await work(trx, { termsTable: 'pending_terms' });
         await sql`insert into vocabulary_terms (type, term, item_pk)
-          select type, term, item_pk from temp.pending_terms order by type, term, item_pk`.execute(
-          trx,
-        );
-        await sql`drop table temp.pending_terms`.execute(trx);
+          select type, term, item_pk from pending_terms order by type, term, item_pk`.execute(trx);
+        await sql`drop table pending_terms`.execute(trx);
         return result;
       });
     } finally {
-      await sql`pragma cache_size = ${sql.raw(String(-SQLITE_CACHE_KIB))}`.execute(this.db);
+      if (sqlite) {
+        await sql`pragma cache_size = ${sql.raw(String(-SQLITE_CACHE_KIB))}`.execute(this.db);
+      }
     }
   }
 
