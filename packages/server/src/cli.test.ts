@@ -204,7 +204,7 @@ describe('cairn CLI (SQLite in a temporary data dir)', () => {
     const first = await run('demo');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^Loaded: user ada@cairn\.example, user grace@cairn\.example, record /,
+      /^Loaded: user ada@cairn\.example, user grace@cairn\.example, sample affiliations, sample funders, sample names, sample awards, sample subjects, record /,
     );
     const after = await counts();
     expect(after).toEqual({ users: 2, records: 1, drafts: 0 });
@@ -212,6 +212,48 @@ describe('cairn CLI (SQLite in a temporary data dir)', () => {
     const second = await run('demo');
     expect(second).toEqual({ code: 0, stdout: 'Demo data already present.\n', stderr: '' });
     expect(await counts()).toEqual(after);
+  });
+
+  it('imports a vocabulary dump, reports bad lines and imports nothing from a bad file', async () => {
+    const good = path.join(dataDir, 'subjects.csv');
+    fs.writeFileSync(
+      good,
+      'id,subject,scheme\nfos-1,Natural sciences,FOS\nfos-2,Mathematics,FOS\n',
+    );
+    const imported = await run('vocabularies', 'import', 'subjects', good);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(
+      /^subjects: 2 records read, 2 added, 0 updated, 0 unchanged in \d+\.\d s\n$/,
+    );
+    const again = await run('vocabularies', 'import', 'subjects', good);
+    expect(again.stdout).toMatch(/^subjects: 2 records read, 0 added, 0 updated, 2 unchanged/);
+
+    const bad = path.join(dataDir, 'bad.csv');
+    fs.writeFileSync(bad, 'id,subject,scheme\nfos-3,Physics,FOS\nfos-4,,FOS\n');
+    const refused = await run('vocabularies', 'import', 'subjects', bad);
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'cairn: nothing was imported; fix these records and run the import again:\n' +
+        'line 3: subject: Missing data for required field.\n',
+    });
+    const found = await withServices((s) => s.vocabularyItems.search('subjects', { q: 'physics' }));
+    expect(found.total).toBe(0);
+
+    expect(await run('vocabularies', 'import', 'people', good)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('unknown vocabulary "people"') as string,
+    });
+    expect(await run('vocabularies', 'import', 'affiliations', good)).toMatchObject({
+      code: 1,
+      stderr: 'cairn: affiliations are imported from json, not csv\n',
+    });
+    expect(await run('vocabularies', 'import', 'names', '/nonexistent.csv')).toMatchObject({
+      code: 1,
+      stderr: 'cairn: no such file: /nonexistent.csv\n',
+    });
   });
 
   it('answers an unknown command or option with the usage and exit code 2', async () => {
