@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasedSelectQueryBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { SQLITE_CACHE_KIB, type Db, type Engine } from '../../../database/database.js';
 import { bulkInsert, type BulkColumn } from '../../../database/bulk.js';
 import { readJson, type Database } from '../../../database/schema.js';
@@ -232,10 +232,13 @@ export class VocabularyItemsRepository {
     filters: ItemFilters,
     cap: number,
   ): Promise<number> {
-    const inner = this.termQuery(type, match, filters)
-      .select('vocabularyTerms.itemPk')
-      .distinct()
-      .limit(cap);
+    return this.countOf(
+      this.termQuery(type, match, filters).select('vocabularyTerms.itemPk').distinct().limit(cap),
+    );
+  }
+
+  /** The number of rows a (limited) query gives. */
+  private async countOf(inner: { as(alias: 'm'): AliasedSelectQueryBuilder<object, 'm'> }) {
     const row = await this.db
       .selectFrom(inner.as('m'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -280,15 +283,12 @@ export class VocabularyItemsRepository {
   }
 
   async countBrowse(type: string, filters: Omit<ItemFilters, 'words'>, cap: number) {
-    const inner = this.filtered(
-      this.db.selectFrom('vocabularyItems').select('pk').where('type', '=', type),
-      filters,
-    ).limit(cap);
-    const row = await this.db
-      .selectFrom(inner.as('m'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return this.countOf(
+      this.filtered(
+        this.db.selectFrom('vocabularyItems').select('pk').where('type', '=', type),
+        filters,
+      ).limit(cap),
+    );
   }
 
   /**
