@@ -20,6 +20,7 @@ import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.ro
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
+import { registerRecordExportRoutes } from './modules/records/exports/exports.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -156,6 +157,11 @@ export async function buildApp(
   });
   registerVocabularyRoutes(app, { config, vocabularies: services.vocabularies });
   registerFileRoutes(app, config, services.files);
+  registerRecordExportRoutes(app, {
+    config,
+    records: services.records,
+    vocabularies: services.vocabularies,
+  });
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,
