@@ -104,7 +104,7 @@ export function UploadsPage() {
         <SegmentedControl
           aria-label={t('dashboard.filterLabel')}
           value={query.status}
-          onChange={(value) => update({ status: value as UploadsQuery['status'] })}
+          onChange={(value) => update({ status: value })}
           data={FILTERS.map((f) => ({ value: f, label: t(`dashboard.filter.${f}`) }))}
         />
         <NativeSelect
