@@ -21,6 +21,7 @@ import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
 import { registerRecordExportRoutes } from './modules/records/exports/exports.routes.js';
+import { registerTokenRoutes } from './modules/users/tokens.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -157,6 +158,7 @@ export async function buildApp(
   });
   registerVocabularyRoutes(app, { config, vocabularies: services.vocabularies });
   registerFileRoutes(app, config, services.files);
+  registerTokenRoutes(app, services.users);
   registerRecordExportRoutes(app, {
     config,
     records: services.records,

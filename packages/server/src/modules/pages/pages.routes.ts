@@ -139,6 +139,9 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   app.get('/me/uploads', async (request, reply) =>
     requireLogin(request, reply) ? render(request, reply, { title: 'My uploads' }) : reply,
   );
+  app.get('/account/tokens', async (request, reply) =>
+    requireLogin(request, reply) ? render(request, reply, { title: 'Access tokens' }) : reply,
+  );
   app.get('/uploads/new', async (request, reply) =>
     requireLogin(request, reply) ? render(request, reply, { title: 'New upload' }) : reply,
   );
