@@ -27,7 +27,7 @@ describe.each(ENGINES)('personal access tokens API (%s)', (engine) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().hits.hits as Array<{ id: string; name: string }>;
   };
-  const create = (caller: Caller, body?: unknown) =>
+  const create = (caller: Caller, body?: object | string) =>
     t.request({ method: 'POST', url: '/api/user/tokens', headers: caller.headers, body });
   const me = (token: string) =>
     t.request({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });

@@ -33,7 +33,7 @@ describe('TokensPage', () => {
       url: '/api/user/tokens',
       body: { name: 'ci' },
     });
-    expect((screen.getByRole('textbox', { name: /Name/ }) as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: /Name/ }).value).toBe('');
   });
 
   it('revokes a token', async () => {
