@@ -1,7 +1,8 @@
-import { Code, Table, Text } from '@mantine/core';
+import { Code, Table, Text, Typography } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { renderMarkdown } from '../../lib/markdown';
 import { PageLoader } from '../../components/PageLoader';
 import { useFilePrefix } from './api';
 import type { FileEntry } from './landing';
@@ -130,7 +131,24 @@ function TextPreview({ file, url, kind }: { file: FileEntry; url: string; kind: 
       </Table.ScrollContainer>
     );
   }
-  // Markdown is shown as its source: readable as it is, and nothing in it can run.
+  if (kind === 'markdown')
+    return (
+      <>
+        <Typography
+          style={{ maxHeight: '32rem', overflow: 'auto' }}
+          tabIndex={0}
+          role="region"
+          aria-label={t('records.previewOf', { name: file.key })}
+        >
+          {renderMarkdown(prefix.data)}
+        </Typography>
+        {truncated && (
+          <Text size="sm" c="dimmed">
+            {t('records.previewTruncated')}
+          </Text>
+        )}
+      </>
+    );
   return (
     <>
       <Code
