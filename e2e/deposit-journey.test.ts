@@ -105,7 +105,7 @@ describe('deposit journey', () => {
     await expectPath(page, `/records/${id}`);
     await page.getByRole('heading', { name: draft.title, level: 1 }).waitFor();
     await page.getByRole('listitem').getByText('Lovelace, Ada', { exact: true }).waitFor();
-    await page.getByText('September 5, 1843', { exact: true }).waitFor();
+    await page.getByText('Published September 5, 1843', { exact: true }).waitFor();
     await page.getByText('Dataset', { exact: true }).waitFor();
   });
 

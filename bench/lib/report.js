@@ -82,7 +82,8 @@ export function textTable(rows) {
 
 /** @param {Target} t */
 export function targetLine(t) {
-  const value = t.unit === 'ms' ? formatMs(t.value) : t.value.toFixed(0);
+  const value =
+    t.unit === 'ms' ? formatMs(t.value) : t.unit === '×' ? t.value.toFixed(2) : t.value.toFixed(0);
   return `${t.label} = ${value} ${t.unit} (target ${t.comparison} ${t.bound} ${t.unit})  ${t.isMet ? 'PASS' : 'MISS'}`;
 }
 

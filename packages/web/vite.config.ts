@@ -24,6 +24,8 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
             },
             { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/ },
+            // citeproc is loaded only when a citation is shown: never part of the first paint.
+            { name: 'citation', test: /node_modules[\\/](@citation-js|citeproc)[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

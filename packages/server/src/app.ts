@@ -21,6 +21,8 @@ import { registerItemRoutes } from './modules/vocabularies/indexed/items.routes.
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
+import { registerRecordExportRoutes } from './modules/records/exports/exports.routes.js';
+import { registerTokenRoutes } from './modules/users/tokens.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -162,6 +164,12 @@ export async function buildApp(
   });
   registerItemRoutes(app, { config, items: services.vocabularyItems });
   registerFileRoutes(app, config, services.files);
+  registerTokenRoutes(app, services.users);
+  registerRecordExportRoutes(app, {
+    config,
+    records: services.records,
+    vocabularies: services.vocabularies,
+  });
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,

@@ -16,6 +16,7 @@ export * from './pids.js';
 export * from './record.js';
 export * from './status.js';
 export * from './vocabulary-refs.js';
+export * from './description-html.js';
 export { loadRecord, validateForPublish } from '../validation/load-record.js';
 export {
   MESSAGES,

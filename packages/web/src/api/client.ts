@@ -90,6 +90,27 @@ export class ApiClient {
     return body;
   }
 
+  /**
+   * The first `maxBytes` of a file as text (a `Range` request), for previews: a 2 GB CSV must
+   * not be downloaded to show its first rows. Servers that ignore Range send it all; the text is
+   * cut to the same length.
+   */
+  async getTextPrefix(url: string, maxBytes: number): Promise<string> {
+    let response: Response;
+    try {
+      response = await fetch(toRequestPath(url), {
+        headers: { Range: `bytes=0-${maxBytes - 1}` },
+        credentials: 'same-origin',
+      });
+    } catch (error) {
+      throw new ApiError(0, error instanceof Error ? error.message : String(error));
+    }
+    if (!response.ok) throw toApiError(response, await readBody(response));
+    const bytes = new Uint8Array(await response.arrayBuffer()).subarray(0, maxBytes);
+    // A cut may split a multi-byte character: the decoder replaces the torn tail.
+    return new TextDecoder().decode(bytes);
+  }
+
   get(url: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<unknown> {
     return this.request(url, { ...options, method: 'GET' });
   }

@@ -35,6 +35,9 @@ export function AppHeader() {
         {user ? (
           <Group gap="md">
             <Text size="sm">{t('app.signedInAs', { name: user.name || user.email })}</Text>
+            <Anchor component={Link} to="/account/tokens">
+              {t('app.accessTokens')}
+            </Anchor>
             {/* A server route: it clears the session and redirects, so not a router link. */}
             <Anchor href="/logout">{t('app.logOut')}</Anchor>
           </Group>

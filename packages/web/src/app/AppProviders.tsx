@@ -6,7 +6,7 @@ import { I18nextProvider } from 'react-i18next';
 import { ApiClient } from '../api/client';
 import { ApiClientContext } from '../api/useApiClient';
 import { BootstrapContext, type Bootstrap } from '../bootstrap';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 export interface AppProvidersProps {
   bootstrap: Bootstrap;
@@ -31,7 +31,11 @@ export function AppProviders({ bootstrap, queryClient, i18n, env, children }: Ap
       <ApiClientContext value={apiClient}>
         <QueryClientProvider client={queryClient}>
           <I18nextProvider i18n={i18n}>
-            <MantineProvider theme={theme} env={env ?? 'default'}>
+            <MantineProvider
+              theme={theme}
+              cssVariablesResolver={cssVariablesResolver}
+              env={env ?? 'default'}
+            >
               {children}
             </MantineProvider>
           </I18nextProvider>

@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { LoginPage } from '../features/account/LoginPage';
 import { SignupPage } from '../features/account/SignupPage';
+import { TokensPage } from '../features/account/TokensPage';
 import { UploadsPage } from '../features/dashboard/UploadsPage';
 import { DepositPage } from '../features/deposit/DepositPage';
 import { RecordPage } from '../features/records/RecordPage';
@@ -26,6 +27,7 @@ export const routes: RouteObject[] = [
           { path: 'uploads/new', element: <DepositPage /> },
           { path: 'uploads/:id', element: <DepositPage /> },
           { path: 'me/uploads', element: <UploadsPage /> },
+          { path: 'account/tokens', element: <TokensPage /> },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -9,23 +9,13 @@ import { l10n } from '../records/records.ui.js';
 import type { RecordsService } from '../records/records.service.js';
 import { presentDraft, presentRecord, type PresentOptions } from '../records/records.presenter.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
+import type { ExportRecord } from '../records/exports/export-record.js';
+import { escapeHtml, recordHead, scriptJson } from './record-head.js';
 
 export interface PagesDeps {
   config: Config;
   records: RecordsService;
   vocabularies: VocabulariesService;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** JSON inside <script> must not be able to close the tag. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -69,6 +59,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       draft?: unknown;
       record?: unknown;
       error?: { status: number; message: string };
+      head?: string[];
     },
   ) {
     ensureCsrfCookie(request, reply, secure);
@@ -101,6 +92,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     };
     const head = [
       `<title>${escapeHtml(page.title)} | ${escapeHtml(config.siteName)}</title>`,
+      ...(page.head ?? []),
       `<script id="cairn-bootstrap" type="application/json">${scriptJson(bootstrap)}</script>`,
     ].join('\n    ');
     return reply
@@ -147,6 +139,9 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   app.get('/me/uploads', async (request, reply) =>
     requireLogin(request, reply) ? render(request, reply, { title: 'My uploads' }) : reply,
   );
+  app.get('/account/tokens', async (request, reply) =>
+    requireLogin(request, reply) ? render(request, reply, { title: 'Access tokens' }) : reply,
+  );
   app.get('/uploads/new', async (request, reply) =>
     requireLogin(request, reply) ? render(request, reply, { title: 'New upload' }) : reply,
   );
@@ -184,6 +179,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
               isPublished: result.isPublished,
               isLatestDraft: result.isLatestDraft,
             }),
+            title: 'Preview',
+            head: ['<meta name="robots" content="noindex">'],
           };
         } catch (error) {
           if (!(error instanceof AppError) || error.status !== 404) throw error;
@@ -192,7 +189,16 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       const result = await deps.records.readRecord(request.identity.user, id);
       if ('redirect' in result) return {};
       const record = presentRecord(result.row, result.parent, o);
-      return { record, title: String((record.metadata as { title?: string }).title ?? 'Record') };
+      const head = recordHead(record as unknown as ExportRecord, {
+        siteUrl: config.siteUrl,
+        siteName: config.siteName,
+        vocab: o.vocab,
+      });
+      return {
+        record,
+        head,
+        title: String((record.metadata as { title?: string }).title ?? 'Record'),
+      };
     });
   });
 }

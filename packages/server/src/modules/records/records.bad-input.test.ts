@@ -3,6 +3,7 @@ import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectError, expectValidationFailed } from '../../test/assertions.js';
 import { newRecordId } from './record-id.js';
+import { EXPORT_MEDIA_TYPES } from './exports/export-formats.js';
 
 // The issue's "Bad input" requirement, route by route: malformed JSON, wrong types, unknown ids,
 // oversize bodies, other users' drafts, missing CSRF header and refused negotiation each answer
@@ -11,6 +12,8 @@ import { newRecordId } from './record-id.js';
 const BODY_LIMIT = 4096;
 const NOT_ACCEPTABLE =
   "Invalid 'Accept' header. Expected one of: application/json, application/vnd.inveniordm.v1+json";
+// Reading one record also offers the export formats (invenio-api.md §1.1).
+const NOT_ACCEPTABLE_RECORD = `${NOT_ACCEPTABLE}, ${EXPORT_MEDIA_TYPES.join(', ')}`;
 const UNSUPPORTED_MEDIA_TYPE = "Invalid 'Content-Type' header. Expected one of: application/json";
 const NO_PID = 'The persistent identifier does not exist.';
 
@@ -483,7 +486,9 @@ describe.each(ENGINES)('bad input on the records API (%s)', (engine) => {
         headers: { ...owner.headers, accept: 'text/html' },
         ...(route.body === undefined ? {} : { body: route.body }),
       });
-      expectError(res, 406, 'NOT_ACCEPTABLE', NOT_ACCEPTABLE);
+      const message =
+        route.name === 'GET /api/records/{id}' ? NOT_ACCEPTABLE_RECORD : NOT_ACCEPTABLE;
+      expectError(res, 406, 'NOT_ACCEPTABLE', message);
       expect(await ownerState()).toEqual(before);
     });
 

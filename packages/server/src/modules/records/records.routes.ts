@@ -22,9 +22,12 @@ import {
 } from './records.presenter.js';
 import type { DraftResult, RecordResult, RecordsService } from './records.service.js';
 import type { RecordHits, RecordsSearchService } from './records-search.service.js';
+import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
+import { sendExport } from './exports/exports.routes.js';
 
 const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRecordTypes = acceptOnly(RECORD_TYPES);
+const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES];
 const IdParams = z.object({ id: z.string().describe('Record or draft id, e.g. ha4g3-7x208') });
 const PidParams = IdParams.extend({
   scheme: z.string().describe('PID scheme; only doi is managed'),
@@ -199,13 +202,19 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   app.get(
     '/api/records/:id',
     {
-      onRequest: acceptRecordTypes,
-      schema: { tags, summary: 'Read a published record', params: IdParams },
+      onRequest: acceptOnly(RECORD_ITEM_TYPES),
+      schema: {
+        tags,
+        summary: 'Read a published record; Accept also selects an export format',
+        params: IdParams,
+      },
     },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       const result = await records.readRecord(request.identity.user, id);
       if ('redirect' in result) return redirect(reply, result.redirect);
+      const format = exportFormatByType(negotiate(request, RECORD_ITEM_TYPES));
+      if (format) return sendExport(reply, result, format, deps);
       return sendRecord(request, reply, 200, result);
     },
   );

@@ -4,6 +4,7 @@ import {
   loadRecord,
   normalizeDoi,
   validateForPublish,
+  DESCRIPTION_HTML_TAGS,
   type FieldError,
   type RecordData,
 } from '@cairn/shared';
@@ -24,38 +25,6 @@ import {
 } from '../files/files.lifecycle.js';
 
 const DRAFT_LIFETIME_DAYS = 365;
-const ALLOWED_DESCRIPTION_TAGS = [
-  'p',
-  'br',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'u',
-  'sub',
-  'sup',
-  'ul',
-  'ol',
-  'li',
-  'a',
-  'code',
-  'pre',
-  'blockquote',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'span',
-  'div',
-  'hr',
-  's',
-];
 
 const GRACE_MESSAGE =
   'Record visibility can not be changed to restricted anymore. Please contact support if you still need to make these changes.';
@@ -97,7 +66,7 @@ function sanitizeDescriptions(data: RecordData): void {
   const m = data.metadata as Record<string, unknown>;
   const clean = (html: string) =>
     sanitizeHtml(html, {
-      allowedTags: ALLOWED_DESCRIPTION_TAGS,
+      allowedTags: [...DESCRIPTION_HTML_TAGS],
       allowedAttributes: { a: ['href', 'title'] },
       allowedSchemes: ['http', 'https', 'mailto'],
     });

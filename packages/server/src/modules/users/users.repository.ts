@@ -92,6 +92,27 @@ export class UsersRepository {
     return row.id;
   }
 
+  async listTokens(
+    userId: number,
+  ): Promise<Array<{ id: number; name: string; createdAt: string; lastUsedAt: string | null }>> {
+    return this.db
+      .selectFrom('tokens')
+      .select(['id', 'name', 'createdAt', 'lastUsedAt'])
+      .where('userId', '=', userId)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** Deletes one of the user's tokens; false when the user holds no token with that id. */
+  async deleteToken(userId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('tokens')
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   async findTokenUser(tokenHash: string): Promise<(UserRow & { tokenId: number }) | undefined> {
     return (await tokenUserQuery(this.db, tokenHash))[0];
   }

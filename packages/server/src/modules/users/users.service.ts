@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import crypto from 'node:crypto';
 import type { ErrorItem } from '@cairn/shared';
-import { AppError } from '../../errors.js';
+import { AppError, validationFailed } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import type { UserRow, UsersRepository } from './users.repository.js';
 
@@ -14,6 +14,7 @@ export interface User {
 }
 
 export const MIN_PASSWORD_LENGTH = 8;
+const MAX_TOKEN_NAME = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function toUser(row: UserRow): User {
@@ -143,15 +144,49 @@ export class UsersService {
   }
 
   /** Creates a personal access token; the returned secret is shown once and never stored. */
-  async createToken(userId: number, name: string): Promise<{ id: number; token: string }> {
+  async createToken(
+    userId: number,
+    name: string,
+  ): Promise<{ id: number; token: string; name: string; createdAt: string }> {
     const token = `cairn_${newSecret()}`;
+    const createdAt = nowIso();
     const id = await this.repo.insertToken({
       userId,
       name: name || 'token',
       tokenHash: hashSecret(token),
-      createdAt: nowIso(),
+      createdAt,
     });
-    return { id, token };
+    return { id, token, name: name || 'token', createdAt };
+  }
+
+  /** The user's personal access tokens, newest first; never their secrets (only hashes are kept). */
+  listTokens(userId: number) {
+    return this.repo.listTokens(userId);
+  }
+
+  /**
+   * A token made from the account page: the name is what the person will recognise it by when
+   * revoking it. Answers the secret once, as {@link createToken} does.
+   */
+  async createNamedToken(userId: number, body: unknown) {
+    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
+      throw validationFailed([{ field: '_schema', messages: ['Invalid input type.'] }]);
+    const name = (body as { name?: unknown } | null | undefined)?.name;
+    if (name !== undefined && name !== null && typeof name !== 'string')
+      throw validationFailed([{ field: 'name', messages: ['Not a valid string.'] }]);
+    const trimmed = typeof name === 'string' ? name.trim() : '';
+    if (trimmed.length > MAX_TOKEN_NAME)
+      throw validationFailed([
+        { field: 'name', messages: [`Longer than maximum length ${MAX_TOKEN_NAME}.`] },
+      ]);
+    return this.createToken(userId, trimmed);
+  }
+
+  /** Revokes one of the user's tokens at once; 404 for an id that is not one of theirs. */
+  async revokeToken(userId: number, id: string): Promise<void> {
+    const numeric = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+    if (numeric === undefined || !(await this.repo.deleteToken(userId, numeric)))
+      throw new AppError('NOT_FOUND');
   }
 
   async userForToken(token: string): Promise<User | undefined> {

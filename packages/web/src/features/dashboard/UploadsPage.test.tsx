@@ -1,21 +1,24 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildDraft, buildRecord } from '../../test/builders';
-import { jsonResponse, stubFetchSequence } from '../../test/fetch';
+import { jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 
+function page(hits: unknown[], total = hits.length) {
+  return jsonResponse(200, { hits: { hits, total } });
+}
+
 describe('UploadsPage', () => {
-  it('lists drafts to edit and records to view, newest first', async () => {
+  it('lists drafts to edit and records to view, most recently updated first', async () => {
     const requests = stubFetchSequence(
-      jsonResponse(200, {
-        hits: {
-          hits: [
-            buildDraft({ id: 'draft-1', metadata: { title: 'Work in progress' } }),
-            buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } }),
-          ],
-          total: 2,
-        },
-      }),
+      page([
+        buildDraft({
+          id: 'draft-1',
+          metadata: { title: 'Work in progress' },
+          updated: '2024-05-02T10:00:00+00:00',
+        }),
+        buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } }),
+      ]),
     );
     renderApp({ path: '/me/uploads' });
 
@@ -24,9 +27,86 @@ describe('UploadsPage', () => {
     expect(screen.getByRole('link', { name: 'Finished work' }).getAttribute('href')).toBe(
       '/records/rec-1',
     );
-    expect(screen.getByText('Draft')).toBeTruthy();
-    expect(screen.getByText('Published')).toBeTruthy();
-    expect(requests[0]?.url).toBe('/api/user/records?sort=updated-desc');
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('Draft')).toBeTruthy();
+    expect(within(table).getByText('Published')).toBeTruthy();
+    expect(
+      screen.getByRole('link', { name: 'Continue editing: Work in progress' }).getAttribute('href'),
+    ).toBe('/uploads/draft-1');
+    expect(screen.getByText('May 2, 2024')).toBeTruthy();
+    expect(screen.getByText('2 uploads')).toBeTruthy();
+    expect(requests[0]?.url).toBe('/api/user/records?sort=updated-desc&page=1&size=10');
+  });
+
+  it('searches, filters, sorts and pages through the address', async () => {
+    const requests = stubFetch(() =>
+      page(
+        Array.from({ length: 10 }, (_, i) =>
+          buildRecord({ id: `rec-${i}`, metadata: { title: `Record ${i}` } }),
+        ),
+        25,
+      ),
+    );
+    renderApp({ path: '/me/uploads' });
+    await screen.findByText('Record 0');
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search my uploads' }), {
+      target: { value: 'ocean' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(requests.at(-1)?.url).toBe('/api/user/records?q=ocean&sort=bestmatch&page=1&size=10'),
+    );
+
+    fireEvent.click(screen.getByRole('radio', { name: 'Drafts' }));
+    await waitFor(() =>
+      expect(requests.at(-1)?.url).toBe(
+        '/api/user/records?q=ocean&sort=bestmatch&page=1&size=10&is_published=false',
+      ),
+    );
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort by' }), {
+      target: { value: 'oldest' },
+    });
+    await waitFor(() =>
+      expect(requests.at(-1)?.url).toBe(
+        '/api/user/records?q=ocean&sort=oldest&page=1&size=10&is_published=false',
+      ),
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
+    await waitFor(() =>
+      expect(requests.at(-1)?.url).toBe(
+        '/api/user/records?q=ocean&sort=oldest&page=3&size=10&is_published=false',
+      ),
+    );
+  });
+
+  it('opens a new version of a published record in the form', async () => {
+    const requests = stubFetchSequence(
+      page([buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } })]),
+      jsonResponse(201, buildDraft({ id: 'rec-2', metadata: { title: 'Finished work' } })),
+      jsonResponse(200, buildDraft({ id: 'rec-2', metadata: { title: 'Finished work' } })),
+    );
+    renderApp({ path: '/me/uploads' });
+
+    fireEvent.click(await screen.findByRole('button', { name: 'New version: Finished work' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit upload' })).toBeTruthy();
+    expect(requests[1]).toMatchObject({
+      method: 'POST',
+      url: '/api/records/rec-1/versions?expand=1',
+    });
+  });
+
+  it('says what went wrong when a new version cannot be made', async () => {
+    stubFetchSequence(
+      page([buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } })]),
+      jsonResponse(403, { status: 403, message: 'Permission denied.' }),
+    );
+    renderApp({ path: '/me/uploads' });
+
+    fireEvent.click(await screen.findByRole('button', { name: 'New version: Finished work' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Permission denied.');
   });
 
   it('sends people who are not signed in to the login page', () => {

@@ -1,11 +1,26 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  Pagination,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { serverMessageOf } from '../../api/client';
 import type { RecordJson } from '../../api/records';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
-import { useUserRecords } from './api';
+import { UPLOADS_PAGE_SIZE, useOpenDraft, useUserRecords, type UploadsQuery } from './api';
 
 const STATUS_KEYS = {
   draft: 'dashboard.status.draft',
@@ -18,10 +33,51 @@ const STATUS_KEYS = {
   published: 'dashboard.status.published',
 } as const;
 
-/** `/me/uploads`: the person's drafts and records. */
+const SORTS = ['updated-desc', 'updated-asc', 'newest', 'oldest', 'bestmatch'] as const;
+const FILTERS = ['all', 'published', 'draft'] as const;
+
+/** The dashboard's state lives in the address, so a reload or a shared link shows the same. */
+function readQuery(params: URLSearchParams): UploadsQuery {
+  const status = params.get('status');
+  const sort = params.get('sort');
+  const page = Number(params.get('page'));
+  const q = params.get('q') ?? '';
+  return {
+    q,
+    status: (FILTERS as readonly string[]).includes(status ?? '')
+      ? (status as UploadsQuery['status'])
+      : 'all',
+    sort:
+      sort && (SORTS as readonly string[]).includes(sort) ? sort : q ? 'bestmatch' : 'updated-desc',
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+  };
+}
+
+/** `/me/uploads`: the person's drafts and records, searchable, filtered, sorted and paged. */
 export function UploadsPage() {
   const { t } = useTranslation();
-  const uploads = useUserRecords();
+  const [params, setParams] = useSearchParams();
+  const query = readQuery(params);
+  const uploads = useUserRecords(query);
+  const [text, setText] = useState(query.q);
+
+  function update(change: Partial<UploadsQuery>) {
+    const next = { ...query, page: 1, ...change };
+    const out = new URLSearchParams();
+    if (next.q) out.set('q', next.q);
+    if (next.status !== 'all') out.set('status', next.status);
+    if (next.sort !== (next.q ? 'bestmatch' : 'updated-desc')) out.set('sort', next.sort);
+    if (next.page > 1) out.set('page', String(next.page));
+    setParams(out);
+  }
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    update({ q: text.trim(), sort: text.trim() ? 'bestmatch' : 'updated-desc' });
+  }
+
+  const total = (uploads.data?.hits as { total?: number } | undefined)?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / UPLOADS_PAGE_SIZE));
 
   return (
     <Stack>
@@ -31,46 +87,151 @@ export function UploadsPage() {
           {t('dashboard.newUpload')}
         </Button>
       </Group>
+      <form role="search" onSubmit={search} aria-label={t('dashboard.searchLabel')}>
+        <Group align="flex-end">
+          <TextInput
+            label={t('dashboard.searchLabel')}
+            value={text}
+            onChange={(event) => setText(event.currentTarget.value)}
+            style={{ flex: 1 }}
+          />
+          <Button type="submit" variant="light">
+            {t('dashboard.search')}
+          </Button>
+        </Group>
+      </form>
+      <Group justify="space-between" align="flex-end">
+        <SegmentedControl
+          aria-label={t('dashboard.filterLabel')}
+          value={query.status}
+          onChange={(value) => update({ status: value })}
+          data={FILTERS.map((f) => ({ value: f, label: t(`dashboard.filter.${f}`) }))}
+        />
+        <NativeSelect
+          label={t('dashboard.sortLabel')}
+          value={query.sort}
+          onChange={(event) => update({ sort: event.currentTarget.value })}
+          data={SORTS.filter((s) => s !== 'bestmatch' || query.q).map((s) => ({
+            value: s,
+            label: t(`dashboard.sort.${s}`),
+          }))}
+        />
+      </Group>
       {uploads.isPending ? (
         <PageLoader label={t('app.loading')} />
       ) : uploads.isError ? (
         <ErrorNotice title={t('dashboard.loadFailed')} message={serverMessageOf(uploads.error)} />
       ) : uploads.data.hits.hits.length === 0 ? (
-        <Text>{t('dashboard.empty')}</Text>
+        <Text>
+          {query.q || query.status !== 'all' ? t('dashboard.noMatch') : t('dashboard.empty')}
+        </Text>
       ) : (
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('dashboard.columnTitle')}</Table.Th>
-              <Table.Th>{t('dashboard.columnStatus')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {uploads.data.hits.hits.map((upload) => (
-              <Table.Tr key={upload.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={uploadPath(upload)}>
-                    {upload.metadata.title ?? t('dashboard.untitled')}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={upload.is_draft ? 'gray' : 'green'}>
-                    {statusLabel(upload, t)}
-                  </Badge>
-                </Table.Td>
+        <>
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {t('dashboard.count', { count: total })}
+          </Text>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('dashboard.columnTitle')}</Table.Th>
+                <Table.Th>{t('dashboard.columnStatus')}</Table.Th>
+                <Table.Th>{t('dashboard.columnUpdated')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('dashboard.columnActions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {uploads.data.hits.hits.map((upload) => (
+                <UploadRow key={`${upload.id}-${String(upload.is_draft)}`} upload={upload} />
+              ))}
+            </Table.Tbody>
+          </Table>
+          {pages > 1 && (
+            <Pagination
+              total={pages}
+              value={query.page}
+              onChange={(page) => update({ page })}
+              getControlProps={(control) => ({ 'aria-label': t(`records.pagination.${control}`) })}
+              getItemProps={(n) => ({ 'aria-label': t('records.pagination.page', { page: n }) })}
+            />
+          )}
+        </>
       )}
     </Stack>
   );
 }
 
-/** Drafts open in the deposit form, published records on their landing page. */
-function uploadPath(upload: RecordJson): string {
+function UploadRow({ upload }: { upload: RecordJson }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const open = useOpenDraft();
   const id = encodeURIComponent(upload.id);
-  return upload.is_draft ? `/uploads/${id}` : `/records/${id}`;
+  const title = upload.metadata.title || t('dashboard.untitled');
+  const updated = upload.updated
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(
+        new Date(upload.updated),
+      )
+    : '';
+
+  function openDraft(kind: 'new-version' | 'edit') {
+    open.mutate(
+      { id: upload.id, kind },
+      { onSuccess: (draft) => void navigate(`/uploads/${encodeURIComponent(draft.id)}`) },
+    );
+  }
+
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={upload.is_draft ? `/uploads/${id}` : `/records/${id}`}>
+          {title}
+        </Anchor>
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={upload.is_draft ? 'gray' : 'green'}>
+          {statusLabel(upload, t)}
+        </Badge>
+      </Table.Td>
+      <Table.Td>{updated}</Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          {upload.is_draft ? (
+            <Button component={Link} to={`/uploads/${id}`} size="compact-sm" variant="light">
+              {t('dashboard.continueEditing')}
+              <VisuallyHidden>: {title}</VisuallyHidden>
+            </Button>
+          ) : (
+            <>
+              <Button
+                size="compact-sm"
+                variant="light"
+                loading={open.isPending && open.variables.kind === 'edit'}
+                onClick={() => openDraft('edit')}
+              >
+                {t('dashboard.edit')}
+                <VisuallyHidden>: {title}</VisuallyHidden>
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                loading={open.isPending && open.variables.kind === 'new-version'}
+                onClick={() => openDraft('new-version')}
+              >
+                {t('dashboard.newVersion')}
+                <VisuallyHidden>: {title}</VisuallyHidden>
+              </Button>
+            </>
+          )}
+        </Group>
+        {open.isError && (
+          <Text size="xs" c="red" role="alert">
+            {serverMessageOf(open.error) ?? t('dashboard.actionFailed')}
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
 }
 
 function statusLabel(upload: RecordJson, t: ReturnType<typeof useTranslation>['t']): string {

@@ -1,18 +1,54 @@
-import { useQuery } from '@tanstack/react-query';
-import { RecordSearchResultSchema } from '../../api/records';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { RecordJsonSchema, RecordSearchResultSchema } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 
+export const UPLOADS_PAGE_SIZE = 10;
+
+/** What the dashboard asks for: search text, status filter, sort and page (reference §1.10). */
+export interface UploadsQuery {
+  q: string;
+  status: 'all' | 'published' | 'draft';
+  sort: string;
+  page: number;
+}
+
 export const userRecordsKeys = {
-  list: (sort: string) => ['user-records', { sort }] as const,
+  list: (query: UploadsQuery) => ['user-records', query] as const,
 };
 
-/** The caller's drafts and records, most recently updated first (reference §1.10). */
-export function useUserRecords() {
+/** The caller's drafts and records, one page at a time. */
+export function useUserRecords(query: UploadsQuery) {
   const client = useApiClient();
-  const sort = 'updated-desc';
   return useQuery({
-    queryKey: userRecordsKeys.list(sort),
+    queryKey: userRecordsKeys.list(query),
     queryFn: async () =>
-      RecordSearchResultSchema.parse(await client.get('/api/user/records', { query: { sort } })),
+      RecordSearchResultSchema.parse(
+        await client.get('/api/user/records', {
+          query: {
+            ...(query.q ? { q: query.q } : {}),
+            sort: query.sort,
+            page: String(query.page),
+            size: String(UPLOADS_PAGE_SIZE),
+            ...(query.status === 'all'
+              ? {}
+              : { is_published: query.status === 'published' ? 'true' : 'false' }),
+          },
+        }),
+      ),
+    placeholderData: (previous) => previous,
+  });
+}
+
+/**
+ * Opens a draft from a published record: `new-version` (POST …/versions) or `edit`
+ * (POST …/draft). Either answers the draft, whose id the form then opens.
+ */
+export function useOpenDraft() {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async ({ id, kind }: { id: string; kind: 'new-version' | 'edit' }) => {
+      const path = `/api/records/${encodeURIComponent(id)}/${kind === 'edit' ? 'draft' : 'versions'}`;
+      return RecordJsonSchema.parse(await client.post(path, undefined, { query: { expand: '1' } }));
+    },
   });
 }

@@ -1,25 +1,330 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { buildDraft, buildRecord } from '../../test/builders';
-import { stubFetchSequence } from '../../test/fetch';
+import type { RecordJson } from '../../api/records';
+import { ADA, buildDraft, buildRecord } from '../../test/builders';
+import { jsonResponse, stubFetch, type RecordedRequest } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 
+const ID = 'abcde-12345';
+const CSL = {
+  id: ID,
+  type: 'dataset',
+  title: 'Ocean temperatures',
+  author: [{ family: 'Lovelace', given: 'Ada' }],
+  issued: { 'date-parts': [[2024, 5, 1]] },
+  DOI: `10.5072/${ID}`,
+  publisher: 'Cairn',
+};
+const BIBTEX = `@dataset{lovelace_2024_${ID},\n  title = {{Ocean temperatures}}\n}\n`;
+
+function fileEntries(
+  count: number,
+  make = (i: number) => `data-${String(i).padStart(4, '0')}.bin`,
+) {
+  return Object.fromEntries(
+    Array.from({ length: count }, (_, i) => {
+      const key = make(i);
+      return [key, { key, size: 1_500_000 + i, mimetype: 'application/octet-stream' }];
+    }),
+  );
+}
+
+/** A published record with a DOI, rich metadata and two files. */
+function richRecord(overrides: Partial<RecordJson> = {}): RecordJson {
+  return buildRecord({
+    id: ID,
+    pids: { doi: { identifier: `10.5072/${ID}`, provider: 'datacite' } },
+    parent: { id: 'parnt-00001', access: { owned_by: { user: '99' } } },
+    versions: { index: 2, is_latest: true },
+    metadata: {
+      title: 'Ocean temperatures',
+      creators: [
+        {
+          person_or_org: {
+            type: 'personal',
+            name: 'Lovelace, Ada',
+            identifiers: [{ scheme: 'orcid', identifier: '0000-0002-1825-0097' }],
+          },
+          affiliations: [{ id: '01ggx4157', name: 'CERN' }, { name: 'Analytical Society' }],
+        },
+        { person_or_org: { type: 'organizational', name: 'Polar Institute' } },
+      ],
+      publication_date: '2024-05-01',
+      resource_type: { id: 'dataset', title: { en: 'Dataset' } },
+      description:
+        '<p>Daily <strong>means</strong>.</p><script>window.hacked = true</script><img src=x onerror="window.hacked=true">',
+      publisher: 'Cairn Press',
+      version: 'v2',
+      subjects: [{ subject: 'oceanography' }],
+      languages: [{ id: 'eng', title: { en: 'English' } }],
+      rights: [
+        {
+          id: 'cc-by-4.0',
+          title: { en: 'Creative Commons Attribution 4.0 International' },
+          props: { url: 'https://creativecommons.org/licenses/by/4.0/legalcode' },
+        },
+      ],
+      related_identifiers: [
+        {
+          identifier: '10.1234/paper',
+          scheme: 'doi',
+          relation_type: { id: 'iscitedby', title: { en: 'Is cited by' } },
+        },
+      ],
+      funding: [{ funder: { name: 'European Commission' }, award: { number: '123456' } }],
+    },
+    access: { record: 'public', files: 'public', embargo: { active: false }, status: 'open' },
+    files: {
+      enabled: true,
+      count: 2,
+      total_bytes: 2_500_000,
+      entries: {
+        'readings.csv': {
+          key: 'readings.csv',
+          size: 2_000_000,
+          mimetype: 'text/csv',
+          checksum: 'md5:abc',
+        },
+        'map.png': { key: 'map.png', size: 500_000, mimetype: 'image/png' },
+      },
+    },
+    ...overrides,
+  });
+}
+
+/** Answers the landing page's own requests: versions, exports and file previews. */
+function serveLandingRequests(record: RecordJson): RecordedRequest[] {
+  return stubFetch((request) => {
+    const url = new URL(request.url, 'http://localhost');
+    if (url.pathname === `/api/records/${ID}/versions`) {
+      return jsonResponse(200, {
+        hits: {
+          hits: [
+            { ...record, versions: { index: 2, is_latest: true } },
+            buildRecord({
+              id: 'older-00001',
+              metadata: { ...record.metadata, version: 'v1' },
+              versions: { index: 1, is_latest: false },
+            }),
+          ],
+          total: 2,
+        },
+      });
+    }
+    const accept = request.headers.get('accept');
+    if (
+      url.pathname === `/api/records/${ID}` &&
+      accept === 'application/vnd.citationstyles.csl+json'
+    )
+      return jsonResponse(200, CSL);
+    if (url.pathname === `/api/records/${ID}` && accept === 'application/x-bibtex')
+      return new Response(BIBTEX, { headers: { 'Content-Type': 'application/x-bibtex' } });
+    if (url.pathname.endsWith('/readings.csv/content'))
+      return new Response('depth,temp\n1,"4,5"\n2,3.9\n', {
+        status: 206,
+        headers: { 'Content-Type': 'text/csv' },
+      });
+    throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+  });
+}
+
 describe('RecordPage', () => {
-  it('shows the record from the bootstrap without asking the server', () => {
-    const requests = stubFetchSequence();
-    renderApp({ path: '/records/abcde-12345', bootstrap: { record: buildRecord() } });
+  it('shows title, people with ORCID and ROR links, the DOI and every metadata field', () => {
+    const record = richRecord();
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
 
     expect(screen.getByRole('heading', { level: 1, name: 'Ocean temperatures' })).toBeTruthy();
-    expect(screen.getByText('Lovelace, Ada')).toBeTruthy();
-    expect(screen.getByText('2024-05-01')).toBeTruthy();
+    const creators = screen.getByRole('list', { name: 'Creators' });
+    expect(within(creators).getByText('Lovelace, Ada')).toBeTruthy();
+    expect(
+      within(creators)
+        .getByRole('link', { name: 'ORCID profile of Lovelace, Ada' })
+        .getAttribute('href'),
+    ).toBe('https://orcid.org/0000-0002-1825-0097');
+    expect(within(creators).getByRole('link', { name: 'CERN' }).getAttribute('href')).toBe(
+      'https://ror.org/01ggx4157',
+    );
+    expect(within(creators).getByText(/Analytical Society/)).toBeTruthy();
+    expect(within(creators).getByText('Polar Institute')).toBeTruthy();
+    expect(screen.getByRole('link', { name: `DOI 10.5072/${ID}` }).getAttribute('href')).toBe(
+      `https://doi.org/10.5072/${ID}`,
+    );
     expect(screen.getByText('Dataset')).toBeTruthy();
-    expect(screen.queryByText(/^Preview:/)).toBeNull();
-    expect(requests).toHaveLength(0);
+    expect(screen.getByText('Open')).toBeTruthy();
+    expect(screen.getByText('Cairn Press')).toBeTruthy();
+    expect(screen.getByText('oceanography')).toBeTruthy();
+    expect(screen.getByText('English')).toBeTruthy();
+    expect(
+      screen.getByRole('link', { name: 'Creative Commons Attribution 4.0 International' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'DOI: 10.1234/paper' }).getAttribute('href')).toBe(
+      'https://doi.org/10.1234/paper',
+    );
+    expect(screen.getByText('European Commission — 123456')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'BibTeX' }).getAttribute('href')).toBe(
+      `/records/${ID}/export/bibtex`,
+    );
+    expect(screen.getByRole('link', { name: 'Dublin Core XML' }).getAttribute('href')).toBe(
+      `/records/${ID}/export/dublincore`,
+    );
   });
 
-  it('marks a preview of the draft', () => {
+  it('renders the description without anything that could run', () => {
+    const record = richRecord();
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const description = screen.getByRole('region', { name: 'Description' });
+    expect(within(description).getByText('means').tagName).toBe('STRONG');
+    expect(description.innerHTML).not.toContain('<script');
+    expect(description.innerHTML).not.toContain('onerror');
+    expect(description.querySelector('img')).toBeNull();
+    expect((window as { hacked?: boolean }).hacked).toBeUndefined();
+  });
+
+  it('lists files with decimal sizes and download links, and previews a CSV from its first bytes', async () => {
+    const record = richRecord();
+    const requests = serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const files = screen.getByRole('region', { name: 'Files' });
+    expect(within(files).getByText('2 files, 2.5 MB')).toBeTruthy();
+    expect(within(files).getByRole('link', { name: 'readings.csv' }).getAttribute('href')).toBe(
+      `/api/records/${ID}/files/readings.csv/content`,
+    );
+    expect(within(files).getByText('2 MB')).toBeTruthy();
+    expect(within(files).getByText('500 kB')).toBeTruthy();
+    // The first previewable file (by name) is shown: map.png, as an image.
+    expect(within(files).getByRole('img', { name: 'Preview of map.png' }).getAttribute('src')).toBe(
+      `/api/records/${ID}/files/map.png/content`,
+    );
+    fireEvent.click(within(files).getByRole('button', { name: 'Preview of readings.csv' }));
+    const table = await within(files).findByRole('table', { name: 'First 2 rows of readings.csv' });
+    expect(within(table).getByRole('columnheader', { name: 'temp' })).toBeTruthy();
+    expect(within(table).getByRole('cell', { name: '4,5' })).toBeTruthy();
+    const preview = requests.find((r) => r.url.endsWith('/readings.csv/content'));
+    expect(preview?.headers.get('range')).toBe('bytes=0-65535');
+  });
+
+  it('shows a thousand files a page at a time', () => {
+    const record = richRecord({
+      files: { enabled: true, count: 1000, entries: fileEntries(1000) },
+    });
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const files = screen.getByRole('region', { name: 'Files' });
+    expect(within(files).getAllByRole('row')).toHaveLength(26);
+    expect(within(files).getByText('data-0000.bin')).toBeTruthy();
+    fireEvent.click(within(files).getByRole('button', { name: 'Page 40' }));
+    expect(within(files).getByText('data-0999.bin')).toBeTruthy();
+    expect(within(files).queryByText('data-0000.bin')).toBeNull();
+  });
+
+  it('shows the first 25 of 2,000 creators and more on request', () => {
+    const creators = Array.from({ length: 2000 }, (_, i) => ({
+      person_or_org: { type: 'personal', name: `Author ${i + 1}` },
+    }));
+    const record = richRecord({ metadata: { ...richRecord().metadata, creators } });
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const list = screen.getByRole('list', { name: 'Creators' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(25);
+    expect(screen.getByText('25 of 2000 shown')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show 500 more' }));
+    expect(within(list).getAllByRole('listitem')).toHaveLength(525);
+  });
+
+  it('marks the latest version and formats the citation in the chosen style', async () => {
+    const record = richRecord();
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const versions = screen.getByRole('region', { name: 'Versions' });
+    expect(await within(versions).findByText('v2')).toBeTruthy();
+    expect(within(versions).getByText('v2').getAttribute('aria-current')).toBe('page');
+    expect(within(versions).getByText('Latest')).toBeTruthy();
+    expect(within(versions).getByRole('link', { name: 'v1' }).getAttribute('href')).toBe(
+      '/records/older-00001',
+    );
+
+    const citation = screen.getByRole('region', { name: 'Cite as' });
+    await waitFor(
+      () =>
+        expect(within(citation).getByTestId('citation-text').textContent).toBe(
+          `Lovelace, A. (2024). Ocean temperatures [Data set]. Cairn. https://doi.org/10.5072/${ID}`,
+        ),
+      // citeproc is imported on demand; the first import in a test process takes a while.
+      { timeout: 10_000 },
+    );
+    fireEvent.change(within(citation).getByLabelText('Citation style'), {
+      target: { value: 'ieee' },
+    });
+    await waitFor(() =>
+      expect(within(citation).getByTestId('citation-text').textContent).toBe(
+        `[1] A. Lovelace, “Ocean temperatures,” Cairn, 2024. doi: 10.5072/${ID}`,
+      ),
+    );
+    fireEvent.change(within(citation).getByLabelText('Citation style'), {
+      target: { value: 'bibtex' },
+    });
+    expect((await within(citation).findByText(/@dataset\{lovelace_2024/)).textContent).toBe(BIBTEX);
+  });
+
+  it('tells a stranger that the files are under embargo, and lists none', () => {
+    const record = richRecord({
+      access: {
+        record: 'public',
+        files: 'restricted',
+        embargo: { active: true, until: '2031-01-01', reason: 'Awaiting the paper' },
+        status: 'embargoed',
+      },
+    });
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const files = screen.getByRole('region', { name: 'Files' });
+    expect(within(files).getByText('Files under embargo')).toBeTruthy();
+    expect(within(files).getByText('The files will be public on 2031-01-01.')).toBeTruthy();
+    expect(within(files).getByText('Reason: Awaiting the paper')).toBeTruthy();
+    expect(within(files).queryByText('readings.csv')).toBeNull();
+    expect(within(files).queryByRole('img')).toBeNull();
+  });
+
+  it('lists restricted files to their owner only', () => {
+    const access = {
+      record: 'public',
+      files: 'restricted',
+      embargo: { active: false },
+      status: 'restricted',
+    };
+    const mine = richRecord({
+      access,
+      parent: { id: 'parnt-00001', access: { owned_by: { user: ADA.id } } },
+    });
+    serveLandingRequests(mine);
+    const { unmount } = renderApp({ path: `/records/${ID}`, bootstrap: { record: mine } });
+    expect(
+      within(screen.getByRole('region', { name: 'Files' })).getByText('readings.csv'),
+    ).toBeTruthy();
+    unmount();
+
+    const theirs = richRecord({ access });
+    serveLandingRequests(theirs);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record: theirs } });
+    const files = screen.getByRole('region', { name: 'Files' });
+    expect(within(files).getByText('Files restricted')).toBeTruthy();
+    expect(within(files).queryByText('readings.csv')).toBeNull();
+  });
+
+  it('marks a preview of the draft and asks for no citation or versions', () => {
+    const requests = stubFetch((request) => {
+      throw new Error(`Unexpected request: ${request.url}`);
+    });
     renderApp({
-      path: '/records/abcde-12345?preview=1',
+      path: `/records/${ID}?preview=1`,
       bootstrap: { record: buildDraft({ metadata: { title: 'Draft title' } }) },
     });
 
@@ -27,5 +332,7 @@ describe('RecordPage', () => {
       'Preview: this is how the record will look once published.',
     );
     expect(screen.getByRole('heading', { level: 1, name: 'Draft title' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Cite as' })).toBeNull();
+    expect(requests).toHaveLength(0);
   });
 });

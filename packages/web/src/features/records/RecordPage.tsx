@@ -1,12 +1,21 @@
-import { Alert, Anchor, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { serverMessageOf } from '../../api/client';
-import { formatCreatorName, type RecordJson } from '../../api/records';
+import type { RecordJson } from '../../api/records';
 import { useBootstrap } from '../../bootstrap';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
+import { SafeHtml } from '../../components/SafeHtml';
 import { useRecord } from './api';
+import { CitationBox } from './CitationBox';
+import { PeopleList } from './CreatorsList';
+import { ExportLinks } from './ExportLinks';
+import { FilesSection } from './FilesSection';
+import { landingView, l10n, type LandingRecord } from './landing';
+import { MetadataDetails } from './MetadataDetails';
+import { VersionsList } from './VersionsList';
 
 /** `/records/:id`, the landing page; `?preview=1` shows the draft (reference §1.1 links). */
 export function RecordPage() {
@@ -33,63 +42,133 @@ export function RecordPage() {
       ) : record.isError ? (
         <ErrorNotice title={t('records.loadFailed')} message={serverMessageOf(record.error)} />
       ) : (
-        <RecordDetails record={record.data} />
+        <RecordDetails record={record.data} isPreview={isPreview} />
       )}
     </Stack>
   );
 }
 
-function RecordDetails({ record }: { record: RecordJson }) {
+const ACCESS_COLORS: Record<string, string> = {
+  open: 'green',
+  embargoed: 'yellow',
+  restricted: 'red',
+  'metadata-only': 'gray',
+};
+
+function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPreview: boolean }) {
   const { t, i18n } = useTranslation();
   const { vocabularies } = useBootstrap();
-  const { metadata, ui } = record;
-  const creators = (metadata.creators ?? []).map(formatCreatorName).filter(Boolean);
-  const resourceType = metadata.resource_type;
-  const resourceTypeTitle =
-    ui?.resource_type?.title_l10n ??
-    resourceType?.title?.[i18n.language] ??
-    resourceType?.title?.['en'] ??
-    vocabularies.resourcetypes.find((entry) => entry.id === resourceType?.id)?.title ??
-    resourceType?.id;
-  const publicationDate = ui?.publication_date_l10n_long ?? metadata.publication_date;
+  const record = useMemo(() => landingView(json), [json]);
+  const { metadata, access } = record;
+  const creators = metadata.creators ?? [];
+  const resourceType =
+    json.ui?.resource_type?.title_l10n ||
+    l10n(metadata.resource_type?.title, i18n.language) ||
+    vocabularies.resourcetypes.find((entry) => entry.id === metadata.resource_type?.id)?.title ||
+    metadata.resource_type?.id;
+  const publicationDate = json.ui?.publication_date_l10n_long ?? metadata.publication_date;
+  const accessStatus = access.status ?? 'open';
+  const isPublished = !record.isDraft;
 
   return (
-    <Stack component="article" gap="md">
-      <Title order={1}>{metadata.title ?? t('records.untitled')}</Title>
-      {creators.length > 0 && (
-        <section aria-labelledby="record-creators">
-          <Title order={2} size="h4" id="record-creators">
-            {t('records.creators')}
+    <Grid gap="xl">
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <Stack component="article" gap="lg" aria-labelledby="record-title">
+          <Group gap="xs">
+            {publicationDate && (
+              <Badge variant="outline" color="gray">
+                {t('records.published', { date: publicationDate })}
+              </Badge>
+            )}
+            {resourceType && (
+              <Badge variant="light" color="blue">
+                {resourceType}
+              </Badge>
+            )}
+            <Badge variant="light" color={ACCESS_COLORS[accessStatus] ?? 'gray'}>
+              {t(`records.access.${accessStatus}`, { defaultValue: accessStatus })}
+            </Badge>
+            {metadata.version && (
+              <Badge variant="outline" color="gray">
+                {metadata.version}
+              </Badge>
+            )}
+          </Group>
+          <Title order={1} id="record-title">
+            {metadata.title || t('records.untitled')}
           </Title>
-          <List listStyleType="none" spacing={2}>
-            {creators.map((name, index) => (
-              <List.Item key={`${index}-${name}`}>{name}</List.Item>
-            ))}
-          </List>
-        </section>
+          {creators.length > 0 && (
+            <section aria-labelledby="record-creators">
+              <Title order={2} size="h4" id="record-creators">
+                {t('records.creators')}
+              </Title>
+              <PeopleList people={creators} labelId="record-creators" />
+            </section>
+          )}
+          <AccessNotice record={record} />
+          {metadata.description && (
+            <section aria-labelledby="record-description">
+              <Title order={2} size="h3" id="record-description">
+                {t('records.description')}
+              </Title>
+              <SafeHtml html={metadata.description} />
+            </section>
+          )}
+          <FilesSection record={record} />
+          <MetadataDetails metadata={metadata} />
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Stack gap="lg" component="aside" aria-label={t('records.sidebar')}>
+          {record.doi && (
+            <Stack gap={4}>
+              <Text fw={600} size="sm">
+                DOI
+              </Text>
+              <Anchor href={`https://doi.org/${record.doi}`} aria-label={`DOI ${record.doi}`}>
+                <Badge
+                  size="lg"
+                  variant="filled"
+                  color="blue"
+                  style={{ textTransform: 'none', cursor: 'pointer' }}
+                >
+                  {record.doi}
+                </Badge>
+              </Anchor>
+            </Stack>
+          )}
+          {isPublished && !isPreview && <VersionsList id={record.id} />}
+          {isPublished && !isPreview && <CitationBox id={record.id} />}
+          {isPublished && !isPreview && <ExportLinks id={record.id} />}
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+/** The record's access state in words: restricted, embargoed (until when, and why). */
+function AccessNotice({ record }: { record: LandingRecord }) {
+  const { t } = useTranslation();
+  const { access } = record;
+  if (access.status === 'open' || access.status === 'metadata-only' || !access.status) return null;
+  const embargo = access.embargo?.active ? access.embargo : undefined;
+  return (
+    <Alert
+      color={embargo ? 'yellow' : 'red'}
+      variant="light"
+      title={t(`records.access.${access.status}`, { defaultValue: access.status })}
+    >
+      <Text size="sm">
+        {access.record === 'restricted'
+          ? t('records.recordRestrictedText')
+          : t('records.filesRestrictedText')}
+      </Text>
+      {embargo?.until && (
+        <Text size="sm">{t('records.embargoUntil', { date: embargo.until })}</Text>
       )}
-      <dl>
-        {publicationDate && (
-          <>
-            <Text component="dt" fw={600}>
-              {t('records.publicationDate')}
-            </Text>
-            <Text component="dd" ml={0} mb="sm">
-              {publicationDate}
-            </Text>
-          </>
-        )}
-        {resourceTypeTitle && (
-          <>
-            <Text component="dt" fw={600}>
-              {t('records.resourceType')}
-            </Text>
-            <Text component="dd" ml={0}>
-              {resourceTypeTitle}
-            </Text>
-          </>
-        )}
-      </dl>
-    </Stack>
+      {embargo?.reason && (
+        <Text size="sm">{t('records.embargoReason', { reason: embargo.reason })}</Text>
+      )}
+    </Alert>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { RecordJsonSchema } from '../../api/records';
+import { RecordJsonSchema, RecordSearchResultSchema } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 
 export const recordKeys = {
@@ -18,5 +18,48 @@ export function useRecord(id: string, isPreview: boolean) {
       RecordJsonSchema.parse(await client.get(isPreview ? `${path}/draft` : path)),
     // The record the server rendered into the page is current: no second request on first render.
     staleTime: 60_000,
+  });
+}
+
+/** `GET /api/records/{id}/versions`: the published versions, newest first, a page at a time. */
+export function useVersions(id: string, page: number, enabled: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['records', id, 'versions', page] as const,
+    queryFn: async () =>
+      RecordSearchResultSchema.parse(
+        await client.get(`/api/records/${encodeURIComponent(id)}/versions`, {
+          query: { page: String(page), size: String(VERSIONS_PAGE_SIZE), sort: 'version' },
+        }),
+      ),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+export const VERSIONS_PAGE_SIZE = 5;
+
+/** The record in one export format, by `Accept` on the record (text as the server wrote it). */
+export function useExport(id: string, mediaType: string, enabled: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['records', id, 'export', mediaType] as const,
+    queryFn: async () => {
+      const body = await client.get(`/api/records/${encodeURIComponent(id)}`, {
+        accept: mediaType,
+      });
+      return typeof body === 'string' ? body : JSON.stringify(body);
+    },
+    enabled,
+    staleTime: Infinity,
+  });
+}
+
+/** The first bytes of a file, as text, for a preview. */
+export function useFilePrefix(url: string, maxBytes: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['file-prefix', url, maxBytes] as const,
+    queryFn: () => client.getTextPrefix(url, maxBytes),
+    staleTime: Infinity,
   });
 }

@@ -239,7 +239,7 @@ function dataciteValue(type: string, ref: VocabularyRef | undefined): string | u
   return ref.props?.datacite || (ref.id ? tables().datacite.get(`${type}:${ref.id}`) : undefined);
 }
 
-function resourceTypeOf(ref: VocabularyRef | undefined): {
+export function resourceTypeOf(ref: VocabularyRef | undefined): {
   resourceTypeGeneral: string;
   resourceType?: string;
 } {
@@ -252,12 +252,12 @@ function resourceTypeOf(ref: VocabularyRef | undefined): {
 }
 
 /** DataCite wants BCP 47 language tags: ISO 639-1 where one exists, else the ISO 639-3 code. */
-function languageTag(ref: VocabularyRef | undefined): string | undefined {
+export function languageTag(ref: VocabularyRef | undefined): string | undefined {
   if (!ref?.id) return undefined;
   return ref.props?.alpha_2 || iso6393To1[ref.id] || ref.id;
 }
 
-function localized(text: Record<string, string> | undefined): string | undefined {
+export function localized(text: Record<string, string> | undefined): string | undefined {
   if (!text) return undefined;
   return text.en ?? Object.values(text).find((v) => v.trim() !== '');
 }
@@ -275,7 +275,7 @@ const ENTITIES: Readonly<Record<string, string>> = {
  * Plain text from the sanitised HTML descriptions records carry. DataCite shows descriptions as
  * text, so tags would appear literally; block ends become line breaks to keep paragraphs apart.
  */
-function htmlToText(html: string): string {
+export function htmlToText(html: string): string {
   return html
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<br\s*\/?>/gi, '\n')

@@ -1,0 +1,261 @@
+import { chromium } from 'playwright-core';
+import { consortiumDraft, realisticDraft } from '../api/drafts.js';
+import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
+import { startServer } from '../lib/server.js';
+
+/**
+ * @typedef {{fcp: number[], tti: number[], htmlBytes: number}} Sample
+ * @typedef {import('../lib/report.js').BenchResult} BenchResult
+ * @typedef {import('../lib/report.js').BenchOptions} BenchOptions
+ */
+
+const EMAIL = 'bench-pages@cairn.example';
+const PASSWORD = 'cairn-bench-password';
+const CREATORS = 2_000;
+const FILES = 1_000;
+const RUNS = 7;
+const RATIO_MAX = 2;
+const ABSOLUTE_MAX_MS = 1_500;
+const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Installed before any page script (as source: it runs in the browser, not in Node): records
+ * when the landing page's title is first in the DOM, then when the main thread is next idle after
+ * it — the page is drawn and answers input.
+ */
+const MARK_INTERACTIVE = `
+  const check = () => {
+    if (!document.getElementById('record-title') || window.__titleAt !== undefined) return;
+    window.__titleAt = performance.now();
+    requestIdleCallback(() => { window.__interactiveAt = performance.now(); });
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+`;
+
+const READ_TIMINGS = `(() => {
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  if (!fcp) throw new Error('no first-contentful-paint entry');
+  return { fcp: fcp.startTime, tti: window.__interactiveAt };
+})()`;
+
+/**
+ * First contentful paint and time to interactive of a landing page with 2,000 creators and
+ * 1,000 files against one with 1 creator and 1 file, same server, same browser, alternating.
+ * @param {BenchOptions} [options]
+ * @returns {Promise<BenchResult>}
+ */
+export async function run(options = {}) {
+  const startedAt = new Date().toISOString();
+  const server = await startServer({
+    ...options,
+    env: { CAIRN_FILES_MAX_PER_RECORD: String(FILES) },
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
+    const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
+    const api = apiClient(server.baseUrl, token);
+
+    const small = realisticDraft();
+    small.metadata.creators = small.metadata.creators.slice(0, 1);
+    const smallId = await api.publishedWithFiles(small, 1);
+    const largeId = await api.publishedWithFiles(consortiumDraft(CREATORS), FILES);
+
+    /** @type {{small: Sample, large: Sample}} */
+    const samples = {
+      small: { fcp: [], tti: [], htmlBytes: 0 },
+      large: { fcp: [], tti: [], htmlBytes: 0 },
+    };
+    for (const [name, id] of /** @type {const} */ ([
+      ['small', smallId],
+      ['large', largeId],
+    ])) {
+      samples[name].htmlBytes = (
+        await (await fetch(`${server.baseUrl}/records/${id}`)).arrayBuffer()
+      ).byteLength;
+    }
+    // One unmeasured load of each warms the server's caches and the OS's file cache alike.
+    for (let i = -1; i < RUNS; i++) {
+      for (const [name, id] of /** @type {const} */ ([
+        ['small', smallId],
+        ['large', largeId],
+      ])) {
+        const m = await measure(browser, `${server.baseUrl}/records/${id}`);
+        if (i >= 0) {
+          samples[name].fcp.push(m.fcp);
+          samples[name].tti.push(m.tti);
+        }
+      }
+    }
+
+    const median = (/** @type {number[]} */ xs) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s[Math.floor(s.length / 2)] ?? NaN;
+    };
+    const phases = Object.entries(samples).map(([name, s]) => ({
+      name:
+        name === 'small'
+          ? '1 creator, 1 file'
+          : `${CREATORS.toLocaleString('en')} creators, ${FILES.toLocaleString('en')} files`,
+      runs: RUNS,
+      fcpMedianMs: Math.round(median(s.fcp)),
+      ttiMedianMs: Math.round(median(s.tti)),
+      fcpMs: s.fcp.map(Math.round),
+      ttiMs: s.tti.map(Math.round),
+      htmlKB: Math.round(s.htmlBytes / 1000),
+    }));
+    const [smallPhase, largePhase] = phases;
+    if (!smallPhase || !largePhase) throw new Error('a phase is missing');
+    const targets = [
+      target({
+        label: 'FCP large / small',
+        value: largePhase.fcpMedianMs / smallPhase.fcpMedianMs,
+        unit: '×',
+        comparison: '≤',
+        bound: RATIO_MAX,
+      }),
+      target({
+        label: 'TTI large / small',
+        value: largePhase.ttiMedianMs / smallPhase.ttiMedianMs,
+        unit: '×',
+        comparison: '≤',
+        bound: RATIO_MAX,
+      }),
+      target({
+        label: 'FCP large',
+        value: largePhase.fcpMedianMs,
+        unit: 'ms',
+        comparison: '≤',
+        bound: ABSOLUTE_MAX_MS,
+      }),
+      target({
+        label: 'TTI large',
+        value: largePhase.ttiMedianMs,
+        unit: 'ms',
+        comparison: '≤',
+        bound: ABSOLUTE_MAX_MS,
+      }),
+    ];
+
+    process.stdout.write(
+      `pages: Cairn on SQLite, Chromium headless, ${RUNS} cold loads each (fresh context), medians\n\n` +
+        textTable([
+          ['page', 'FCP ms', 'TTI ms', 'HTML kB', 'all FCP', 'all TTI'],
+          ...phases.map((p) => [
+            p.name,
+            String(p.fcpMedianMs),
+            String(p.ttiMedianMs),
+            String(p.htmlKB),
+            p.fcpMs.join(' '),
+            p.ttiMs.join(' '),
+          ]),
+        ]) +
+        '\n\n',
+    );
+    for (const t of targets) process.stdout.write(`${targetLine(t)}\n`);
+    return {
+      name: 'pages',
+      startedAt,
+      machine: machineInfo(),
+      phases,
+      targets,
+      notes: {},
+      failures: [],
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/**
+ * One cold load in a fresh browser context: FCP from the paint timing, TTI as the first idle
+ * moment of the main thread after the record's title is in the page.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ */
+async function measure(browser, url) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: MARK_INTERACTIVE });
+    await page.goto(url);
+    await page.waitForFunction('window.__interactiveAt !== undefined', undefined, {
+      timeout: 60_000,
+    });
+    return /** @type {{fcp: number, tti: number}} */ (await page.evaluate(READ_TIMINGS));
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * @param {string} baseUrl
+ * @param {string} token
+ */
+function apiClient(baseUrl, token) {
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {string | Buffer} [body]
+   * @param {string} [type]
+   */
+  async function call(method, path, body, type = 'application/json') {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': type }),
+      },
+      body,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : {};
+  }
+  return {
+    /**
+     * A published record of `draft` with `count` small CSV files; resolves with its id.
+     * @param {any} draft
+     * @param {number} count
+     */
+    async publishedWithFiles(draft, count) {
+      const created = await call(
+        'POST',
+        '/api/records',
+        JSON.stringify({ ...draft, files: { enabled: true } }),
+      );
+      if (created.errors?.length)
+        throw new Error(`draft errors: ${JSON.stringify(created.errors).slice(0, 300)}`);
+      const id = created.id;
+      const keys = Array.from(
+        { length: count },
+        (_, i) => `data/part-${String(i).padStart(4, '0')}.csv`,
+      );
+      await call(
+        'POST',
+        `/api/records/${id}/draft/files`,
+        JSON.stringify(keys.map((key) => ({ key }))),
+      );
+      for (const key of keys) {
+        await call(
+          'PUT',
+          `/api/records/${id}/draft/files/${key}/content`,
+          `depth,value\n1,${key.length}\n`,
+          'application/octet-stream',
+        );
+        await call('POST', `/api/records/${id}/draft/files/${key}/commit`);
+      }
+      const record = await call('POST', `/api/records/${id}/draft/actions/publish`);
+      if (record.metadata.creators.length !== draft.metadata.creators.length)
+        throw new Error('creators were dropped');
+      if (Object.keys(record.files.entries).length !== count) throw new Error('files are missing');
+      return id;
+    },
+  };
+}

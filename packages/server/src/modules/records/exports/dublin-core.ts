@@ -1,0 +1,78 @@
+import { htmlToText, localized } from '../../pids/datacite/datacite-serializer.js';
+import {
+  doiOf,
+  landingUrl,
+  personName,
+  type ExportContext,
+  type ExportRecord,
+} from './export-record.js';
+
+/** Whether XML 1.0 can carry the code point at all, even escaped (not controls, U+FFFE/F). */
+function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    cp >= 0x10000
+  );
+}
+
+export function xmlEscape(text: string): string {
+  let kept = '';
+  // for…of walks code points, so a lone surrogate arrives alone (and is dropped) and a pair whole.
+  for (const ch of text) if (isXmlChar(ch.codePointAt(0)!)) kept += ch;
+  return kept.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** OpenAIRE's access rights vocabulary, which OAI-PMH harvesters read from dc:rights. */
+const ACCESS_RIGHTS: Readonly<Record<string, string>> = {
+  open: 'info:eu-repo/semantics/openAccess',
+  embargoed: 'info:eu-repo/semantics/embargoedAccess',
+  restricted: 'info:eu-repo/semantics/restrictedAccess',
+  'metadata-only': 'info:eu-repo/semantics/closedAccess',
+};
+
+/** Simple Dublin Core in the oai_dc container, as InvenioRDM's Dublin Core XML serializer. */
+export function toDublinCore(record: ExportRecord, ctx: ExportContext): string {
+  const m = record.metadata;
+  const out: Array<[string, string]> = [];
+  const add = (element: string, value: string | undefined) => {
+    if (value?.trim()) out.push([element, value.trim()]);
+  };
+  const doi = doiOf(record);
+  for (const c of m.creators) add('creator', personName(c.person_or_org));
+  for (const c of m.contributors ?? []) add('contributor', personName(c.person_or_org));
+  add('date', m.publication_date);
+  const embargoUntil = record.access?.embargo?.active ? record.access.embargo.until : undefined;
+  if (embargoUntil) add('date', `info:eu-repo/date/embargoEnd/${embargoUntil}`);
+  if (m.description) add('description', htmlToText(m.description));
+  for (const d of m.additional_descriptions ?? []) add('description', htmlToText(d.description));
+  if (doi) add('identifier', `https://doi.org/${doi}`);
+  add('identifier', landingUrl(record, ctx));
+  for (const i of m.identifiers ?? []) add('identifier', i.identifier);
+  for (const l of m.languages ?? []) add('language', l.id);
+  add('publisher', m.publisher?.trim() || ctx.siteName);
+  for (const r of m.related_identifiers ?? [])
+    add('relation', r.scheme ? `${r.scheme}:${r.identifier}` : r.identifier);
+  add('rights', ACCESS_RIGHTS[record.access?.status ?? '']);
+  for (const r of m.rights ?? []) {
+    add('rights', localized(r.title) ?? r.id);
+    add('rights', r.props?.url || r.link);
+  }
+  for (const s of m.subjects ?? []) add('subject', s.subject);
+  add('title', m.title);
+  for (const t of m.additional_titles ?? []) add('title', t.title);
+  const resourceType = m.resource_type.id
+    ? ctx.vocab('resourcetypes', m.resource_type.id)
+    : undefined;
+  add('type', resourceType?.props?.eurepo);
+  add('type', localized(resourceType?.title ?? m.resource_type.title));
+  const elements = out.map(([e, v]) => `  <dc:${e}>${xmlEscape(v)}</dc:${e}>`).join('\n');
+  return (
+    `<?xml version='1.0' encoding='utf-8'?>\n` +
+    `<oai_dc:dc xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">\n` +
+    `${elements}\n</oai_dc:dc>\n`
+  );
+}

@@ -1,0 +1,72 @@
+import { toBibtex } from './bibtex.js';
+import { toCslJson } from './csl.js';
+import { toDataCiteJson } from './datacite-json.js';
+import { toDublinCore } from './dublin-core.js';
+import type { ExportContext, ExportRecord } from './export-record.js';
+import { toSchemaOrg } from './schemaorg.js';
+
+/** One export format: its media type for `Accept`, its name in `/records/{id}/export/{name}`. */
+export interface ExportFormat {
+  name: string;
+  label: string;
+  mediaType: string;
+  extension: string;
+  render: (record: ExportRecord, ctx: ExportContext) => string;
+}
+
+const json =
+  (fn: (record: ExportRecord, ctx: ExportContext) => unknown) =>
+  (record: ExportRecord, ctx: ExportContext) =>
+    JSON.stringify(fn(record, ctx), null, 2);
+
+/**
+ * The export formats beyond the record JSON itself, with InvenioRDM's media types (invenio-api.md
+ * §1.1) and the names its landing page uses in export links.
+ */
+export const EXPORT_FORMATS: readonly ExportFormat[] = [
+  {
+    name: 'datacite-json',
+    label: 'DataCite JSON',
+    mediaType: 'application/vnd.datacite.datacite+json',
+    extension: 'json',
+    render: json(toDataCiteJson),
+  },
+  {
+    name: 'json-ld',
+    label: 'JSON-LD (schema.org)',
+    mediaType: 'application/ld+json',
+    extension: 'jsonld',
+    render: json(toSchemaOrg),
+  },
+  {
+    name: 'csl',
+    label: 'CSL',
+    mediaType: 'application/vnd.citationstyles.csl+json',
+    extension: 'json',
+    render: json(toCslJson),
+  },
+  {
+    name: 'bibtex',
+    label: 'BibTeX',
+    mediaType: 'application/x-bibtex',
+    extension: 'bib',
+    render: toBibtex,
+  },
+  {
+    name: 'dublincore',
+    label: 'Dublin Core XML',
+    mediaType: 'application/x-dc+xml',
+    extension: 'xml',
+    render: toDublinCore,
+  },
+];
+
+export const EXPORT_MEDIA_TYPES = EXPORT_FORMATS.map((f) => f.mediaType);
+
+export function exportFormatByType(mediaType: string): ExportFormat | undefined {
+  return EXPORT_FORMATS.find((f) => f.mediaType === mediaType);
+}
+
+export function exportFormatByName(name: string): ExportFormat | undefined {
+  return EXPORT_FORMATS.find((f) => f.name === name);
+}

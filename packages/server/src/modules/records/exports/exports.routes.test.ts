@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../../test/databases.js';
+import {
+  createFilesTestApp,
+  FilesApi,
+  PUBLISHABLE_METADATA,
+  type Caller,
+} from '../../../test/files.js';
+import type { TestApp } from '../../../test/app.js';
+import { EXPORT_FORMATS } from './export-formats.js';
+
+const METADATA = {
+  ...PUBLISHABLE_METADATA,
+  title: 'Seabird colony counts',
+  creators: [
+    {
+      person_or_org: {
+        type: 'personal',
+        family_name: 'Lovelace',
+        given_name: 'Ada',
+        identifiers: [{ scheme: 'orcid', identifier: '0000-0002-1825-0097' }],
+      },
+    },
+  ],
+  description: '<p>Counts of <em>seabirds</em>.</p>',
+};
+
+const ALL_TYPES = [
+  'application/json',
+  'application/vnd.inveniordm.v1+json',
+  ...EXPORT_FORMATS.map((f) => f.mediaType),
+].join(', ');
+
+describe.each(ENGINES)('record exports (%s)', (engine) => {
+  let t: TestApp & { storeRoot: string };
+  let owner: Caller;
+  let stranger: Caller;
+  let api: FilesApi;
+
+  /** A published record with one file `counts.csv`, under the given access. */
+  async function published(access?: Record<string, unknown>): Promise<string> {
+    const { id } = await api.createDraft({
+      metadata: METADATA,
+      ...(access ? { access } : {}),
+    });
+    await api.upload(id, 'counts.csv', 'species,count\ngannet,12\n');
+    await api.publish(id);
+    return id;
+  }
+
+  function get(url: string, accept: string | undefined, caller?: Caller) {
+    return t.request({
+      method: 'GET',
+      url,
+      headers: { ...(accept ? { accept } : {}), ...(caller?.headers ?? {}) },
+    });
+  }
+
+  beforeAll(async () => {
+    t = await createFilesTestApp(engine);
+    owner = await t.user();
+    stranger = await t.user();
+    api = new FilesApi(t, owner);
+  });
+  afterAll(() => t.close());
+
+  it('answers each export media type on GET /api/records/{id}, echoing it', async () => {
+    const id = await published();
+    for (const format of EXPORT_FORMATS) {
+      const res = await get(`/api/records/${id}`, format.mediaType);
+      expect(res.statusCode, `${format.name}: ${res.body}`).toBe(200);
+      expect(res.headers['content-type']).toContain(format.mediaType);
+      expect(res.body, format.name).toContain('Seabird colony counts');
+    }
+    const jsonLd = (await get(`/api/records/${id}`, 'application/ld+json')).json();
+    expect(jsonLd['@type']).toBe('https://schema.org/Dataset');
+    expect(jsonLd.distribution[0].contentUrl).toBe(
+      `https://cairn.test/api/records/${id}/files/counts.csv/content`,
+    );
+    const csl = (await get(`/api/records/${id}`, 'application/vnd.citationstyles.csl+json')).json();
+    expect(csl).toMatchObject({
+      id,
+      type: 'dataset',
+      author: [{ family: 'Lovelace', given: 'Ada' }],
+    });
+    const bib = await get(`/api/records/${id}`, 'application/x-bibtex');
+    expect(bib.body).toMatch(/^@dataset\{lovelace_2024_/);
+  });
+
+  it('keeps JSON for no Accept, a wildcard, or JSON listed first', async () => {
+    const id = await published();
+    for (const accept of [undefined, '*/*', 'application/json, application/x-bibtex']) {
+      const res = await get(`/api/records/${id}`, accept);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.json().id).toBe(id);
+    }
+  });
+
+  it('refuses an unknown Accept with 406 naming every type on offer', async () => {
+    const id = await published();
+    const res = await get(`/api/records/${id}`, 'application/marcxml+xml');
+    expect(res.statusCode).toBe(406);
+    expect(res.json()).toMatchObject({
+      status: 406,
+      message: `Invalid 'Accept' header. Expected one of: ${ALL_TYPES}`,
+    });
+  });
+
+  it('offers each format as a download at /records/{id}/export/{name}', async () => {
+    const id = await published();
+    for (const format of EXPORT_FORMATS) {
+      const res = await get(`/records/${id}/export/${format.name}`, undefined);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toContain(format.mediaType);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename=${id}.${format.extension}`,
+      );
+      const api = await get(`/api/records/${id}`, format.mediaType);
+      expect(res.body).toBe(api.body);
+    }
+  });
+
+  it('answers 404 for an unknown format, an unknown record and an unpublished draft', async () => {
+    const id = await published();
+    expect((await get(`/records/${id}/export/marcxml`, undefined)).statusCode).toBe(404);
+    const unknown = await get('/records/zzzzz-zzzzz/export/bibtex', undefined);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('The persistent identifier does not exist.');
+    const { id: draft } = await api.createDraft({ metadata: METADATA });
+    expect((await get(`/records/${draft}/export/bibtex`, undefined)).statusCode).toBe(404);
+    expect((await get(`/api/records/${draft}`, 'application/x-bibtex')).statusCode).toBe(404);
+  });
+
+  it('gives a restricted record to nobody but its owner, in any format', async () => {
+    const id = await published({
+      record: 'restricted',
+      files: 'restricted',
+      embargo: { active: false },
+    });
+    for (const format of EXPORT_FORMATS) {
+      for (const caller of [undefined, stranger]) {
+        const viaAccept = await get(`/api/records/${id}`, format.mediaType, caller);
+        expect(viaAccept.statusCode).toBe(403);
+        expect(viaAccept.body).not.toContain('Seabird');
+        const viaLink = await get(`/records/${id}/export/${format.name}`, undefined, caller);
+        expect(viaLink.statusCode).toBe(403);
+        expect(viaLink.body).not.toContain('Seabird');
+      }
+      const mine = await get(`/api/records/${id}`, format.mediaType, owner);
+      expect(mine.statusCode).toBe(200);
+      // Exports are for passing on: even the owner's names no restricted file.
+      expect(mine.body).not.toContain('counts.csv');
+    }
+  });
+
+  it('names no restricted or embargoed file in any format', async () => {
+    const until = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    for (const access of [
+      { record: 'public', files: 'restricted', embargo: { active: false } },
+      {
+        record: 'public',
+        files: 'restricted',
+        embargo: { active: true, until, reason: 'Peer review' },
+      },
+    ]) {
+      const id = await published(access);
+      for (const format of EXPORT_FORMATS) {
+        for (const caller of [undefined, stranger, owner]) {
+          const res = await get(`/api/records/${id}`, format.mediaType, caller);
+          expect(res.statusCode).toBe(200);
+          expect(res.body, format.name).toContain('Seabird colony counts');
+          expect(res.body, format.name).not.toContain('counts.csv');
+          expect(res.body, format.name).not.toContain('/files/');
+        }
+      }
+    }
+  });
+
+  it('follows a parent id to the latest version', async () => {
+    const id = await published();
+    const record = (await get(`/api/records/${id}`, undefined)).json();
+    const res = await get(`/records/${record.parent.id}/export/bibtex`, undefined);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(`/records/${id}/export/bibtex`);
+  });
+});

@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Config } from '../../../config.js';
+import { AppError } from '../../../errors.js';
+import type { VocabulariesService } from '../../vocabularies/vocabularies.service.js';
+import { presentRecord } from '../records.presenter.js';
+import type { RecordResult, RecordsService } from '../records.service.js';
+import { exportFormatByName, type ExportFormat } from './export-formats.js';
+import type { ExportRecord } from './export-record.js';
+
+export interface ExportDeps {
+  config: Config;
+  vocabularies: VocabulariesService;
+}
+
+/** A readable record (the caller's access already checked) in one export format. */
+export async function renderExport(
+  result: RecordResult,
+  format: ExportFormat,
+  deps: ExportDeps,
+): Promise<string> {
+  const { config } = deps;
+  const vocab = await deps.vocabularies.snapshot();
+  const json = presentRecord(result.row, result.parent, {
+    siteUrl: config.siteUrl,
+    ui: false,
+    expand: false,
+    locale: config.defaultLocale,
+    vocab,
+  });
+  return format.render(json as unknown as ExportRecord, {
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
+    vocab,
+  });
+}
+
+/** Sends an export as the answer to `Accept`: the negotiated type echoed in Content-Type. */
+export async function sendExport(
+  reply: FastifyReply,
+  result: RecordResult,
+  format: ExportFormat,
+  deps: ExportDeps,
+) {
+  return reply
+    .header('etag', `"${result.row.revisionId}"`)
+    .type(format.mediaType)
+    .send(await renderExport(result, format, deps));
+}
+
+/**
+ * `/records/{id}/export/{format}`: the landing page's download links (InvenioRDM's
+ * record_export view), the same content as `Accept` on the API, as an attachment.
+ */
+export function registerRecordExportRoutes(
+  app: FastifyInstance,
+  deps: ExportDeps & { records: RecordsService },
+): void {
+  app.get('/records/:id/export/:format', async (request, reply) => {
+    const { id, format: name } = request.params as { id: string; format: string };
+    const format = exportFormatByName(name);
+    if (!format) throw new AppError('NOT_FOUND');
+    const result = await deps.records.readRecord(request.identity.user, id);
+    if ('redirect' in result) return reply.redirect(`/records/${result.redirect}/export/${name}`);
+    reply.header(
+      'content-disposition',
+      `attachment; filename=${result.row.id}.${format.extension}`,
+    );
+    return sendExport(reply, result, format, deps);
+  });
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { invenioTime } from '../records/records.presenter.js';
+import { requireUser } from '../../plugins/auth.js';
+import type { UsersService } from './users.service.js';
+
+const tags = ['Cairn extension'];
+const TokenParams = z.object({ id: z.string().describe('Token id, as listed') });
+
+function presentToken(t: {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt?: string | null;
+}) {
+  return {
+    id: String(t.id),
+    name: t.name,
+    created: invenioTime(t.createdAt),
+    last_used: t.lastUsedAt ? invenioTime(t.lastUsedAt) : null,
+  };
+}
+
+/**
+ * Personal access tokens from the account page. InvenioRDM manages tokens in its own UI (no
+ * REST contract to follow), so these are Cairn extensions. The secret is in the 201 answer only;
+ * Cairn keeps its hash, so a lost token is revoked and replaced, never shown again.
+ */
+export function registerTokenRoutes(app: FastifyInstance, users: UsersService): void {
+  app.get(
+    '/api/user/tokens',
+    { schema: { tags, summary: "The caller's personal access tokens (never their secrets)" } },
+    async (request) => {
+      const user = requireUser(request);
+      const tokens = await users.listTokens(user.id);
+      return { hits: { hits: tokens.map(presentToken), total: tokens.length } };
+    },
+  );
+
+  app.post(
+    '/api/user/tokens',
+    {
+      schema: {
+        tags,
+        summary: 'Create a personal access token (201); the secret is shown only in this answer',
+        body: z.unknown(),
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const created = await users.createNamedToken(user.id, request.body);
+      return reply.status(201).send({ ...presentToken(created), token: created.token });
+    },
+  );
+
+  app.delete(
+    '/api/user/tokens/:id',
+    { schema: { tags, summary: 'Revoke a personal access token (204)', params: TokenParams } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { id } = request.params as z.infer<typeof TokenParams>;
+      await users.revokeToken(user.id, id);
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The HTML elements a description may contain: the server sanitises descriptions to these on
+ * save, and the landing page keeps only these when it renders one.
+ */
+export const DESCRIPTION_HTML_TAGS: readonly string[] = Object.freeze([
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  'sub',
+  'sup',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'code',
+  'pre',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
+  'div',
+  'hr',
+  's',
+]);
