@@ -491,6 +491,19 @@ describe.each(ENGINES)('files through the draft lifecycle (%s)', (engine) => {
       expect(headRange.headers['content-length']).toBe('3');
     });
 
+    it('lets only PDFs be framed, and only by this site (the landing page preview)', async () => {
+      const draft = await api.createDraft();
+      await api.upload(draft.id, 'paper.pdf', '%PDF-1.4\n%%EOF\n');
+      const pdf = await api.get(`/api/records/${draft.id}/draft/files/paper.pdf/content`);
+      expect(pdf.headers).toMatchObject({
+        'content-type': expect.stringMatching(/^application\/pdf/),
+        'content-security-policy': "default-src 'none'; frame-ancestors 'self';",
+        'x-frame-options': 'sameorigin',
+      });
+      const text = await api.as(undefined).get(content);
+      expect(text.headers['x-frame-options']).toBe('deny');
+    });
+
     it('serves ranges of draft files too, but no content of a pending file (404)', async () => {
       const draft = await api.createDraft();
       await api.upload(draft.id, 'digits.txt', digits);

@@ -66,12 +66,19 @@ function contentLength(request: FastifyRequest): number | undefined {
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
 }
 
-function securityHeaders(reply: FastifyReply): void {
+/**
+ * Uploaded bytes are never a page of this site: no scripts, no sniffing, no framing — except
+ * PDFs, which the landing page's preview frames from the same site.
+ */
+function securityHeaders(reply: FastifyReply, mimetype?: string): void {
+  const framable = mimetype === 'application/pdf';
   void reply.headers({
-    'content-security-policy': "default-src 'none';",
+    'content-security-policy': framable
+      ? "default-src 'none'; frame-ancestors 'self';"
+      : "default-src 'none';",
     'x-content-type-options': 'nosniff',
     'x-download-options': 'noopen',
-    'x-frame-options': 'deny',
+    'x-frame-options': framable ? 'sameorigin' : 'deny',
   });
 }
 
@@ -125,7 +132,7 @@ export function registerFileRoutes(
     const range = parseRange(request.headers.range, object.size);
     const md5 = object.checksum.slice('md5:'.length);
     const mimetype = head.view.row.mimetype;
-    securityHeaders(reply);
+    securityHeaders(reply, mimetype);
     void reply.headers({
       'accept-ranges': 'bytes',
       etag: `"${md5}"`,
