@@ -20,6 +20,7 @@ import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.ro
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
+import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -88,7 +89,7 @@ export async function buildApp(
     const config = request.routeOptions.config;
     // File content and parts are raw bytes: no Content-Type means octet-stream there, and the
     // match is on the exact string, as InvenioRDM's is.
-    if (config?.binaryBody && /\/content(\/\d+)?$/.test(request.url.split('?')[0]!)) {
+    if (config?.binaryBody && /\/(content(\/\d+)?|logo)$/.test(request.url.split('?')[0]!)) {
       if (type === undefined) request.headers['content-type'] = 'application/octet-stream';
       else if (type !== 'application/octet-stream') {
         done(
@@ -156,6 +157,7 @@ export async function buildApp(
   });
   registerVocabularyRoutes(app, { config, vocabularies: services.vocabularies });
   registerFileRoutes(app, config, services.files);
+  registerCommunityRoutes(app, { config, communities: services.communities });
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,

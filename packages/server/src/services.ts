@@ -14,6 +14,8 @@ import { FilesRepository } from './modules/files/files.repository.js';
 import { FilesService } from './modules/files/files.service.js';
 import { createFileStore } from './modules/files/storage/create-file-store.js';
 import type { FileStore } from './modules/files/storage/file-store.js';
+import { CommunitiesRepository } from './modules/communities/communities.repository.js';
+import { CommunitiesService } from './modules/communities/communities.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -26,6 +28,7 @@ export interface Services {
   doi: DoiRegistrationService;
   files: FilesService;
   store: FileStore;
+  communities: CommunitiesService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -48,15 +51,18 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     store,
     config,
   );
+  const users = new UsersService(new UsersRepository(database.db), config.sessionDays);
+  const communities = new CommunitiesService(new CommunitiesRepository(database.db), users);
   return {
     config,
     database,
-    users: new UsersService(new UsersRepository(database.db), config.sessionDays),
+    users,
     vocabularies,
     records,
     search: new RecordsSearchService(recordsRepo, records),
     doi,
     files,
     store,
+    communities,
   };
 }

@@ -1,4 +1,3 @@
-import sanitizeHtml from 'sanitize-html';
 import {
   collectVocabularyRefs,
   loadRecord,
@@ -11,6 +10,8 @@ import type { Config } from '../../config.js';
 import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
+import { sanitizeRichText } from '../../lib/html.js';
+import { checkRevision } from '../../lib/revision.js';
 import type { User } from '../users/users.service.js';
 import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import { isRecordId, newRecordId } from './record-id.js';
@@ -24,38 +25,6 @@ import {
 } from '../files/files.lifecycle.js';
 
 const DRAFT_LIFETIME_DAYS = 365;
-const ALLOWED_DESCRIPTION_TAGS = [
-  'p',
-  'br',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'u',
-  'sub',
-  'sup',
-  'ul',
-  'ol',
-  'li',
-  'a',
-  'code',
-  'pre',
-  'blockquote',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'span',
-  'div',
-  'hr',
-  's',
-];
 
 const GRACE_MESSAGE =
   'Record visibility can not be changed to restricted anymore. Please contact support if you still need to make these changes.';
@@ -95,12 +64,7 @@ function today(): string {
 
 function sanitizeDescriptions(data: RecordData): void {
   const m = data.metadata as Record<string, unknown>;
-  const clean = (html: string) =>
-    sanitizeHtml(html, {
-      allowedTags: ALLOWED_DESCRIPTION_TAGS,
-      allowedAttributes: { a: ['href', 'title'] },
-      allowedSchemes: ['http', 'https', 'mailto'],
-    });
+  const clean = sanitizeRichText;
   if (typeof m.description === 'string') m.description = clean(m.description);
   if (Array.isArray(m.additional_descriptions)) {
     for (const d of m.additional_descriptions as Array<{ description?: unknown }>) {
@@ -136,27 +100,6 @@ function searchText(data: RecordData, id: string): string {
 function titleOf(data: RecordData): string {
   const t = (data.metadata as { title?: unknown }).title;
   return typeof t === 'string' ? t : '';
-}
-
-function parseIfMatch(header: string | undefined): number | undefined {
-  if (header === undefined || header === '') return undefined;
-  const m = /^\s*(?:W\/)?"?(\d+)"?\s*$/.exec(header);
-  if (!m) {
-    throw new AppError('VALIDATION_FAILED', undefined, [
-      { field: 'if_match', messages: ['Not a valid integer.'] },
-    ]);
-  }
-  return Number(m[1]);
-}
-
-function checkRevision(ifMatch: string | undefined, current: number): void {
-  const expected = parseIfMatch(ifMatch);
-  if (expected !== undefined && expected !== current) {
-    throw new AppError(
-      'REVISION_MISMATCH',
-      `Revision id provided(${expected}) doesn't match record's one(${current})`,
-    );
-  }
 }
 
 function mergeErrors(errors: FieldError[]): FieldError[] {
