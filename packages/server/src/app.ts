@@ -21,6 +21,7 @@ import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
 import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
+import { registerRequestRoutes } from './modules/requests/requests.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -158,6 +159,11 @@ export async function buildApp(
   registerVocabularyRoutes(app, { config, vocabularies: services.vocabularies });
   registerFileRoutes(app, config, services.files);
   registerCommunityRoutes(app, { config, communities: services.communities });
+  registerRequestRoutes(app, {
+    config,
+    requests: services.requests,
+    communities: services.communities,
+  });
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,

@@ -16,6 +16,8 @@ import { createFileStore } from './modules/files/storage/create-file-store.js';
 import type { FileStore } from './modules/files/storage/file-store.js';
 import { CommunitiesRepository } from './modules/communities/communities.repository.js';
 import { CommunitiesService } from './modules/communities/communities.service.js';
+import { RequestsRepository } from './modules/requests/requests.repository.js';
+import { RequestsService } from './modules/requests/requests.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -29,6 +31,7 @@ export interface Services {
   files: FilesService;
   store: FileStore;
   communities: CommunitiesService;
+  requests: RequestsService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -53,6 +56,11 @@ export async function createServices(config: Config, database: DatabaseHandle): 
   );
   const users = new UsersService(new UsersRepository(database.db), config.sessionDays);
   const communities = new CommunitiesService(new CommunitiesRepository(database.db), users);
+  const requests = new RequestsService(
+    new RequestsRepository(database.db),
+    communities,
+    config.requestExpiryDays,
+  );
   return {
     config,
     database,
@@ -64,5 +72,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     files,
     store,
     communities,
+    requests,
   };
 }
