@@ -22,6 +22,7 @@ import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
 import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
 import { registerRequestRoutes } from './modules/requests/requests.routes.js';
+import { registerReviewRoutes } from './modules/reviews/reviews.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -155,6 +156,7 @@ export async function buildApp(
     search: services.search,
     vocabularies: services.vocabularies,
     users: services.users,
+    expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
   });
   registerVocabularyRoutes(app, { config, vocabularies: services.vocabularies });
   registerFileRoutes(app, config, services.files);
@@ -164,6 +166,7 @@ export async function buildApp(
     requests: services.requests,
     communities: services.communities,
   });
+  registerReviewRoutes(app, { config, reviews: services.reviews });
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,

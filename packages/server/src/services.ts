@@ -18,6 +18,7 @@ import { CommunitiesRepository } from './modules/communities/communities.reposit
 import { CommunitiesService } from './modules/communities/communities.service.js';
 import { RequestsRepository } from './modules/requests/requests.repository.js';
 import { RequestsService } from './modules/requests/requests.service.js';
+import { ReviewsService } from './modules/reviews/reviews.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -32,6 +33,7 @@ export interface Services {
   store: FileStore;
   communities: CommunitiesService;
   requests: RequestsService;
+  reviews: ReviewsService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -61,6 +63,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     communities,
     config.requestExpiryDays,
   );
+  const reviews = new ReviewsService(records, communities, requests, config.siteUrl);
   return {
     config,
     database,
@@ -73,5 +76,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     store,
     communities,
     requests,
+    reviews,
   };
 }
