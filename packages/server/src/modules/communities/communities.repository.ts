@@ -37,6 +37,11 @@ export interface CommunityQuery {
   visibility?: string[];
 }
 
+/*
+ * Membership filters are uncorrelated `id in (select …)`: SQLite evaluates the user's few
+ * memberships once instead of probing the index for every community scanned.
+ */
+
 /** LIKE with the query's own wildcards taken literally. */
 function likePattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -106,11 +111,12 @@ export class CommunitiesRepository {
     if (query.memberOf !== undefined) {
       const userId = query.memberOf;
       base = base.where((eb) =>
-        eb.exists(
+        eb(
+          'c.id',
+          'in',
           eb
             .selectFrom('communityMembers as m')
-            .select('m.role')
-            .whereRef('m.communityId', '=', 'c.id')
+            .select('m.communityId')
             .where('m.userId', '=', userId),
         ),
       );
@@ -122,11 +128,12 @@ export class CommunitiesRepository {
           ? eb('c.visibility', '=', 'public')
           : eb.or([
               eb('c.visibility', '=', 'public'),
-              eb.exists(
+              eb(
+                'c.id',
+                'in',
                 eb
                   .selectFrom('communityMembers as m')
-                  .select('m.role')
-                  .whereRef('m.communityId', '=', 'c.id')
+                  .select('m.communityId')
                   .where('m.userId', '=', userId),
               ),
             ]),
@@ -169,11 +176,12 @@ export class CommunitiesRepository {
         .groupBy(column);
       if (memberOf !== undefined) {
         q = q.where((eb) =>
-          eb.exists(
+          eb(
+            'c.id',
+            'in',
             eb
               .selectFrom('communityMembers as m')
-              .select('m.role')
-              .whereRef('m.communityId', '=', 'c.id')
+              .select('m.communityId')
               .where('m.userId', '=', memberOf),
           ),
         );
@@ -185,11 +193,12 @@ export class CommunitiesRepository {
             ? eb('c.visibility', '=', 'public')
             : eb.or([
                 eb('c.visibility', '=', 'public'),
-                eb.exists(
+                eb(
+                  'c.id',
+                  'in',
                   eb
                     .selectFrom('communityMembers as m')
-                    .select('m.role')
-                    .whereRef('m.communityId', '=', 'c.id')
+                    .select('m.communityId')
                     .where('m.userId', '=', userId),
                 ),
               ]),
