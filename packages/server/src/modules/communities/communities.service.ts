@@ -5,6 +5,7 @@ import { AppError, permissionDenied, pidDoesNotExist, validationFailed } from '.
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import { checkRevision } from '../../lib/revision.js';
+import { monotonicNow } from '../../lib/monotonic-time.js';
 import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { normaliseSearchText } from '../vocabularies/vocabularies.service.js';
@@ -34,6 +35,8 @@ const MANAGEABLE_ROLES: Record<CommunityRole, readonly CommunityRole[]> = {
 export const COMMUNITY_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
 export const LOGO_MAX_BYTES = 1_000_000;
 const MEMBERS_MAX_PER_CALL = 100;
+const FACETS_TTL_MS = 10_000;
+const FACETS_CACHE_MAX = 10_000;
 
 export interface Community {
   row: CommunityRow;
@@ -119,6 +122,23 @@ export class CommunitiesService {
     private readonly repo: CommunitiesRepository,
     private readonly users: UsersService,
   ) {}
+
+  /**
+   * Facet counts per caller scope, briefly: they scan every visible community and cost more than
+   * the search itself, while the picker never shows them. Every write here clears them; another
+   * app server's writes show within FACETS_TTL_MS.
+   */
+  private readonly facetCache = new Map<string, { at: number; value: CommunityHits['facets'] }>();
+
+  private async facets(visibleTo: { userId?: number } | undefined, memberOf: number | undefined) {
+    const key = `${visibleTo ? (visibleTo.userId ?? 'anonymous') : 'all'}:${memberOf ?? ''}`;
+    const cached = this.facetCache.get(key);
+    if (cached && Date.now() - cached.at < FACETS_TTL_MS) return cached.value;
+    const value = await this.repo.facetCounts(visibleTo, memberOf);
+    if (this.facetCache.size >= FACETS_CACHE_MAX) this.facetCache.clear();
+    this.facetCache.set(key, { at: Date.now(), value });
+    return value;
+  }
 
   private toCommunity(row: CommunityRow): Community {
     return { row, data: readJson<CommunityData>(row.data) };
@@ -247,7 +267,7 @@ export class CommunitiesService {
     if (errors.length > 0) throw validationFailed(errors);
     this.assertAdminFields(user, data);
     await this.assertSlugFree(slug!);
-    const now = nowIso();
+    const now = monotonicNow();
     const row: CommunityRow = {
       id: crypto.randomUUID(),
       slug: slug!,
@@ -279,11 +299,13 @@ export class CommunitiesService {
         throw validationFailed([{ field: 'slug', messages: [SLUG_TAKEN_MESSAGE] }]);
       throw error;
     }
+    this.facetCache.clear();
     const community = { row, data };
     return { ...community, permissions: this.permissionsFor(user, community, 'owner') };
   }
 
   private async write(community: Community, set: Parameters<CommunitiesRepository['update']>[2]) {
+    this.facetCache.clear();
     if (!(await this.repo.update(community.row.id, community.row.revisionId, set))) {
       throw new AppError('CONFLICT');
     }
@@ -397,7 +419,7 @@ export class CommunitiesService {
         type: params.filters.type,
         visibility: params.filters.visibility,
       }),
-      this.repo.facetCounts(visibleTo, memberOf),
+      this.facets(visibleTo, memberOf),
     ]);
     const roles = user
       ? await this.repo.rolesOf(
@@ -538,6 +560,7 @@ export class CommunitiesService {
       if (await this.repo.member(current.row.id, id))
         throw new AppError('VALIDATION_FAILED', 'A member was already added or invited.');
     }
+    this.facetCache.clear();
     const now = nowIso();
     await this.repo.upsertMembers(
       ids.map((userId) => ({
@@ -581,6 +604,7 @@ export class CommunitiesService {
     }
     if (role !== undefined && role !== 'owner')
       await this.assertOwnerRemains(current.row.id, rows.filter((r) => r.role === 'owner').length);
+    this.facetCache.clear();
     const now = nowIso();
     await this.repo.upsertMembers(
       rows.map((r) => ({
@@ -606,6 +630,7 @@ export class CommunitiesService {
         throw permissionDenied();
     }
     await this.assertOwnerRemains(current.row.id, rows.filter((r) => r.role === 'owner').length);
+    this.facetCache.clear();
     await this.repo.removeMembers(current.row.id, ids);
   }
 
@@ -624,6 +649,7 @@ export class CommunitiesService {
 
   /** For the CLI and demo data: one member by email, with no permission check. */
   async addMemberAsSystem(communityId: string, userId: number, role: CommunityRole): Promise<void> {
+    this.facetCache.clear();
     const now = nowIso();
     const existing = await this.repo.member(communityId, userId);
     await this.repo.upsertMembers([

@@ -4,6 +4,7 @@ import { AppError, permissionDenied, validationFailed } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
 import { sanitizeRichText } from '../../lib/html.js';
 import { checkRevision } from '../../lib/revision.js';
+import { monotonicNow } from '../../lib/monotonic-time.js';
 import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { User } from '../users/users.service.js';
 import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
@@ -49,16 +50,6 @@ export interface RequestView {
   actions: RequestAction[];
   isCreator: boolean;
   isReceiver: boolean;
-}
-
-let lastStamp = 0;
-/**
- * Strictly increasing timestamps within this process: the timeline is ordered by time, and an
- * accept writes its log event and its comment in the same millisecond.
- */
-export function eventTime(): string {
-  lastStamp = Math.max(Date.now(), lastStamp + 1);
-  return new Date(lastStamp).toISOString();
 }
 
 /** `{payload: {content, format}}` as the comment schema loads it; `undefined` when optional and absent. */
@@ -154,7 +145,7 @@ export class RequestsService {
     topicRecordId: string | null;
     title: string;
   }): Promise<RequestRow> {
-    const now = eventTime();
+    const now = monotonicNow();
     return this.repo.insert({
       id: crypto.randomUUID(),
       type: input.type,
@@ -173,12 +164,12 @@ export class RequestsService {
 
   /** Changes the receiver of a request still in `created` (a review's community swapped). */
   async changeReceiver(row: RequestRow, communityId: string): Promise<RequestRow> {
-    await this.write(row, { receiverCommunityId: communityId, updatedAt: eventTime() });
+    await this.write(row, { receiverCommunityId: communityId, updatedAt: monotonicNow() });
     return (await this.repo.get(row.id))!;
   }
 
   async setTitle(row: RequestRow, title: string): Promise<void> {
-    if (row.title !== title) await this.write(row, { title, updatedAt: eventTime() });
+    if (row.title !== title) await this.write(row, { title, updatedAt: monotonicNow() });
   }
 
   /** Removes a request never submitted (InvenioRDM's delete of a `created` request). */
@@ -234,7 +225,7 @@ export class RequestsService {
       throw new AppError('VALIDATION_FAILED', `Cannot ${action} a request that is ${row.status}.`);
     }
     await this.handlers.get(row.type)?.onAction?.(action, row, actor);
-    const now = eventTime();
+    const now = monotonicNow();
     const expiresAt =
       action === 'submit' && this.expiryDays > 0
         ? new Date(Date.now() + this.expiryDays * 86_400_000).toISOString()
@@ -273,7 +264,7 @@ export class RequestsService {
     payload: unknown,
     createdBy: number | null,
   ): Promise<EventRow> {
-    const now = eventTime();
+    const now = monotonicNow();
     const event: EventRow = {
       id: crypto.randomUUID(),
       requestId,
@@ -346,7 +337,7 @@ export class RequestsService {
     this.assertAuthor(user, event);
     checkRevision(ifMatch, event.revisionId);
     const payload = readCommentPayload(body, true)!;
-    const updatedAt = eventTime();
+    const updatedAt = monotonicNow();
     if (!(await this.repo.updateEvent(event.id, event.revisionId, { payload, updatedAt })))
       throw new AppError('CONFLICT');
     return { ...event, payload, updatedAt, revisionId: event.revisionId + 1 };
@@ -367,7 +358,7 @@ export class RequestsService {
       !(await this.repo.updateEvent(event.id, event.revisionId, {
         type: 'L',
         payload,
-        updatedAt: eventTime(),
+        updatedAt: monotonicNow(),
       }))
     )
       throw new AppError('CONFLICT');
