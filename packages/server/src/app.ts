@@ -23,6 +23,9 @@ import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
 import { registerRecordExportRoutes } from './modules/records/exports/exports.routes.js';
 import { registerTokenRoutes } from './modules/users/tokens.routes.js';
+import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
+import { registerRequestRoutes } from './modules/requests/requests.routes.js';
+import { registerReviewRoutes } from './modules/reviews/reviews.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -91,7 +94,7 @@ export async function buildApp(
     const config = request.routeOptions.config;
     // File content and parts are raw bytes: no Content-Type means octet-stream there, and the
     // match is on the exact string, as InvenioRDM's is.
-    if (config?.binaryBody && /\/content(\/\d+)?$/.test(request.url.split('?')[0]!)) {
+    if (config?.binaryBody && /\/(content(\/\d+)?|logo)$/.test(request.url.split('?')[0]!)) {
       if (type === undefined) request.headers['content-type'] = 'application/octet-stream';
       else if (type !== 'application/octet-stream') {
         done(
@@ -156,6 +159,7 @@ export async function buildApp(
     search: services.search,
     vocabularies: services.vocabularies,
     users: services.users,
+    expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
   });
   registerVocabularyRoutes(app, {
     config,
@@ -170,6 +174,13 @@ export async function buildApp(
     records: services.records,
     vocabularies: services.vocabularies,
   });
+  registerCommunityRoutes(app, { config, communities: services.communities });
+  registerRequestRoutes(app, {
+    config,
+    requests: services.requests,
+    communities: services.communities,
+  });
+  registerReviewRoutes(app, { config, reviews: services.reviews });
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,

@@ -204,7 +204,7 @@ describe('cairn CLI (SQLite in a temporary data dir)', () => {
     const first = await run('demo');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^Loaded: user ada@cairn\.example, user grace@cairn\.example, sample affiliations, sample funders, sample names, sample awards, sample subjects, record /,
+      /^Loaded: user ada@cairn\.example, user grace@cairn\.example, sample affiliations, sample funders, sample names, sample awards, sample subjects, record \S+, community glaciology, community open-science, community polar-station\n$/,
     );
     const after = await counts();
     expect(after).toEqual({ users: 2, records: 1, drafts: 0 });
@@ -253,6 +253,89 @@ describe('cairn CLI (SQLite in a temporary data dir)', () => {
     expect(await run('vocabularies', 'import', 'names', '/nonexistent.csv')).toMatchObject({
       code: 1,
       stderr: 'cairn: no such file: /nonexistent.csv\n',
+    });
+  });
+
+  it('creates communities and adds members', async () => {
+    await run('users', 'create', 'owner@example.org', '--password', 'correct horse');
+    await run('users', 'create', 'curator@example.org', '--password', 'correct horse');
+    const created = await run(
+      'communities',
+      'create',
+      'Ice-Cores',
+      '--title',
+      'Ice cores',
+      '--owner',
+      'owner@example.org',
+      '--visibility',
+      'restricted',
+      '--review-policy',
+      'members',
+      '--submission-policy',
+      'closed',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/^Created community ice-cores \(id [0-9a-f-]{36}\)\n$/);
+    const added = await run(
+      'communities',
+      'add-member',
+      'ice-cores',
+      'curator@example.org',
+      '--role',
+      'curator',
+    );
+    expect(added).toEqual({
+      code: 0,
+      stdout: 'curator@example.org is now curator of ice-cores.\n',
+      stderr: '',
+    });
+    await withServices(async (s) => {
+      const community = await s.communities.resolve('ice-cores');
+      expect(community.data.access).toMatchObject({
+        visibility: 'restricted',
+        review_policy: 'members',
+        record_submission_policy: 'closed',
+      });
+      const curator = await s.users.findByEmail('curator@example.org');
+      expect(await s.communities.roleOf(community.row.id, curator!.id)).toBe('curator');
+    });
+    const duplicate = await run(
+      'communities',
+      'create',
+      'ice-cores',
+      '--title',
+      'Again',
+      '--owner',
+      'owner@example.org',
+    );
+    expect(duplicate).toMatchObject({
+      code: 1,
+      stderr:
+        'cairn: A validation error occurred. slug: A community with this identifier already exists.\n',
+    });
+    const badRole = await run(
+      'communities',
+      'add-member',
+      'ice-cores',
+      'curator@example.org',
+      '--role',
+      'boss',
+    );
+    expect(badRole).toMatchObject({
+      code: 1,
+      stderr: 'cairn: --role must be one of owner, manager, curator, reader\n',
+    });
+    const missing = await run(
+      'communities',
+      'add-member',
+      'no-such',
+      'curator@example.org',
+      '--role',
+      'reader',
+    );
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: 'cairn: The persistent identifier does not exist.\n',
     });
   });
 

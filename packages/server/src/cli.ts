@@ -14,6 +14,8 @@ import {
   runImportCommand,
 } from './modules/vocabularies/indexed/import/import-command.js';
 import { ImportFailed } from './modules/vocabularies/indexed/import/importer.js';
+import { toUser } from './modules/users/users.service.js';
+import { COMMUNITY_ROLES, type CommunityRole } from './modules/communities/communities.service.js';
 
 const USAGE = `Usage: cairn <command>
 
@@ -25,6 +27,9 @@ const USAGE = `Usage: cairn <command>
   demo                                    load the demo data (idempotent)
   vocabularies import TYPE FILE           load names, affiliations, funders, awards or subjects
                                           from a dump (ROR JSON, CSV or JSON; see README.md)
+  communities create SLUG --title T --owner EMAIL [--visibility public|restricted]
+              [--review-policy closed|open|members] [--submission-policy open|closed]
+  communities add-member SLUG EMAIL --role owner|manager|curator|reader
 
 Configuration comes from the environment: PORT, HOST, CAIRN_DATA_DIR, CAIRN_SITE_URL,
 DATABASE_URL, CAIRN_DOI_PREFIX, CAIRN_DOI_REQUIRED, CAIRN_DATACITE_URL/USERNAME/PASSWORD,
@@ -149,6 +154,7 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    if (command === 'communities') return await communitiesCommand(config, sub, rest);
     if (command === 'tokens' && sub === 'create') {
       const { values, positionals } = parseArgs({
         args: rest,
@@ -210,6 +216,70 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** `cairn communities create|add-member`: the API's rules, acting as the owner or the system. */
+async function communitiesCommand(
+  config: Config,
+  sub: string | undefined,
+  rest: string[],
+): Promise<number> {
+  if (sub === 'create') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        title: { type: 'string' },
+        owner: { type: 'string' },
+        visibility: { type: 'string' },
+        'review-policy': { type: 'string' },
+        'submission-policy': { type: 'string' },
+      },
+    });
+    const slug = positionals[0];
+    if (!slug || !values.title || !values.owner)
+      throw new UsageError('communities create needs SLUG, --title and --owner');
+    const community = await withServices(config, async (s) => {
+      const owner = await s.users.findByEmail(values.owner!);
+      if (!owner) throw new UsageError(`no account for ${values.owner}`);
+      return s.communities.create(toUser(owner), {
+        slug,
+        metadata: { title: values.title },
+        access: {
+          ...(values.visibility ? { visibility: values.visibility } : {}),
+          ...(values['review-policy'] ? { review_policy: values['review-policy'] } : {}),
+          ...(values['submission-policy']
+            ? { record_submission_policy: values['submission-policy'] }
+            : {}),
+        },
+      });
+    });
+    process.stdout.write(`Created community ${community.row.slug} (id ${community.row.id})\n`);
+    return 0;
+  }
+  if (sub === 'add-member') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { role: { type: 'string' } },
+    });
+    const [slug, email] = positionals;
+    const role = values.role;
+    if (!slug || !email || !role)
+      throw new UsageError('communities add-member needs SLUG, EMAIL and --role');
+    if (!(COMMUNITY_ROLES as readonly string[]).includes(role))
+      throw new UsageError(`--role must be one of ${COMMUNITY_ROLES.join(', ')}`);
+    await withServices(config, async (s) => {
+      const user = await s.users.findByEmail(email);
+      if (!user) throw new UsageError(`no account for ${email}`);
+      const community = await s.communities.resolve(slug);
+      await s.communities.addMemberAsSystem(community.row.id, user.id, role as CommunityRole);
+    });
+    process.stdout.write(`${email} is now ${role} of ${slug}.\n`);
+    return 0;
+  }
+  process.stderr.write(`${USAGE}\n`);
+  return 2;
+}
 
 function cryptoPassword(): string {
   return `cairn-${crypto.randomBytes(9).toString('base64url')}`;

@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 10 * 1024 * 1024,
       sessionDays: 14,
       sweepIntervalSeconds: 60,
+      requestExpiryDays: 30,
       logLevel: 'info',
       locales: ['en', 'de'],
       defaultLocale: 'en',

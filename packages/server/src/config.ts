@@ -47,6 +47,7 @@ const EnvSchema = z.object({
   CAIRN_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(0).default(0),
   CAIRN_SESSION_DAYS: z.coerce.number().int().min(1).default(14),
   CAIRN_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  CAIRN_REQUEST_EXPIRY_DAYS: z.coerce.number().int().min(0).default(30),
   CAIRN_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -129,6 +130,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly sessionDays: number;
   readonly sweepIntervalSeconds: number;
+  /** Days a submitted review or inclusion request stays open before it expires; 0: never. */
+  readonly requestExpiryDays: number;
   readonly logLevel: string;
   readonly locales: readonly string[];
   readonly defaultLocale: string;
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     bodyLimitBytes: e.CAIRN_BODY_LIMIT_BYTES,
     sessionDays: e.CAIRN_SESSION_DAYS,
     sweepIntervalSeconds: e.CAIRN_SWEEP_INTERVAL_SECONDS,
+    requestExpiryDays: e.CAIRN_REQUEST_EXPIRY_DAYS,
     logLevel: e.CAIRN_LOG_LEVEL,
     locales: ['en', 'de'],
     defaultLocale: 'en',

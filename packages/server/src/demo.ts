@@ -1,5 +1,6 @@
 import type { Services } from './services.js';
 import { loadVocabularySamples } from './modules/vocabularies/indexed/import/samples.js';
+import type { User } from './modules/users/users.service.js';
 
 export const DEMO_USERS = [
   { email: 'ada@cairn.example', name: 'Ada Lovelace', password: 'cairn-demo-ada', isAdmin: true },
@@ -74,5 +75,61 @@ export async function loadDemo(services: Services): Promise<{ created: string[] 
     await services.records.publish(ada, draft.row.id);
     created.push(`record ${draft.row.id}`);
   }
+  created.push(...(await loadDemoCommunities(services, ada, ids[DEMO_USERS[1].email]!)));
   return { created };
+}
+
+const DEMO_COMMUNITIES = [
+  {
+    slug: 'glaciology',
+    title: 'Glaciology Working Group',
+    description: 'Field data on glaciers and ice sheets, reviewed by the working group.',
+    type: 'project',
+    access: { visibility: 'public', review_policy: 'closed' },
+    theme: true,
+    grace: 'reader',
+  },
+  {
+    slug: 'open-science',
+    title: 'Open Science Commons',
+    description: 'Anyone may submit; curators publish directly.',
+    type: 'topic',
+    access: { visibility: 'public', review_policy: 'open' },
+    theme: false,
+    grace: 'curator',
+  },
+  {
+    slug: 'polar-station',
+    title: 'Polar Station Archive',
+    description: 'Restricted: members only, records are restricted too.',
+    type: 'organization',
+    access: {
+      visibility: 'restricted',
+      record_submission_policy: 'closed',
+      review_policy: 'members',
+    },
+    theme: false,
+    grace: undefined,
+  },
+] as const;
+
+/** Three communities with different policies, owned by the admin, Grace a member of two. */
+async function loadDemoCommunities(
+  services: Services,
+  ada: User,
+  graceId: number,
+): Promise<string[]> {
+  const created: string[] = [];
+  for (const c of DEMO_COMMUNITIES) {
+    if (await services.communities.find(c.slug)) continue;
+    const community = await services.communities.create(ada, {
+      slug: c.slug,
+      metadata: { title: c.title, description: c.description, type: { id: c.type } },
+      access: c.access,
+      theme: { enabled: c.theme },
+    });
+    if (c.grace) await services.communities.addMemberAsSystem(community.row.id, graceId, c.grace);
+    created.push(`community ${c.slug}`);
+  }
+  return created;
 }

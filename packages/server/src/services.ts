@@ -16,6 +16,11 @@ import { FilesRepository } from './modules/files/files.repository.js';
 import { FilesService } from './modules/files/files.service.js';
 import { createFileStore } from './modules/files/storage/create-file-store.js';
 import type { FileStore } from './modules/files/storage/file-store.js';
+import { CommunitiesRepository } from './modules/communities/communities.repository.js';
+import { CommunitiesService } from './modules/communities/communities.service.js';
+import { RequestsRepository } from './modules/requests/requests.repository.js';
+import { RequestsService } from './modules/requests/requests.service.js';
+import { ReviewsService } from './modules/reviews/reviews.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -29,6 +34,9 @@ export interface Services {
   doi: DoiRegistrationService;
   files: FilesService;
   store: FileStore;
+  communities: CommunitiesService;
+  requests: RequestsService;
+  reviews: ReviewsService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -57,10 +65,18 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     store,
     config,
   );
+  const users = new UsersService(new UsersRepository(database.db), config.sessionDays);
+  const communities = new CommunitiesService(new CommunitiesRepository(database.db), users);
+  const requests = new RequestsService(
+    new RequestsRepository(database.db),
+    communities,
+    config.requestExpiryDays,
+  );
+  const reviews = new ReviewsService(records, communities, requests, config.siteUrl);
   return {
     config,
     database,
-    users: new UsersService(new UsersRepository(database.db), config.sessionDays),
+    users,
     vocabularies,
     vocabularyItems,
     records,
@@ -68,5 +84,8 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     doi,
     files,
     store,
+    communities,
+    requests,
+    reviews,
   };
 }

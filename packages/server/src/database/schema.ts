@@ -155,6 +155,61 @@ export interface VocabularyTermsTable {
   itemPk: number;
 }
 
+export interface CommunitiesTable {
+  id: string;
+  slug: string;
+  /** The community body: metadata, access, theme, custom_fields, children, upload form flag. */
+  data: JsonColumn;
+  /** Denormalised from `data` for search and sorting; rewritten with it. */
+  title: string;
+  searchText: string;
+  visibility: string;
+  typeId: string | null;
+  revisionId: number;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+  logo: Buffer | null;
+  logoChecksum: string | null;
+}
+
+export interface CommunityMembersTable {
+  communityId: string;
+  userId: number;
+  role: string;
+  visible: ColumnType<number, number | undefined, number>;
+  revisionId: ColumnType<number, number | undefined, number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RequestsTable {
+  number: Generated<number>;
+  id: string;
+  type: string;
+  status: string;
+  title: string;
+  createdBy: number;
+  receiverCommunityId: string;
+  topicRecordId: string | null;
+  expiresAt: string | null;
+  revisionId: number;
+  createdAt: string;
+  updatedAt: string;
+  lastActivityAt: string;
+}
+
+export interface RequestEventsTable {
+  id: string;
+  requestId: string;
+  type: string;
+  payload: JsonColumn;
+  createdBy: number | null;
+  revisionId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -169,6 +224,10 @@ export interface Database {
   userQuotas: UserQuotasTable;
   vocabularyItems: VocabularyItemsTable;
   vocabularyTerms: VocabularyTermsTable;
+  communities: CommunitiesTable;
+  communityMembers: CommunityMembersTable;
+  requests: RequestsTable;
+  requestEvents: RequestEventsTable;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

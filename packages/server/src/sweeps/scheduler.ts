@@ -20,6 +20,7 @@ export function startSweeps(services: Services, log: FastifyBaseLogger): () => P
     { name: 'doi-registration', lockKey: 734002, run: () => services.doi.drain() },
     { name: 'session-cleanup', lockKey: 734003, run: () => services.users.sweepSessions() },
     { name: 'abandoned-uploads', lockKey: 734004, run: () => services.files.sweepAbandoned() },
+    { name: 'request-expiry', lockKey: 734005, run: () => services.requests.expireDue() },
   ];
   const { db, engine } = services.database;
 

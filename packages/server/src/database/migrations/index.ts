@@ -1,5 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import { vocabularyItems } from './0003_vocabulary_items.js';
+import { communitiesMigration } from './0004_communities.js';
+import { requestsMigration } from './0005_requests.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -222,4 +224,6 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_files': files,
   '0003_vocabulary_items': vocabularyItems,
+  '0004_communities': communitiesMigration,
+  '0005_requests': requestsMigration,
 };

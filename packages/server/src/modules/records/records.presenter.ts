@@ -14,6 +14,15 @@ export interface ParentData {
   };
   communities: Record<string, unknown>;
   pids: Record<string, unknown>;
+  /** The community-submission request of a first-version draft, its status copied in. */
+  review?: ParentReview;
+}
+
+export interface ParentReview {
+  id: string;
+  type: 'community-submission';
+  receiver: { community: string };
+  status: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
 }
 
 export interface PresentOptions {
@@ -23,6 +32,8 @@ export interface PresentOptions {
   locale: string;
   vocab: (type: string, id: string) => VocabularyEntry | undefined;
   owner?: { id: number; email: string; name: string };
+  /** With expand: the review's receiver and the default community, as community stubs. */
+  expandedParent?: { review?: Record<string, unknown>; default?: Record<string, unknown> };
 }
 
 /** InvenioRDM's timestamp form: microseconds and an explicit +00:00 offset. */
@@ -112,7 +123,13 @@ function filesSection(data: RecordData, summaryValue: unknown) {
 }
 
 function presentParent(parent: ParentRow, data: ParentData) {
-  return { id: parent.id, access: data.access, communities: data.communities, pids: data.pids };
+  return {
+    id: parent.id,
+    access: data.access,
+    communities: data.communities,
+    pids: data.pids,
+    ...(data.review ? { review: data.review } : {}),
+  };
 }
 
 function doiOf(data: RecordData): string | undefined {
@@ -156,7 +173,7 @@ export function presentDraft(
   const status = computeRecordStatus({
     isPublishedRecord: o.isPublished,
     versionIndex: row.versionIndex,
-    reviewStatus: o.reviewStatus,
+    reviewStatus: o.reviewStatus ?? parentData.review?.status,
   });
   const accessStatus = computeAccessStatus(data.access, data.files.enabled);
   const links: Record<string, string> = {
@@ -192,6 +209,8 @@ export function presentDraft(
     status,
     expires_at: draftExpiry(row.expiresAt),
   };
+  if (parentData.review)
+    links['submit-review'] = `${api}/records/${id}/draft/actions/submit-review`;
   if (doi && data.pids.doi?.provider !== 'external') links.doi = `https://doi.org/${doi}`;
   if (o.expand) json.expanded = expanded(o);
   if (o.ui)
@@ -219,8 +238,8 @@ function expanded(o: PresentOptions) {
             }
           : null,
       },
-      communities: {},
-      review: null,
+      communities: o.expandedParent?.default ? { default: o.expandedParent.default } : {},
+      review: o.expandedParent?.review ?? null,
     },
   };
 }

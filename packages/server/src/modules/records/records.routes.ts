@@ -12,7 +12,7 @@ import {
 import { searchLinks } from '../../lib/search.js';
 import { RenderCache } from '../../lib/render-cache.js';
 import { requireUser } from '../../plugins/auth.js';
-import type { UsersService } from '../users/users.service.js';
+import type { User, UsersService } from '../users/users.service.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import {
   presentDraft,
@@ -21,6 +21,8 @@ import {
   type PresentOptions,
 } from './records.presenter.js';
 import type { DraftResult, RecordResult, RecordsService } from './records.service.js';
+
+type ParentRow = DraftResult['parent'];
 import type { RecordHits, RecordsSearchService } from './records-search.service.js';
 import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
 import { sendExport } from './exports/exports.routes.js';
@@ -39,6 +41,12 @@ export interface RecordsRouteDeps {
   search: RecordsSearchService;
   vocabularies: VocabulariesService;
   users: UsersService;
+  /** The review receiver and default community as expanded stubs (communities module). */
+  expandParent?: (
+    parent: ParentRow,
+    user: User | undefined,
+    ui: boolean,
+  ) => Promise<PresentOptions['expandedParent']>;
 }
 
 /** InvenioRDM's records and drafts resource (invenio-api.md §1.4, §1.8). */
@@ -76,10 +84,19 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     return reply.status(status).header('etag', `"${revision}"`).type(type).send(body);
   }
 
-  async function withOwner(o: PresentOptions, ownerId: number): Promise<PresentOptions> {
+  async function withOwner(
+    o: PresentOptions,
+    parent: ParentRow,
+    user: User | undefined,
+  ): Promise<PresentOptions> {
     if (!o.expand) return o;
-    const owner = await deps.users.findById(ownerId);
-    return owner ? { ...o, owner: { id: owner.id, email: owner.email, name: owner.name } } : o;
+    const owner = await deps.users.findById(parent.ownerId);
+    const expandedParent = await deps.expandParent?.(parent, user, o.ui);
+    return {
+      ...o,
+      ...(owner ? { owner: { id: owner.id, email: owner.email, name: owner.name } } : {}),
+      ...(expandedParent ? { expandedParent } : {}),
+    };
   }
 
   async function sendDraft(
@@ -89,7 +106,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     result: DraftResult,
   ) {
     const type = negotiate(request, RECORD_TYPES);
-    const o = await withOwner(await options(request, type), result.parent.ownerId);
+    const o = await withOwner(await options(request, type), result.parent, request.identity.user);
     const { row, parent } = result;
     const key =
       request.method === 'GET' && result.errors.length === 0 && !o.expand
@@ -113,7 +130,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     result: RecordResult,
   ) {
     const type = negotiate(request, RECORD_TYPES);
-    const o = await withOwner(await options(request, type), result.parent.ownerId);
+    const o = await withOwner(await options(request, type), result.parent, request.identity.user);
     const { row, parent } = result;
     const key =
       request.method === 'GET' && !o.expand

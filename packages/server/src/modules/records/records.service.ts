@@ -1,10 +1,8 @@
-import sanitizeHtml from 'sanitize-html';
 import {
   collectVocabularyRefs,
   loadRecord,
   normalizeDoi,
   validateForPublish,
-  DESCRIPTION_HTML_TAGS,
   type FieldError,
   type RecordData,
 } from '@cairn/shared';
@@ -12,11 +10,13 @@ import type { Config } from '../../config.js';
 import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
+import { sanitizeRichText } from '../../lib/html.js';
+import { checkRevision } from '../../lib/revision.js';
 import type { User } from '../users/users.service.js';
 import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import { isRecordId, newRecordId } from './record-id.js';
 import type { DraftRow, ParentRow, RecordRow, RecordsRepository } from './records.repository.js';
-import type { ParentData } from './records.presenter.js';
+import type { ParentData, ParentReview } from './records.presenter.js';
 import {
   EMPTY_SUMMARY,
   readSummary,
@@ -32,6 +32,19 @@ const GRACE_MESSAGE =
 /** Notified after a managed DOI's record is published, so DataCite registration starts at once. */
 export interface DoiRegistrationQueue {
   kick(): void;
+}
+
+/**
+ * What drafts learn from community reviews without knowing requests: whether a user curates the
+ * community a draft is submitted to (they may then read and edit it, invenio-reference §3.3).
+ */
+export interface ReviewGate {
+  mayReview(user: User, parent: ParentRow): Promise<boolean>;
+}
+
+/** The review a first-version draft carries on its parent, its request status copied in. */
+export function reviewOf(parent: ParentRow): ParentReview | undefined {
+  return readJson<ParentData>(parent.data).review ?? undefined;
 }
 
 export interface Viewer {
@@ -64,12 +77,7 @@ function today(): string {
 
 function sanitizeDescriptions(data: RecordData): void {
   const m = data.metadata as Record<string, unknown>;
-  const clean = (html: string) =>
-    sanitizeHtml(html, {
-      allowedTags: [...DESCRIPTION_HTML_TAGS],
-      allowedAttributes: { a: ['href', 'title'] },
-      allowedSchemes: ['http', 'https', 'mailto'],
-    });
+  const clean = sanitizeRichText;
   if (typeof m.description === 'string') m.description = clean(m.description);
   if (Array.isArray(m.additional_descriptions)) {
     for (const d of m.additional_descriptions as Array<{ description?: unknown }>) {
@@ -107,27 +115,6 @@ function titleOf(data: RecordData): string {
   return typeof t === 'string' ? t : '';
 }
 
-function parseIfMatch(header: string | undefined): number | undefined {
-  if (header === undefined || header === '') return undefined;
-  const m = /^\s*(?:W\/)?"?(\d+)"?\s*$/.exec(header);
-  if (!m) {
-    throw new AppError('VALIDATION_FAILED', undefined, [
-      { field: 'if_match', messages: ['Not a valid integer.'] },
-    ]);
-  }
-  return Number(m[1]);
-}
-
-function checkRevision(ifMatch: string | undefined, current: number): void {
-  const expected = parseIfMatch(ifMatch);
-  if (expected !== undefined && expected !== current) {
-    throw new AppError(
-      'REVISION_MISMATCH',
-      `Revision id provided(${expected}) doesn't match record's one(${current})`,
-    );
-  }
-}
-
 function mergeErrors(errors: FieldError[]): FieldError[] {
   const byField = new Map<string, FieldError>();
   for (const e of errors) {
@@ -152,6 +139,9 @@ export class RecordsService {
     private readonly files: FilesLifecycle,
     private readonly doiQueue: DoiRegistrationQueue = { kick: () => undefined },
   ) {}
+
+  /** Set once the communities and requests modules are wired (services.ts). */
+  reviewGate?: ReviewGate;
 
   private get managedProvider(): string {
     return this.config.doi.datacite ? 'datacite' : 'local';
@@ -359,12 +349,53 @@ export class RecordsService {
     return { row, parent, isPublished: false, isLatestDraft: true, errors: mergeErrors(errors) };
   }
 
-  private async loadDraft(user: User | undefined, id: string): Promise<LoadedDraft> {
+  /**
+   * A draft the caller may work on: its owner; for `review` also the curators of the community
+   * it is submitted to, while the review is open.
+   */
+  private async loadDraft(
+    user: User | undefined,
+    id: string,
+    need: 'review' | 'manage' = 'review',
+  ): Promise<LoadedDraft> {
     const found = isRecordId(id) ? await this.repo.getDraftContext(id) : undefined;
     if (!found) throw pidDoesNotExist();
     if (!user) throw permissionDenied();
-    this.assertCanManage(user, found.parent);
+    if (
+      !this.isOwner(user, found.parent) &&
+      !(need === 'review' && (await this.reviewGate?.mayReview(user, found.parent)))
+    )
+      throw permissionDenied();
     return found;
+  }
+
+  /** A draft its owner manages (reviews, community choice); curators of the review do not. */
+  async draftForManage(user: User | undefined, id: string): Promise<LoadedDraft> {
+    return this.loadDraft(user, id, 'manage');
+  }
+
+  /** Writes the parent's review link (or removes it); every draft of the parent shows it. */
+  async setReview(parentId: string, review: ParentReview | undefined): Promise<void> {
+    const parent = await this.parentOf(parentId);
+    const data = readJson<ParentData>(parent.data);
+    if (review) data.review = review;
+    else delete data.review;
+    await this.repo.updateParent(parentId, JSON.stringify(data), nowIso());
+  }
+
+  /** A restricted community takes restricted records only: record and files become restricted. */
+  async restrictDraft(loaded: LoadedDraft): Promise<void> {
+    const data = readJson<RecordData>(loaded.row.data);
+    if (data.access.record === 'restricted' && data.access.files === 'restricted') return;
+    data.access = { ...data.access, record: 'restricted', files: 'restricted' };
+    const set = {
+      data: JSON.stringify(data),
+      updatedAt: nowIso(),
+      title: loaded.row.title,
+      searchText: loaded.row.searchText,
+    };
+    if (!(await this.repo.updateDraft(loaded.row.id, loaded.row.revisionId, set)))
+      throw new AppError('CONFLICT');
   }
 
   /** GET …/draft: the draft, to its owner (and admins) only. */
@@ -434,8 +465,14 @@ export class RecordsService {
     id: string,
     ifMatch: string | undefined,
   ): Promise<void> {
-    const { row, parent } = await this.loadDraft(user, id);
+    const { row, parent } = await this.loadDraft(user, id, 'manage');
     checkRevision(ifMatch, row.revisionId);
+    if (reviewOf(parent)?.status === 'submitted') {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'You cannot delete a draft with an open review request. Please cancel the review request first.',
+      );
+    }
     const dropped = await this.repo.transaction(async (trx) => {
       const record = await trx.getRecord(id);
       const files = await this.files.discard(trx.executor, id);
@@ -457,9 +494,42 @@ export class RecordsService {
    * becomes the published record in one transaction. DOI registration with DataCite happens
    * afterwards and never blocks publishing.
    */
-  async publish(user: User | undefined, id: string): Promise<RecordResult> {
-    const { row } = await this.loadDraft(user, id);
+  async publish(
+    user: User | undefined,
+    id: string,
+    options: { intoCommunity?: string } = {},
+  ): Promise<RecordResult> {
+    const loaded = await this.loadDraft(user, id);
+    // Only accepting the review publishes a draft under review (into its community).
+    if (reviewOf(loaded.parent)?.status === 'submitted' && !options.intoCommunity)
+      throw new AppError('OPEN_REVIEW_BLOCKS_PUBLISH');
+    return this.publishLoaded(loaded, options);
+  }
+
+  /**
+   * Publishes a draft whose review a curator accepted (the request checked who may): into the
+   * community, as the system, whoever the draft belongs to.
+   */
+  async publishIntoCommunity(id: string, communityId: string): Promise<RecordResult> {
+    const loaded = await this.repo.getDraftContext(id);
+    if (!loaded) throw pidDoesNotExist();
+    return this.publishLoaded(loaded, { intoCommunity: communityId });
+  }
+
+  /** A draft by id with no permission check, for the modules that already made theirs. */
+  async draftAsSystem(id: string): Promise<LoadedDraft | undefined> {
+    return isRecordId(id) ? this.repo.getDraftContext(id) : undefined;
+  }
+
+  /** Every reason the draft cannot be published yet (400 with all of them), as publish checks. */
+  async assertPublishable(row: DraftRow): Promise<void> {
     const data = readJson<RecordData>(row.data);
+    const errors = await this.publishErrors(row, data);
+    if (errors.length > 0) throw new AppError('VALIDATION_FAILED', undefined, mergeErrors(errors));
+  }
+
+  private async publishErrors(row: DraftRow, data: RecordData): Promise<FieldError[]> {
+    const id = row.id;
     const restricted = data.access.record === 'restricted';
     const managed = data.pids.doi && data.pids.doi.provider !== 'external';
     // DataCite only hears of a reserved DOI or one minted at publish; an external DOI is neither.
@@ -495,6 +565,18 @@ export class RecordsService {
           errors.push({ field: 'pids.doi', messages: [`doi:${doi.identifier} already exists.`] });
       }
     }
+    return errors;
+  }
+
+  private async publishLoaded(
+    { row, parent }: LoadedDraft,
+    options: { intoCommunity?: string },
+  ): Promise<RecordResult> {
+    const id = row.id;
+    const data = readJson<RecordData>(row.data);
+    const restricted = data.access.record === 'restricted';
+    const managed = data.pids.doi && data.pids.doi.provider !== 'external';
+    const errors = await this.publishErrors(row, data);
     if (errors.length > 0) throw new AppError('VALIDATION_FAILED', undefined, mergeErrors(errors));
     await this.vocabularies.assertExist(collectVocabularyRefs(data));
 
@@ -586,6 +668,19 @@ export class RecordsService {
       await trx.deleteDraft(id);
       const latest = await trx.latestRecord(row.parentId);
       if (latest) await trx.setLatest(row.parentId, latest.id);
+      const parentData = readJson<ParentData>(parent.data);
+      if (parentData.review || options.intoCommunity) {
+        // A published record has no review any more; an accepted one puts it in the community.
+        delete parentData.review;
+        if (options.intoCommunity) {
+          const ids = (parentData.communities.ids as string[] | undefined) ?? [];
+          parentData.communities = {
+            ids: [...new Set([...ids, options.intoCommunity])],
+            default: parentData.communities.default ?? options.intoCommunity,
+          };
+        }
+        await trx.updateParent(row.parentId, JSON.stringify(parentData), now);
+      }
       const stored = await trx.getRecord(id);
       return { row: stored!, parent: (await trx.getParent(row.parentId))! };
     });

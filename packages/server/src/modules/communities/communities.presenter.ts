@@ -1,0 +1,116 @@
+import type { Community, CommunityPermissions } from './communities.service.js';
+import { COMMUNITY_TYPES } from './communities.validation.js';
+
+export interface CommunityPresentOptions {
+  siteUrl: string;
+  /** The vnd (UI) form adds `ui` with the caller's permissions and role. */
+  ui: boolean;
+  locale: string;
+}
+
+export function communityLinks(siteUrl: string, id: string, slug: string): Record<string, string> {
+  const api = `${siteUrl}/api/communities/${id}`;
+  return {
+    self: api,
+    self_html: `${siteUrl}/communities/${slug}`,
+    settings_html: `${siteUrl}/communities/${slug}/settings`,
+    logo: `${api}/logo`,
+    rename: `${api}/rename`,
+    members: `${api}/members`,
+    public_members: `${api}/members/public`,
+    invitations: `${api}/invitations`,
+    requests: `${api}/requests`,
+    records: `${api}/records`,
+    membership_requests: `${api}/membership-requests`,
+  };
+}
+
+/** Community JSON of invenio-api.md §1.13; with `ui`, the picker's permission flags too. */
+export function presentCommunity(
+  community: Community,
+  permissions: CommunityPermissions | undefined,
+  o: CommunityPresentOptions,
+): Record<string, unknown> {
+  const { row, data } = community;
+  const metadata = { ...data.metadata };
+  const typeId = (metadata.type as { id?: string } | undefined)?.id;
+  if (typeId) metadata.type = { id: typeId, title: { en: COMMUNITY_TYPES[typeId]?.en ?? typeId } };
+  const body: Record<string, unknown> = {
+    id: row.id,
+    slug: row.slug,
+    created: row.createdAt,
+    updated: row.updatedAt,
+    revision_id: row.revisionId,
+    metadata,
+    // record_policy is the legacy name clients still read (invenio-api.md §1.15).
+    access: { ...data.access, record_policy: data.access.record_submission_policy },
+    custom_fields: data.custom_fields,
+    children: data.children,
+    deletion_status: { is_deleted: row.deletedAt !== null, status: row.deletedAt ? 'D' : 'P' },
+    theme: data.theme ?? { enabled: false },
+    upload_form: data.upload_form ?? { enabled: false },
+    links: communityLinks(o.siteUrl, row.id, row.slug),
+  };
+  if (o.ui && permissions) {
+    const typeTitle = typeId ? COMMUNITY_TYPES[typeId] : undefined;
+    body.ui = {
+      permissions: {
+        can_include_directly: permissions.can_include_directly,
+        can_submit_record: permissions.can_submit_record,
+        can_update: permissions.can_update,
+      },
+      ...(typeTitle ? { type: { title_l10n: typeTitle[o.locale] ?? typeTitle.en } } : {}),
+      theme: data.theme ?? { enabled: false },
+      has_logo: row.logoChecksum !== null,
+      // The role badge of the community picker (SPEC §2); absent for non-members.
+      ...(permissions.role ? { membership_role: permissions.role } : {}),
+    };
+  }
+  return body;
+}
+
+/**
+ * A community as it is expanded inside a record (receiver of a review, default community): the
+ * few keys the editor reads, or a ghost once the community is deleted (invenio-reference §1.8).
+ */
+export function presentCommunityStub(
+  community: Community | undefined,
+  id: string,
+  siteUrl: string,
+  permissions?: CommunityPermissions,
+): Record<string, unknown> {
+  if (!community || community.row.deletedAt) {
+    return {
+      id,
+      is_ghost: true,
+      metadata: { title: 'Deleted community', description: 'The community was deleted.' },
+    };
+  }
+  const { row, data } = community;
+  const m = data.metadata as { title?: string; description?: string; type?: { id: string } };
+  return {
+    id: row.id,
+    slug: row.slug,
+    links: {
+      logo: `${siteUrl}/api/communities/${row.id}/logo`,
+      self_html: `${siteUrl}/communities/${row.slug}`,
+    },
+    metadata: {
+      title: m.title,
+      ...(m.description ? { description: m.description } : {}),
+      ...(m.type ? { type: m.type } : {}),
+    },
+    access: { visibility: data.access.visibility, review_policy: data.access.review_policy },
+    theme: data.theme ?? { enabled: false },
+    ...(permissions
+      ? {
+          ui: {
+            permissions: {
+              can_include_directly: permissions.can_include_directly,
+              can_submit_record: permissions.can_submit_record,
+            },
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,314 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../database/database.js';
+import type { CommunitiesTable, CommunityMembersTable } from '../../database/schema.js';
+
+export type CommunityRow = Omit<Selectable<CommunitiesTable>, 'logo'>;
+export type MemberRow = Selectable<CommunityMembersTable>;
+
+/** Every column but the logo bytes, which only the logo routes read. */
+const COLUMNS = [
+  'id',
+  'slug',
+  'data',
+  'title',
+  'searchText',
+  'visibility',
+  'typeId',
+  'revisionId',
+  'createdAt',
+  'updatedAt',
+  'deletedAt',
+  'logoChecksum',
+] as const;
+
+export interface CommunityQuery {
+  /** Normalised query words; each must occur in the community's search text. */
+  words: string[];
+  /** The normalised whole query, for ranking exact and prefix title matches first. */
+  phrase: string;
+  sort: 'bestmatch' | 'newest' | 'oldest';
+  offset: number;
+  limit: number;
+  /** Only communities this user is a member of. */
+  memberOf?: number;
+  /** Restricted communities are visible to their members (and to admins: `undefined`). */
+  visibleTo?: { userId?: number };
+  type?: string[];
+  visibility?: string[];
+}
+
+/*
+ * Membership filters are uncorrelated `id in (select …)`: SQLite evaluates the user's few
+ * memberships once instead of probing the index for every community scanned.
+ */
+
+/** LIKE with the query's own wildcards taken literally. */
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Kysely queries for communities and their members. */
+export class CommunitiesRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: CommunityRow): Promise<void> {
+    await this.db
+      .insertInto('communities')
+      .values({ ...row, data: row.data as string })
+      .execute();
+  }
+
+  async get(id: string): Promise<CommunityRow | undefined> {
+    return this.db
+      .selectFrom('communities')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async getBySlug(slug: string): Promise<CommunityRow | undefined> {
+    return this.db
+      .selectFrom('communities')
+      .select(COLUMNS)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+  }
+
+  async getMany(ids: string[]): Promise<CommunityRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('communities').select(COLUMNS).where('id', 'in', ids).execute();
+  }
+
+  /** Writes when the revision is still `revision`; false when someone else wrote first. */
+  async update(
+    id: string,
+    revision: number,
+    set: Partial<Omit<CommunityRow, 'id' | 'revisionId' | 'data'>> & {
+      data?: string;
+      logo?: Buffer | null;
+    },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('communities')
+      .set({ ...set, revisionId: revision + 1 })
+      .where('id', '=', id)
+      .where('revisionId', '=', revision)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async logo(id: string): Promise<Buffer | undefined> {
+    const row = await this.db
+      .selectFrom('communities')
+      .select('logo')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.logo ?? undefined;
+  }
+
+  async search(query: CommunityQuery): Promise<{ rows: CommunityRow[]; total: number }> {
+    let base = this.db.selectFrom('communities as c').where('c.deletedAt', 'is', null);
+    if (query.memberOf !== undefined) {
+      const userId = query.memberOf;
+      base = base.where((eb) =>
+        eb(
+          'c.id',
+          'in',
+          eb
+            .selectFrom('communityMembers as m')
+            .select('m.communityId')
+            .where('m.userId', '=', userId),
+        ),
+      );
+    }
+    if (query.visibleTo) {
+      const userId = query.visibleTo.userId;
+      base = base.where((eb) =>
+        userId === undefined
+          ? eb('c.visibility', '=', 'public')
+          : eb.or([
+              eb('c.visibility', '=', 'public'),
+              eb(
+                'c.id',
+                'in',
+                eb
+                  .selectFrom('communityMembers as m')
+                  .select('m.communityId')
+                  .where('m.userId', '=', userId),
+              ),
+            ]),
+      );
+    }
+    if (query.type?.length) base = base.where('c.typeId', 'in', query.type);
+    if (query.visibility?.length) base = base.where('c.visibility', 'in', query.visibility);
+    for (const word of query.words) {
+      base = base.where(sql<boolean>`c.search_text like ${likePattern(word)} escape '\\'`);
+    }
+    const countRow = await base
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(countRow.n);
+    if (total === 0 || query.offset >= total) return { rows: [], total };
+    let rows = base.select(COLUMNS.map((c) => `c.${c}` as const));
+    if (query.sort === 'bestmatch') {
+      // Exact title first, then titles starting with the query, then the rest; newest within each.
+      const title = sql<string>`lower(c.title)`;
+      rows = rows.orderBy(
+        sql`case when ${title} = ${query.phrase} then 0 when ${title} like ${`${query.phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\' then 1 else 2 end`,
+      );
+    }
+    rows = rows
+      .orderBy('c.createdAt', query.sort === 'oldest' ? 'asc' : 'desc')
+      .orderBy('c.id')
+      .offset(query.offset)
+      .limit(query.limit);
+    return { rows: await rows.execute(), total };
+  }
+
+  /** Buckets of the `type` and `visibility` facets over what the caller may see. */
+  async facetCounts(visibleTo?: { userId?: number }, memberOf?: number) {
+    const counts = async (column: 'c.typeId' | 'c.visibility') => {
+      let q = this.db
+        .selectFrom('communities as c')
+        .select([column, (eb) => eb.fn.countAll<number>().as('n')])
+        .where('c.deletedAt', 'is', null)
+        .where(column, 'is not', null)
+        .groupBy(column);
+      if (memberOf !== undefined) {
+        q = q.where((eb) =>
+          eb(
+            'c.id',
+            'in',
+            eb
+              .selectFrom('communityMembers as m')
+              .select('m.communityId')
+              .where('m.userId', '=', memberOf),
+          ),
+        );
+      }
+      if (visibleTo) {
+        const userId = visibleTo.userId;
+        q = q.where((eb) =>
+          userId === undefined
+            ? eb('c.visibility', '=', 'public')
+            : eb.or([
+                eb('c.visibility', '=', 'public'),
+                eb(
+                  'c.id',
+                  'in',
+                  eb
+                    .selectFrom('communityMembers as m')
+                    .select('m.communityId')
+                    .where('m.userId', '=', userId),
+                ),
+              ]),
+        );
+      }
+      const rows = (await q.execute()) as Array<Record<string, unknown>>;
+      const key = column === 'c.typeId' ? 'typeId' : 'visibility';
+      return rows.map((r) => ({ key: String(r[key]), count: Number(r.n) }));
+    };
+    return { type: await counts('c.typeId'), visibility: await counts('c.visibility') };
+  }
+
+  // Members
+
+  async member(communityId: string, userId: number): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom('communityMembers')
+      .selectAll()
+      .where('communityId', '=', communityId)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The user's role in each of `communityIds` it belongs to. */
+  async rolesOf(userId: number, communityIds?: string[]): Promise<Map<string, string>> {
+    if (communityIds && communityIds.length === 0) return new Map();
+    let q = this.db
+      .selectFrom('communityMembers')
+      .select(['communityId', 'role'])
+      .where('userId', '=', userId);
+    if (communityIds) q = q.where('communityId', 'in', communityIds);
+    const rows = await q.execute();
+    return new Map(rows.map((r) => [r.communityId, r.role]));
+  }
+
+  async members(
+    communityId: string,
+    options: { visibleOnly: boolean; offset: number; limit: number; q: string },
+  ) {
+    let base = this.db
+      .selectFrom('communityMembers as m')
+      .innerJoin('users as u', 'u.id', 'm.userId')
+      .where('m.communityId', '=', communityId);
+    if (options.visibleOnly) base = base.where('m.visible', '=', 1);
+    if (options.q) {
+      const pattern = likePattern(options.q.toLowerCase());
+      base = base.where((eb) =>
+        eb.or([eb(sql`lower(u.name)`, 'like', pattern), eb(sql`lower(u.email)`, 'like', pattern)]),
+      );
+    }
+    const countRow = await base
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await base
+      .select([
+        'm.communityId',
+        'm.userId',
+        'm.role',
+        'm.visible',
+        'm.revisionId',
+        'm.createdAt',
+        'm.updatedAt',
+        'u.name',
+        'u.email',
+      ])
+      .orderBy('u.name')
+      .orderBy('m.userId')
+      .offset(options.offset)
+      .limit(options.limit)
+      .execute();
+    return { rows, total: Number(countRow.n) };
+  }
+
+  async countRole(communityId: string, role: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('communityMembers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('communityId', '=', communityId)
+      .where('role', '=', role)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async upsertMembers(rows: MemberRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('communityMembers')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['communityId', 'userId']).doUpdateSet((eb) => ({
+          role: eb.ref('excluded.role'),
+          visible: eb.ref('excluded.visible'),
+          revisionId: eb.ref('excluded.revisionId'),
+          updatedAt: eb.ref('excluded.updatedAt'),
+        })),
+      )
+      .execute();
+  }
+
+  async removeMembers(communityId: string, userIds: number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.db
+      .deleteFrom('communityMembers')
+      .where('communityId', '=', communityId)
+      .where('userId', 'in', userIds)
+      .execute();
+  }
+
+  /** Runs `fn` with a repository bound to one transaction. */
+  async transaction<T>(fn: (repo: CommunitiesRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new CommunitiesRepository(trx)));
+  }
+}

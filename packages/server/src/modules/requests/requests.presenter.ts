@@ -1,0 +1,81 @@
+import type { User } from '../users/users.service.js';
+import type { EventRow } from './requests.repository.js';
+import { RequestsService, type RequestView } from './requests.service.js';
+
+const CLOSED = new Set(['accepted', 'declined', 'cancelled', 'expired']);
+
+/** The page of a request in the web app, where a depositor and curators talk (SPEC §2). */
+export function requestHtmlUrl(siteUrl: string, id: string): string {
+  return `${siteUrl}/me/requests/${id}`;
+}
+
+/** Request JSON of invenio-api.md §1.11; `links.actions` holds only what the caller may do now. */
+export function presentRequest(view: RequestView, siteUrl: string): Record<string, unknown> {
+  const { row } = view;
+  const api = `${siteUrl}/api/requests/${row.id}`;
+  return {
+    id: row.id,
+    number: String(row.number),
+    title: row.title,
+    type: row.type,
+    status: row.status,
+    is_open: row.status === 'submitted',
+    is_closed: CLOSED.has(row.status),
+    is_expired: row.status === 'expired',
+    expires_at: row.expiresAt,
+    created_by: { user: String(row.createdBy) },
+    receiver: { community: row.receiverCommunityId },
+    topic: row.topicRecordId ? { record: row.topicRecordId } : null,
+    reviewers: [],
+    last_reply: null,
+    last_activity_at: row.lastActivityAt,
+    revision_id: row.revisionId,
+    created: row.createdAt,
+    updated: row.updatedAt,
+    links: {
+      self: api,
+      self_html: requestHtmlUrl(siteUrl, row.id),
+      comments: `${api}/comments`,
+      timeline: `${api}/timeline`,
+      timeline_focused: `${api}/timeline_focused`,
+      lock: `${api}/lock`,
+      unlock: `${api}/unlock`,
+      actions: Object.fromEntries(view.actions.map((a) => [a, `${api}/actions/${a}`])),
+    },
+  };
+}
+
+/** A comment or log event, with what the caller may do to it. */
+export function presentEvent(
+  event: EventRow,
+  user: User | undefined,
+  siteUrl: string,
+): Record<string, unknown> {
+  const api = `${siteUrl}/api/requests/${event.requestId}/comments/${event.id}`;
+  const mine =
+    event.type === 'C' && user !== undefined && (event.createdBy === user.id || user.isAdmin);
+  return {
+    id: event.id,
+    type: event.type,
+    payload: RequestsService.payloadOf(event),
+    created_by: { user: event.createdBy === null ? 'system' : String(event.createdBy) },
+    created: event.createdAt,
+    updated: event.updatedAt,
+    revision_id: event.revisionId,
+    parent_id: null,
+    children: [],
+    children_count: 0,
+    permissions: {
+      can_update_comment: mine,
+      can_delete_comment: mine,
+      can_reply_comment: event.type === 'C' && user !== undefined,
+    },
+    links: {
+      self: api,
+      self_html: `${siteUrl}/requests/${event.requestId}#commentevent-${event.id}`,
+      reply: `${api}/reply`,
+      replies: `${api}/replies`,
+      replies_focused: `${api}/replies_focused`,
+    },
+  };
+}

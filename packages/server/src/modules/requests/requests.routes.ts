@@ -1,0 +1,282 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { AppError, permissionDenied } from '../../errors.js';
+import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
+import { documentedBody } from '../../lib/openapi.js';
+import { searchLinks, type SearchParams } from '../../lib/search.js';
+import type { CommunitiesService } from '../communities/communities.service.js';
+import { presentEvent, presentRequest } from './requests.presenter.js';
+import type { RequestsService, RequestView } from './requests.service.js';
+
+const REQUEST_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const acceptRequestTypes = acceptOnly(REQUEST_TYPES);
+const IdParams = z.object({ id: z.string().describe('Request uuid') });
+const ActionParams = IdParams.extend({
+  action: z.string().describe('accept, decline, cancel or submit (expire is the system’s)'),
+});
+const CommentParams = IdParams.extend({ commentId: z.string().describe('Comment (event) uuid') });
+const CommunityParams = z.object({ id: z.string().describe('Community uuid or slug') });
+const Payload = z.object({
+  payload: z.object({
+    content: z.string().min(1).describe('HTML; sanitised'),
+    format: z.literal('html').optional(),
+  }),
+});
+
+export interface RequestsRouteDeps {
+  config: Config;
+  requests: RequestsService;
+  communities: CommunitiesService;
+}
+
+/** invenio-requests' resource: requests, actions, comments and timeline (invenio-api.md §1.11). */
+export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteDeps): void {
+  const { config, requests, communities } = deps;
+  const tags = ['Requests'];
+
+  function send(request: FastifyRequest, reply: FastifyReply, status: number, view: RequestView) {
+    return reply
+      .status(status)
+      .header('etag', `"${view.row.revisionId}"`)
+      .type(negotiate(request, REQUEST_TYPES))
+      .send(presentRequest(view, config.siteUrl));
+  }
+
+  function sendHits(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    result: { params: SearchParams; views: RequestView[]; total: number },
+  ) {
+    return reply.type(negotiate(request, REQUEST_TYPES)).send({
+      hits: {
+        hits: result.views.map((v) => presentRequest(v, config.siteUrl)),
+        total: result.total,
+      },
+      aggregations: {},
+      sortBy: result.params.sort,
+      page: result.params.page,
+      links: searchLinks(`${config.siteUrl}${path}`, result.params, result.total),
+    });
+  }
+
+  app.get(
+    '/api/requests',
+    {
+      onRequest: acceptRequestTypes,
+      schema: {
+        tags,
+        summary: 'Search the requests the caller takes part in (q, is_open, type, status)',
+      },
+    },
+    async (request, reply) =>
+      sendHits(
+        request,
+        reply,
+        '/api/requests',
+        await requests.search(request.identity.user, request.query as Record<string, unknown>),
+      ),
+  );
+
+  app.post(
+    '/api/requests',
+    {
+      schema: {
+        tags,
+        summary: 'Not allowed (405): requests are made through records and communities',
+      },
+    },
+    () => {
+      throw new AppError('METHOD_NOT_ALLOWED');
+    },
+  );
+
+  app.get(
+    '/api/user/requests',
+    {
+      onRequest: acceptRequestTypes,
+      schema: { tags, summary: "The caller's requests, made or received" },
+    },
+    async (request, reply) =>
+      sendHits(
+        request,
+        reply,
+        '/api/user/requests',
+        await requests.search(request.identity.user, request.query as Record<string, unknown>, {
+          mine: true,
+        }),
+      ),
+  );
+
+  app.get(
+    '/api/communities/:id/requests',
+    {
+      onRequest: acceptRequestTypes,
+      schema: {
+        tags: ['Communities'],
+        summary: "Search a community's requests (its curators)",
+        params: CommunityParams,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof CommunityParams>;
+      const user = request.identity.user;
+      const community = await communities.read(user, id);
+      if (!community.permissions.can_curate) throw permissionDenied();
+      return sendHits(
+        request,
+        reply,
+        `/api/communities/${community.row.id}/requests`,
+        await requests.search(user, request.query as Record<string, unknown>, {
+          communityId: community.row.id,
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/api/requests/:id',
+    {
+      onRequest: acceptRequestTypes,
+      schema: { tags, summary: 'Read a request', params: IdParams },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      return send(request, reply, 200, await requests.read(request.identity.user, id));
+    },
+  );
+
+  app.post(
+    '/api/requests/:id/actions/:action',
+    {
+      onRequest: acceptRequestTypes,
+      schema: {
+        tags,
+        summary: 'Run an action (200); an optional payload becomes a comment',
+        params: ActionParams,
+        body: documentedBody(Payload.partial()),
+      },
+    },
+    async (request, reply) => {
+      const { id, action } = request.params as z.infer<typeof ActionParams>;
+      return send(
+        request,
+        reply,
+        200,
+        await requests.act(request.identity.user, id, action, request.body),
+      );
+    },
+  );
+
+  app.post(
+    '/api/requests/:id/comments',
+    {
+      onRequest: acceptRequestTypes,
+      schema: { tags, summary: 'Comment (201)', params: IdParams, body: documentedBody(Payload) },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      const user = request.identity.user;
+      const event = await requests.comment(user, id, request.body);
+      return reply
+        .status(201)
+        .header('etag', `"${event.revisionId}"`)
+        .type(negotiate(request, REQUEST_TYPES))
+        .send(presentEvent(event, user, config.siteUrl));
+    },
+  );
+
+  app.get(
+    '/api/requests/:id/comments/:commentId',
+    {
+      onRequest: acceptRequestTypes,
+      schema: { tags, summary: 'Read a comment', params: CommentParams },
+    },
+    async (request, reply) => {
+      const { id, commentId } = request.params as z.infer<typeof CommentParams>;
+      const user = request.identity.user;
+      const event = await requests.readComment(user, id, commentId);
+      return reply
+        .header('etag', `"${event.revisionId}"`)
+        .type(negotiate(request, REQUEST_TYPES))
+        .send(presentEvent(event, user, config.siteUrl));
+    },
+  );
+
+  app.put(
+    '/api/requests/:id/comments/:commentId',
+    {
+      onRequest: acceptRequestTypes,
+      schema: {
+        tags,
+        summary: 'Edit a comment (its author); If-Match honoured',
+        params: CommentParams,
+        body: documentedBody(Payload),
+      },
+    },
+    async (request, reply) => {
+      const { id, commentId } = request.params as z.infer<typeof CommentParams>;
+      const user = request.identity.user;
+      const event = await requests.updateComment(
+        user,
+        id,
+        commentId,
+        request.body,
+        request.headers['if-match'],
+      );
+      return reply
+        .header('etag', `"${event.revisionId}"`)
+        .type(negotiate(request, REQUEST_TYPES))
+        .send(presentEvent(event, user, config.siteUrl));
+    },
+  );
+
+  app.delete(
+    '/api/requests/:id/comments/:commentId',
+    {
+      onRequest: acceptRequestTypes,
+      schema: {
+        tags,
+        summary: 'Delete a comment (204); the timeline keeps a log entry',
+        params: CommentParams,
+      },
+    },
+    async (request, reply) => {
+      const { id, commentId } = request.params as z.infer<typeof CommentParams>;
+      await requests.deleteComment(
+        request.identity.user,
+        id,
+        commentId,
+        request.headers['if-match'],
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/requests/:id/timeline',
+    {
+      onRequest: acceptRequestTypes,
+      schema: { tags, summary: 'Comments and log events, oldest first', params: IdParams },
+    },
+    async (request, reply) => {
+      const { id } = request.params as z.infer<typeof IdParams>;
+      const user = request.identity.user;
+      const result = await requests.timeline(user, id, request.query as Record<string, unknown>);
+      return reply.type(negotiate(request, REQUEST_TYPES)).send({
+        hits: {
+          hits: result.rows.map((e) => presentEvent(e, user, config.siteUrl)),
+          total: result.total,
+        },
+        sortBy: result.params.sort,
+        page: result.params.page,
+        links: searchLinks(
+          `${config.siteUrl}/api/requests/${result.view.row.id}/timeline`,
+          result.params,
+          result.total,
+        ),
+      });
+    },
+  );
+}

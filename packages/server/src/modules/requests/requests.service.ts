@@ -1,0 +1,424 @@
+import crypto from 'node:crypto';
+import type { ErrorItem } from '@cairn/shared';
+import { AppError, permissionDenied, validationFailed } from '../../errors.js';
+import { readJson } from '../../database/schema.js';
+import { sanitizeRichText } from '../../lib/html.js';
+import { checkRevision } from '../../lib/revision.js';
+import { monotonicNow } from '../../lib/monotonic-time.js';
+import { parseSearchParams, type SearchParams } from '../../lib/search.js';
+import type { User } from '../users/users.service.js';
+import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
+import type { EventRow, RequestRow, RequestsRepository } from './requests.repository.js';
+
+export const REQUEST_TYPES = ['community-submission', 'community-inclusion'] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+export const REQUEST_ACTIONS = ['submit', 'accept', 'decline', 'cancel', 'expire'] as const;
+export type RequestAction = (typeof REQUEST_ACTIONS)[number];
+
+const OPEN = ['submitted'];
+const CLOSED = ['accepted', 'declined', 'cancelled', 'expired'];
+/** The state machine of invenio-requests: which status each action leaves and reaches. */
+const TRANSITIONS: Record<RequestAction, { from: string; to: string }> = {
+  submit: { from: 'created', to: 'submitted' },
+  accept: { from: 'submitted', to: 'accepted' },
+  decline: { from: 'submitted', to: 'declined' },
+  cancel: { from: 'submitted', to: 'cancelled' },
+  expire: { from: 'submitted', to: 'expired' },
+};
+export const COMMENT_MAX = 100_000;
+const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
+
+export interface CommentPayload {
+  content: string;
+  format: 'html';
+}
+
+/** Who acts: a user, or the system (automatic acceptance, expiry). */
+export type Actor = User | 'system';
+
+/**
+ * What a request type does when an action runs: a community submission publishes its draft on
+ * accept. Throwing refuses the action and leaves the request as it was.
+ */
+export interface RequestTypeHandler {
+  onAction?(action: RequestAction, request: RequestRow, actor: Actor): Promise<void>;
+}
+
+/** What the caller may do with one request; the presenter turns it into links.actions. */
+export interface RequestView {
+  row: RequestRow;
+  actions: RequestAction[];
+  isCreator: boolean;
+  isReceiver: boolean;
+}
+
+/** `{payload: {content, format}}` as the comment schema loads it; `undefined` when optional and absent. */
+export function readCommentPayload(body: unknown, required: boolean): CommentPayload | undefined {
+  const payload = (body as { payload?: unknown } | null | undefined)?.payload;
+  const errors: ErrorItem[] = [];
+  if (payload === undefined || payload === null) {
+    if (!required) return undefined;
+    throw validationFailed([{ field: 'payload', messages: ['Missing data for required field.'] }]);
+  }
+  if (typeof payload !== 'object' || Array.isArray(payload))
+    throw validationFailed([{ field: 'payload', messages: ['Invalid input type.'] }]);
+  const { content, format } = payload as { content?: unknown; format?: unknown };
+  if (content === undefined || content === null)
+    errors.push({ field: 'payload.content', messages: ['Missing data for required field.'] });
+  else if (typeof content !== 'string')
+    errors.push({ field: 'payload.content', messages: ['Not a valid string.'] });
+  else if (content.trim().length === 0)
+    errors.push({ field: 'payload.content', messages: ['Shorter than minimum length 1.'] });
+  else if (content.length > COMMENT_MAX)
+    errors.push({
+      field: 'payload.content',
+      messages: [`Longer than maximum length ${COMMENT_MAX}.`],
+    });
+  if (format !== undefined && format !== 'html')
+    errors.push({ field: 'payload.format', messages: ['Must be one of: html.'] });
+  if (errors.length > 0) throw validationFailed(errors);
+  return { content: sanitizeRichText(content as string), format: 'html' };
+}
+
+/**
+ * Requests between a user and a community (invenio-requests): the state machine, who may run
+ * which action, comments and the timeline. Request types plug their effects in as handlers.
+ */
+export class RequestsService {
+  private readonly handlers = new Map<string, RequestTypeHandler>();
+
+  constructor(
+    private readonly repo: RequestsRepository,
+    private readonly communities: CommunitiesService,
+    private readonly expiryDays: number,
+  ) {}
+
+  registerHandler(type: RequestType, handler: RequestTypeHandler): void {
+    this.handlers.set(type, handler);
+  }
+
+  /** Whether the user curates the receiving community (or is an administrator). */
+  async isReceiver(user: User | undefined, row: RequestRow): Promise<boolean> {
+    if (!user) return false;
+    if (user.isAdmin) return true;
+    const role = await this.communities.roleOf(row.receiverCommunityId, user.id);
+    return role !== undefined && CURATOR_ROLES.has(role);
+  }
+
+  /** The actions the caller may run now: possible in this status and allowed for them. */
+  async view(user: User | undefined, row: RequestRow): Promise<RequestView> {
+    const isCreator = user !== undefined && row.createdBy === user.id;
+    const isReceiver = await this.isReceiver(user, row);
+    const actions: RequestAction[] = [];
+    if (row.status === 'created' && isCreator) actions.push('submit');
+    if (row.status === 'submitted') {
+      if (isReceiver) actions.push('accept', 'decline');
+      if (isCreator || user?.isAdmin) actions.push('cancel');
+    }
+    return { row, actions, isCreator, isReceiver };
+  }
+
+  private async load(id: string): Promise<RequestRow> {
+    // Request routes are typed <uuid:id> upstream: anything else is simply not found.
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await this.repo.get(id.toLowerCase()) : undefined;
+    if (!row) throw new AppError('PID_DOES_NOT_EXIST');
+    return row;
+  }
+
+  /** A request the caller may see: its creator, the receiving curators, administrators. */
+  async read(user: User | undefined, id: string): Promise<RequestView> {
+    const row = await this.load(id);
+    const view = await this.view(user, row);
+    if (!view.isCreator && !view.isReceiver) throw permissionDenied();
+    return view;
+  }
+
+  async get(id: string): Promise<RequestRow | undefined> {
+    return this.repo.get(id);
+  }
+
+  /** A new request in status `created`, made by the records module (reviews, inclusions). */
+  async create(input: {
+    type: RequestType;
+    createdBy: number;
+    communityId: string;
+    topicRecordId: string | null;
+    title: string;
+  }): Promise<RequestRow> {
+    const now = monotonicNow();
+    return this.repo.insert({
+      id: crypto.randomUUID(),
+      type: input.type,
+      status: 'created',
+      title: input.title,
+      createdBy: input.createdBy,
+      receiverCommunityId: input.communityId,
+      topicRecordId: input.topicRecordId,
+      expiresAt: null,
+      revisionId: 1,
+      createdAt: now,
+      updatedAt: now,
+      lastActivityAt: now,
+    });
+  }
+
+  /** Changes the receiver of a request still in `created` (a review's community swapped). */
+  async changeReceiver(row: RequestRow, communityId: string): Promise<RequestRow> {
+    await this.write(row, { receiverCommunityId: communityId, updatedAt: monotonicNow() });
+    return (await this.repo.get(row.id))!;
+  }
+
+  async setTitle(row: RequestRow, title: string): Promise<void> {
+    if (row.title !== title) await this.write(row, { title, updatedAt: monotonicNow() });
+  }
+
+  /** Removes a request never submitted (InvenioRDM's delete of a `created` request). */
+  async discard(row: RequestRow): Promise<void> {
+    if (row.status !== 'created') throw new Error(`request ${row.id} is ${row.status}`);
+    await this.repo.delete(row.id);
+  }
+
+  private async write(row: RequestRow, set: Parameters<RequestsRepository['update']>[2]) {
+    if (!(await this.repo.update(row.id, row.revisionId, set))) throw new AppError('CONFLICT');
+  }
+
+  /**
+   * POST …/actions/{action}: the caller must be allowed (403), the request in the right status
+   * (400); the type's handler runs first, so a failing publish leaves the request open.
+   */
+  async act(
+    user: User | undefined,
+    id: string,
+    action: string,
+    body: unknown,
+  ): Promise<RequestView> {
+    const row = await this.load(id);
+    if (!(REQUEST_ACTIONS as readonly string[]).includes(action)) {
+      throw new AppError('VALIDATION_FAILED', `Unknown action '${action}'.`);
+    }
+    const view = await this.view(user, row);
+    if (!view.isCreator && !view.isReceiver) throw permissionDenied();
+    const name = action as RequestAction;
+    const mayEver =
+      name === 'submit' || name === 'cancel'
+        ? view.isCreator || (name === 'cancel' && user?.isAdmin === true)
+        : name === 'expire'
+          ? false
+          : view.isReceiver;
+    if (!mayEver) throw permissionDenied();
+    const payload = readCommentPayload(body, false);
+    if (!view.actions.includes(name)) {
+      throw new AppError('VALIDATION_FAILED', `Cannot ${name} a request that is ${row.status}.`);
+    }
+    return this.run(row, name, user!, payload);
+  }
+
+  /** Runs an action the caller was checked for (or the system runs); returns the new view. */
+  async run(
+    row: RequestRow,
+    action: RequestAction,
+    actor: Actor,
+    payload?: CommentPayload,
+  ): Promise<RequestView> {
+    const transition = TRANSITIONS[action];
+    if (row.status !== transition.from) {
+      throw new AppError('VALIDATION_FAILED', `Cannot ${action} a request that is ${row.status}.`);
+    }
+    await this.handlers.get(row.type)?.onAction?.(action, row, actor);
+    const now = monotonicNow();
+    const expiresAt =
+      action === 'submit' && this.expiryDays > 0
+        ? new Date(Date.now() + this.expiryDays * 86_400_000).toISOString()
+        : row.expiresAt;
+    const actorId = actor === 'system' ? null : actor.id;
+    await this.repo.transaction(async (trx) => {
+      if (
+        !(await trx.update(row.id, row.revisionId, {
+          status: transition.to,
+          updatedAt: now,
+          lastActivityAt: now,
+          expiresAt,
+        }))
+      )
+        throw new AppError('CONFLICT');
+      // Submitting posts the submitter's words as the first comment; other actions log first.
+      if (action !== 'submit')
+        await this.addEvent(trx, row.id, 'L', { event: transition.to }, actorId);
+      if (payload) await this.addEvent(trx, row.id, 'C', payload, actorId);
+    });
+    const updated = (await this.repo.get(row.id))!;
+    return actor === 'system'
+      ? { row: updated, actions: [], isCreator: false, isReceiver: false }
+      : this.view(actor, updated);
+  }
+
+  /** A system comment, e.g. the note of an automatic acceptance. */
+  async systemComment(requestId: string, content: string): Promise<void> {
+    await this.addEvent(this.repo, requestId, 'C', { content, format: 'html' }, null);
+  }
+
+  private async addEvent(
+    repo: RequestsRepository,
+    requestId: string,
+    type: 'C' | 'L',
+    payload: unknown,
+    createdBy: number | null,
+  ): Promise<EventRow> {
+    const now = monotonicNow();
+    const event: EventRow = {
+      id: crypto.randomUUID(),
+      requestId,
+      type,
+      payload,
+      createdBy,
+      revisionId: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await repo.insertEvent(event);
+    return event;
+  }
+
+  /** Expires submitted requests past their date (the sweep); returns how many. */
+  async expireDue(): Promise<number> {
+    const due = await this.repo.due(new Date().toISOString(), 200);
+    let n = 0;
+    for (const row of due) {
+      try {
+        await this.run(row, 'expire', 'system');
+        n++;
+      } catch (error) {
+        // A request changed under us (accepted at the last moment) is simply not expired.
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
+    return n;
+  }
+
+  // Comments and timeline
+
+  /** POST …/comments: readers of the request; while `created`, only its creator. */
+  async comment(user: User | undefined, id: string, body: unknown): Promise<EventRow> {
+    const view = await this.read(user, id);
+    if (view.row.status === 'created' && !view.isCreator) throw permissionDenied();
+    const payload = readCommentPayload(body, true)!;
+    const event = await this.addEvent(this.repo, view.row.id, 'C', payload, user!.id);
+    await this.repo.update(view.row.id, view.row.revisionId, { lastActivityAt: event.createdAt });
+    return event;
+  }
+
+  private async commentFor(user: User | undefined, id: string, commentId: string) {
+    const view = await this.read(user, id);
+    const event = /^[0-9a-f-]{36}$/i.test(commentId)
+      ? await this.repo.getEvent(view.row.id, commentId.toLowerCase())
+      : undefined;
+    if (!event) throw new AppError('PID_DOES_NOT_EXIST');
+    return { view, event };
+  }
+
+  async readComment(user: User | undefined, id: string, commentId: string): Promise<EventRow> {
+    return (await this.commentFor(user, id, commentId)).event;
+  }
+
+  /** Only the author edits a comment; log events are not comments. */
+  private assertAuthor(user: User | undefined, event: EventRow): void {
+    if (event.type !== 'C' || !user || (event.createdBy !== user.id && !user.isAdmin))
+      throw permissionDenied();
+  }
+
+  async updateComment(
+    user: User | undefined,
+    id: string,
+    commentId: string,
+    body: unknown,
+    ifMatch?: string,
+  ): Promise<EventRow> {
+    const { event } = await this.commentFor(user, id, commentId);
+    this.assertAuthor(user, event);
+    checkRevision(ifMatch, event.revisionId);
+    const payload = readCommentPayload(body, true)!;
+    const updatedAt = monotonicNow();
+    if (!(await this.repo.updateEvent(event.id, event.revisionId, { payload, updatedAt })))
+      throw new AppError('CONFLICT');
+    return { ...event, payload, updatedAt, revisionId: event.revisionId + 1 };
+  }
+
+  /** DELETE …/comments/{id}: the comment becomes a `comment_deleted` log event in the timeline. */
+  async deleteComment(
+    user: User | undefined,
+    id: string,
+    commentId: string,
+    ifMatch?: string,
+  ): Promise<void> {
+    const { event } = await this.commentFor(user, id, commentId);
+    this.assertAuthor(user, event);
+    checkRevision(ifMatch, event.revisionId);
+    const payload = { event: 'comment_deleted', content: 'comment was deleted', format: 'html' };
+    if (
+      !(await this.repo.updateEvent(event.id, event.revisionId, {
+        type: 'L',
+        payload,
+        updatedAt: monotonicNow(),
+      }))
+    )
+      throw new AppError('CONFLICT');
+  }
+
+  async timeline(user: User | undefined, id: string, query: Record<string, unknown>) {
+    const view = await this.read(user, id);
+    const params = parseSearchParams(query, {
+      sorts: ['oldest'],
+      defaultSort: () => 'oldest',
+      filters: [],
+    });
+    const { rows, total } = await this.repo.events(
+      view.row.id,
+      (params.page - 1) * params.size,
+      params.size,
+    );
+    return { view, params, rows, total };
+  }
+
+  // Search
+
+  /**
+   * Requests the caller is part of (created, or received by a community it curates); all for
+   * administrators; optionally only those of one community (its curators only).
+   */
+  async search(
+    user: User | undefined,
+    query: Record<string, unknown>,
+    scope: { mine?: boolean; communityId?: string } = {},
+  ): Promise<{ params: SearchParams; views: RequestView[]; total: number }> {
+    if (!user) {
+      if (scope.mine || scope.communityId) throw permissionDenied();
+    }
+    const params = parseSearchParams(query, {
+      sorts: REQUEST_SORTS,
+      defaultSort: (hasQuery) => (hasQuery ? 'bestmatch' : 'newest'),
+      filters: ['is_open', 'type', 'status'],
+    });
+    if (!user) return { params, views: [], total: 0 };
+    const isOpen = params.filters.is_open?.[0];
+    const statuses = isOpen === 'true' ? OPEN : isOpen === 'false' ? CLOSED : params.filters.status;
+    const { rows, total } = await this.repo.search({
+      involving:
+        user.isAdmin && !scope.mine
+          ? undefined
+          : { userId: user.id, curatorRoles: [...CURATOR_ROLES] },
+      receiverCommunityId: scope.communityId,
+      statuses,
+      types: params.filters.type,
+      q: params.q,
+      sort: params.sort as (typeof REQUEST_SORTS)[number],
+      offset: (params.page - 1) * params.size,
+      limit: params.size,
+    });
+    return { params, views: await Promise.all(rows.map((r) => this.view(user, r))), total };
+  }
+
+  /** The payload of an event as stored. */
+  static payloadOf(event: EventRow): Record<string, unknown> {
+    return readJson<Record<string, unknown>>(event.payload);
+  }
+}

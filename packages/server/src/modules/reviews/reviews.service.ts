@@ -1,0 +1,271 @@
+import type { RecordData } from '@cairn/shared';
+import { AppError, permissionDenied, validationFailed } from '../../errors.js';
+import { readJson } from '../../database/schema.js';
+import { checkRevision } from '../../lib/revision.js';
+import type { User } from '../users/users.service.js';
+import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
+import { presentCommunityStub } from '../communities/communities.presenter.js';
+import type { ParentData, ParentReview, PresentOptions } from '../records/records.presenter.js';
+import type { ParentRow } from '../records/records.repository.js';
+import {
+  reviewOf,
+  type LoadedDraft,
+  type RecordsService,
+  type ReviewGate,
+} from '../records/records.service.js';
+import type { RequestRow } from '../requests/requests.repository.js';
+import {
+  readCommentPayload,
+  type Actor,
+  type RequestAction,
+  type RequestsService,
+  type RequestView,
+} from '../requests/requests.service.js';
+
+export const REVIEW_NOT_FOUND = 'Review for draft not found';
+export const MEMBERS_ONLY_MESSAGE =
+  'Submission to this community is only allowed to community members.';
+export const PUBLIC_INTO_RESTRICTED_MESSAGE =
+  'A public record cannot be included in a restricted community.';
+export const AUTO_ACCEPT_MESSAGE =
+  'This request has been automatically accepted, as the uploader can submit to community directly without review.';
+const CLOSED = new Set(['declined', 'expired', 'cancelled']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Community submission of a first-version draft (invenio-reference §1.6, §3.3, SPEC §4): the
+ * review link on the parent, submitting, automatic acceptance, and publishing on accept.
+ */
+export class ReviewsService implements ReviewGate {
+  constructor(
+    private readonly records: RecordsService,
+    private readonly communities: CommunitiesService,
+    private readonly requests: RequestsService,
+    private readonly siteUrl: string,
+  ) {
+    records.reviewGate = this;
+    requests.registerHandler('community-submission', {
+      onAction: (action, row, actor) => this.onAction(action, row, actor),
+    });
+  }
+
+  /** Curators of the receiving community work on the draft while the review is open. */
+  async mayReview(user: User, parent: ParentRow): Promise<boolean> {
+    const review = reviewOf(parent);
+    if (review?.status !== 'submitted') return false;
+    const role = await this.communities.roleOf(review.receiver.community, user.id);
+    return role !== undefined && CURATOR_ROLES.has(role);
+  }
+
+  private async requestOf(review: ParentReview | undefined): Promise<RequestRow | undefined> {
+    return review ? this.requests.get(review.id) : undefined;
+  }
+
+  private async link(loaded: LoadedDraft, row: RequestRow): Promise<void> {
+    await this.records.setReview(loaded.parent.id, {
+      id: row.id,
+      type: 'community-submission',
+      receiver: { community: row.receiverCommunityId },
+      status: row.status as ParentReview['status'],
+    });
+  }
+
+  /** GET {draft}/review: the owner and, while it is open, the curators. */
+  async read(user: User | undefined, draftId: string): Promise<RequestView> {
+    const loaded = await this.records.draftForFiles(user, draftId);
+    const row = await this.requestOf(reviewOf(loaded.parent));
+    if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
+    return this.requests.view(user, row);
+  }
+
+  /** The refusals common to changing a review: published drafts and new versions have none. */
+  private assertReviewable(loaded: LoadedDraft): void {
+    if (loaded.isPublished)
+      throw new AppError('VALIDATION_FAILED', 'Cannot create a review for a published record.');
+    if (loaded.row.versionIndex > 1)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'A new version of a record in a community needs no review: publish it directly.',
+      );
+  }
+
+  /**
+   * PUT {draft}/review: creates the review, or points a not yet submitted one at another
+   * community; a closed one is replaced. A restricted community makes the draft restricted.
+   */
+  async put(
+    user: User | undefined,
+    draftId: string,
+    body: unknown,
+    ifMatch?: string,
+  ): Promise<RequestView> {
+    const loaded = await this.records.draftForManage(user, draftId);
+    this.assertReviewable(loaded);
+    const source = isObject(body) ? body : {};
+    const errors = [];
+    if (source.type !== 'community-submission')
+      errors.push({ field: 'type', messages: ['Invalid review type.'] });
+    const receiver = isObject(source.receiver) ? source.receiver.community : undefined;
+    if (typeof receiver !== 'string' || receiver === '')
+      errors.push({ field: 'receiver', messages: ['Missing data for required field.'] });
+    if (errors.length > 0) throw validationFailed(errors);
+    const community = await this.communities.find(receiver as string);
+    if (!community || community.row.deletedAt)
+      throw validationFailed([{ field: 'receiver.community', messages: ['Community not found.'] }]);
+    if (!(await this.communities.permissions(user, community)).can_read) throw permissionDenied();
+
+    let row = await this.requestOf(reviewOf(loaded.parent));
+    if (row) checkRevision(ifMatch, row.revisionId);
+    if (row?.status === 'submitted')
+      throw new AppError('VALIDATION_FAILED', 'An open review cannot be changed. Cancel it first.');
+    if (row?.status === 'created') {
+      row = await this.requests.changeReceiver(row, community.row.id);
+    } else {
+      row = await this.requests.create({
+        type: 'community-submission',
+        createdBy: user!.id,
+        communityId: community.row.id,
+        topicRecordId: loaded.row.id,
+        title: loaded.row.title,
+      });
+    }
+    if (community.data.access.visibility === 'restricted') await this.records.restrictDraft(loaded);
+    await this.link(loaded, row);
+    return this.requests.view(user, row);
+  }
+
+  /** DELETE {draft}/review: 404 without one, 400 while open; closed requests stay, unlinked. */
+  async delete(user: User | undefined, draftId: string, ifMatch?: string): Promise<void> {
+    const loaded = await this.records.draftForManage(user, draftId);
+    const row = await this.requestOf(reviewOf(loaded.parent));
+    if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
+    checkRevision(ifMatch, row.revisionId);
+    if (row.status === 'submitted')
+      throw new AppError('VALIDATION_FAILED', 'An open review cannot be deleted.');
+    if (row.status === 'created') await this.requests.discard(row);
+    await this.records.setReview(loaded.parent.id, undefined);
+  }
+
+  /**
+   * POST {draft}/actions/submit-review (202): members-only communities refuse outsiders (403),
+   * the draft must be publishable, and a caller who may include directly is accepted at once.
+   */
+  async submit(
+    user: User | undefined,
+    draftId: string,
+    body: unknown,
+  ): Promise<{ view: RequestView; nextHtml: string }> {
+    const loaded = await this.records.draftForManage(user, draftId);
+    this.assertReviewable(loaded);
+    let row = await this.requestOf(reviewOf(loaded.parent));
+    if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
+    if (row.status === 'submitted')
+      throw new AppError('VALIDATION_FAILED', 'The draft is already submitted for review.');
+    const requireReview = isObject(body) ? body.require_review : undefined;
+    if (requireReview !== undefined && typeof requireReview !== 'boolean')
+      throw validationFailed([{ field: 'require_review', messages: ['Not a valid boolean.'] }]);
+    const payload = readCommentPayload(body, false);
+    const community = await this.communities.find(row.receiverCommunityId);
+    if (!community || community.row.deletedAt)
+      throw validationFailed([{ field: 'receiver.community', messages: ['Community not found.'] }]);
+    const permissions = await this.communities.permissions(user, community);
+    if (!permissions.can_submit_record)
+      throw new AppError('PERMISSION_DENIED', MEMBERS_ONLY_MESSAGE);
+    await this.records.assertPublishable(loaded.row);
+    this.assertAccessFits(loaded.row.data, community.data.access.visibility);
+
+    if (CLOSED.has(row.status)) {
+      // A declined, expired or cancelled review is resubmitted as a new request to the same place.
+      row = await this.requests.create({
+        type: 'community-submission',
+        createdBy: user!.id,
+        communityId: row.receiverCommunityId,
+        topicRecordId: loaded.row.id,
+        title: loaded.row.title,
+      });
+      await this.link(loaded, row);
+    } else {
+      await this.requests.setTitle(row, loaded.row.title);
+      row = (await this.requests.get(row.id))!;
+    }
+    let view = await this.requests.run(row, 'submit', user!, payload);
+    if (requireReview !== true && permissions.can_include_directly) {
+      await this.requests.run(view.row, 'accept', 'system');
+      await this.requests.systemComment(row.id, AUTO_ACCEPT_MESSAGE);
+      view = await this.requests.view(user, (await this.requests.get(row.id))!);
+      return { view, nextHtml: `${this.siteUrl}/records/${loaded.row.id}` };
+    }
+    return { view, nextHtml: `${this.siteUrl}/me/requests/${row.id}` };
+  }
+
+  private assertAccessFits(data: unknown, visibility: string): void {
+    if (visibility === 'restricted' && readJson<RecordData>(data).access.record === 'public')
+      throw new AppError('VALIDATION_FAILED', PUBLIC_INTO_RESTRICTED_MESSAGE);
+  }
+
+  /**
+   * The request's effect on the draft: accepting publishes it into the community, every other
+   * action copies the new status onto the parent so the draft's status follows.
+   */
+  private async onAction(action: RequestAction, row: RequestRow, _actor: Actor): Promise<void> {
+    const loaded = row.topicRecordId
+      ? await this.records.draftAsSystem(row.topicRecordId)
+      : undefined;
+    if (!loaded || reviewOf(loaded.parent)?.id !== row.id)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'The draft of this request is no longer under review.',
+      );
+    if (action === 'accept') {
+      const community = await this.communities.find(row.receiverCommunityId);
+      if (!community || community.row.deletedAt)
+        throw new AppError('VALIDATION_FAILED', 'The community of this request was deleted.');
+      this.assertAccessFits(loaded.row.data, community.data.access.visibility);
+      await this.records.publishIntoCommunity(loaded.row.id, community.row.id);
+      return;
+    }
+    const status = {
+      submit: 'submitted',
+      decline: 'declined',
+      cancel: 'cancelled',
+      expire: 'expired',
+    }[action] as ParentReview['status'];
+    await this.records.setReview(loaded.parent.id, { ...reviewOf(loaded.parent)!, status });
+  }
+
+  /** Community stubs for `expanded.parent` of a draft or record (the editor's header and buttons). */
+  async expandParent(
+    parent: ParentRow,
+    user: User | undefined,
+    ui: boolean,
+  ): Promise<PresentOptions['expandedParent']> {
+    const data = readJson<ParentData>(parent.data);
+    const review = data.review;
+    const defaultId = data.communities.default as string | undefined;
+    const ids = [review?.receiver.community, defaultId].filter((x): x is string => Boolean(x));
+    if (ids.length === 0) return undefined;
+    const found = new Map((await this.communities.getMany(ids)).map((c) => [c.row.id, c]));
+    const stub = async (id: string, withUi: boolean) => {
+      const community = found.get(id);
+      const permissions =
+        withUi && community ? await this.communities.permissions(user, community) : undefined;
+      return presentCommunityStub(community, id, this.siteUrl, permissions);
+    };
+    return {
+      ...(review
+        ? {
+            review: {
+              id: review.id,
+              type: review.type,
+              status: review.status,
+              receiver: await stub(review.receiver.community, ui),
+            },
+          }
+        : {}),
+      ...(defaultId ? { default: await stub(defaultId, false) } : {}),
+    };
+  }
+}
