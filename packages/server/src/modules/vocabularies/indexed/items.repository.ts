@@ -225,35 +225,6 @@ export class VocabularyItemsRepository {
     return rows.map((r) => Number(r.itemPk));
   }
 
-  /** Item keys with a term in [from, to), in term order, at most `limit` (the index alone). */
-  async termItems(type: string, from: string, to: string, limit: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('vocabularyTerms')
-      .select('itemPk')
-      .where('type', '=', type)
-      .where('term', '>=', from)
-      .where('term', '<', to)
-      .orderBy('term')
-      .orderBy('itemPk')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => Number(r.itemPk));
-  }
-
-  /** Those of `pks` (kept in order) whose text has a word starting with each of `words`. */
-  async withWords(pks: readonly number[], words: readonly string[]): Promise<number[]> {
-    const keep = new Set<number>();
-    for (let i = 0; i < pks.length; i += 500) {
-      let q = this.db
-        .selectFrom('vocabularyItems')
-        .select('pk')
-        .where('pk', 'in', pks.slice(i, i + 500));
-      for (const word of words) q = q.where('searchText', 'like', `% ${word}%`);
-      for (const row of await q.execute()) keep.add(Number(row.pk));
-    }
-    return pks.filter((pk) => keep.has(pk));
-  }
-
   /** How many distinct items match, counting no further than `cap`. */
   async countTerms(
     type: string,

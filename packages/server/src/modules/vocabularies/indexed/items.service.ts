@@ -34,8 +34,6 @@ const MAX_LABEL_TERM = 200;
 // Past the last code point, so `prefix + END` bounds every term that starts with `prefix`.
 const END = '\u{10FFFF}';
 const FACETS_CACHE_MS = 60_000;
-// Largest term range a multi-word query intersects in memory.
-const INTERSECT_CAP = 20_000;
 
 /** Search terms of one item: words, whole labels ('='), identifiers ('#'). */
 export function prepareItem(kind: IndexedKind, item: IndexedItem): PreparedItem {
@@ -319,17 +317,11 @@ export class VocabularyItemsService {
     const startsWith = label
       ? await this.distinctMatches(type, { from: label, to: label + END }, exactFilters, need)
       : [];
-    const intersected =
-      tokens.length > 1 && !filters.facet && !filters.tags
-        ? await this.intersectWords(type, tokens)
-        : undefined;
-    const words =
-      intersected ??
-      (wordMatch ? await this.distinctMatches(type, wordMatch, wordFilters, need) : []);
+    const words = wordMatch ? await this.distinctMatches(type, wordMatch, wordFilters, need) : [];
     const ranked = [...new Set([...exact, ...startsWith, ...words])];
     const pks = ranked.slice(start, need);
     let total = ranked.length;
-    if (!intersected && wordMatch && words.length >= need) {
+    if (wordMatch && words.length >= need) {
       // More word matches than this page needs: count them. Whole labels are words too; only
       // an identifier typed whole can match an item no word does.
       const wordSet = new Set(words);
@@ -341,29 +333,6 @@ export class VocabularyItemsService {
       );
     }
     return { params, items: await this.repo.byPks(pks), total };
-  }
-
-  /**
-   * Every item where each word starts a word, for queries of several words ("anna mül"): the
-   * items of each word's term range, intersected here. Two index-only scans of a few thousand
-   * entries beat scanning one word's range and testing each item's text for the others, which
-   * is what the fallback does. Words matching more than INTERSECT_CAP items are tested on the
-   * survivors' text instead; undefined when every word is that common.
-   */
-  private async intersectWords(type: IndexedType, tokens: string[]): Promise<number[] | undefined> {
-    const ranges: number[][] = [];
-    const common: string[] = [];
-    for (const token of [...tokens].sort((a, b) => b.length - a.length)) {
-      const pks = await this.repo.termItems(type, token, token + END, INTERSECT_CAP + 1);
-      if (pks.length > INTERSECT_CAP) common.push(token);
-      else ranges.push(pks);
-    }
-    const [first, ...others] = ranges;
-    if (!first) return undefined;
-    const sets = others.map((pks) => new Set(pks));
-    let found = [...new Set(first)].filter((pk) => sets.every((set) => set.has(pk)));
-    if (common.length > 0) found = await this.repo.withWords(found, common);
-    return found;
   }
 
   /** The first `need` distinct items a term match gives, in term order. */
