@@ -106,39 +106,31 @@ export class CommunitiesRepository {
     return row?.logo ?? undefined;
   }
 
-  async search(query: CommunityQuery): Promise<{ rows: CommunityRow[]; total: number }> {
-    let base = this.db.selectFrom('communities as c').where('c.deletedAt', 'is', null);
-    if (query.memberOf !== undefined) {
-      const userId = query.memberOf;
-      base = base.where((eb) =>
-        eb(
-          'c.id',
-          'in',
-          eb
-            .selectFrom('communityMembers as m')
-            .select('m.communityId')
-            .where('m.userId', '=', userId),
-        ),
-      );
-    }
-    if (query.visibleTo) {
-      const userId = query.visibleTo.userId;
-      base = base.where((eb) =>
+  /**
+   * Live communities within the caller's scope: those `memberOf` belongs to, if given, and of
+   * those the ones `visibleTo` may see (public ones, and restricted ones it is a member of).
+   */
+  private scoped(visibleTo?: { userId?: number }, memberOf?: number) {
+    const memberships = (userId: number) =>
+      this.db
+        .selectFrom('communityMembers as m')
+        .select('m.communityId')
+        .where('m.userId', '=', userId);
+    let q = this.db.selectFrom('communities as c').where('c.deletedAt', 'is', null);
+    if (memberOf !== undefined) q = q.where('c.id', 'in', memberships(memberOf));
+    if (visibleTo) {
+      const userId = visibleTo.userId;
+      q = q.where((eb) =>
         userId === undefined
           ? eb('c.visibility', '=', 'public')
-          : eb.or([
-              eb('c.visibility', '=', 'public'),
-              eb(
-                'c.id',
-                'in',
-                eb
-                  .selectFrom('communityMembers as m')
-                  .select('m.communityId')
-                  .where('m.userId', '=', userId),
-              ),
-            ]),
+          : eb.or([eb('c.visibility', '=', 'public'), eb('c.id', 'in', memberships(userId))]),
       );
     }
+    return q;
+  }
+
+  async search(query: CommunityQuery): Promise<{ rows: CommunityRow[]; total: number }> {
+    let base = this.scoped(query.visibleTo, query.memberOf);
     if (query.type?.length) base = base.where('c.typeId', 'in', query.type);
     if (query.visibility?.length) base = base.where('c.visibility', 'in', query.visibility);
     for (const word of query.words) {
@@ -168,42 +160,10 @@ export class CommunitiesRepository {
   /** Buckets of the `type` and `visibility` facets over what the caller may see. */
   async facetCounts(visibleTo?: { userId?: number }, memberOf?: number) {
     const counts = async (column: 'c.typeId' | 'c.visibility') => {
-      let q = this.db
-        .selectFrom('communities as c')
+      const q = this.scoped(visibleTo, memberOf)
         .select([column, (eb) => eb.fn.countAll<number>().as('n')])
-        .where('c.deletedAt', 'is', null)
         .where(column, 'is not', null)
         .groupBy(column);
-      if (memberOf !== undefined) {
-        q = q.where((eb) =>
-          eb(
-            'c.id',
-            'in',
-            eb
-              .selectFrom('communityMembers as m')
-              .select('m.communityId')
-              .where('m.userId', '=', memberOf),
-          ),
-        );
-      }
-      if (visibleTo) {
-        const userId = visibleTo.userId;
-        q = q.where((eb) =>
-          userId === undefined
-            ? eb('c.visibility', '=', 'public')
-            : eb.or([
-                eb('c.visibility', '=', 'public'),
-                eb(
-                  'c.id',
-                  'in',
-                  eb
-                    .selectFrom('communityMembers as m')
-                    .select('m.communityId')
-                    .where('m.userId', '=', userId),
-                ),
-              ]),
-        );
-      }
       const rows = (await q.execute()) as Array<Record<string, unknown>>;
       const key = column === 'c.typeId' ? 'typeId' : 'visibility';
       return rows.map((r) => ({ key: String(r[key]), count: Number(r.n) }));
