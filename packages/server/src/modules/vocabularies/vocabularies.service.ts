@@ -4,7 +4,8 @@ import { zodErrorItems } from '../../lib/zod-errors.js';
 import type { VocabularyItemsService } from './indexed/items.service.js';
 import { isIndexedType, type IndexedType } from './indexed/kinds.js';
 import { entryId, localized, props, tags, text } from './entry-schema.js';
-import { parseSearchParams, type SearchParams } from '../../lib/search.js';
+import type { SearchParams } from '../../lib/search.js';
+import { parseSuggestParams } from './suggest-params.js';
 import type { VocabulariesRepository, VocabularyEntry } from './vocabularies.repository.js';
 import { vocabularyFixtures } from './fixtures/index.js';
 import { normaliseSearchText, searchTokens } from './search-text.js';
@@ -240,25 +241,15 @@ export class VocabulariesService {
     locales: VocabularySearchLocale,
   ): Promise<VocabularyHits> {
     if (!CHECKED_TYPES.has(type)) throw pidDoesNotExist();
-    const rawSuggest = Array.isArray(query.suggest) ? (query.suggest[0] as unknown) : query.suggest;
-    const suggest = typeof rawSuggest === 'string' ? rawSuggest.trim() : '';
-    const params = parseSearchParams(query, {
+    const { params, typed } = parseSuggestParams(query, {
       sorts: VOCABULARY_SORTS,
-      defaultSort: (hasQuery) => (hasQuery || suggest !== '' ? 'bestmatch' : 'title'),
-      filters: ['suggest', 'tags'],
+      alphabetical: 'title',
+      filters: ['tags'],
     });
-    if (params.q !== '' && suggest !== '') {
-      throw new AppError('VALIDATION_FAILED', undefined, [
-        { field: 'suggest', messages: ['Cannot be used together with q.'] },
-      ]);
-    }
-    // Only the first suggest counts; the links show the one that was used.
-    if (suggest !== '') params.filters.suggest = [suggest];
-    else delete params.filters.suggest;
 
     const ordered = this.ordered(await this.index(type), locales);
     const tags = params.filters.tags;
-    const text = normaliseSearchText(params.q || suggest);
+    const text = normaliseSearchText(typed);
     const tokens = searchTokens(text);
     const tiers: IndexedEntry[][] = [[], [], [], []];
     for (const ix of ordered) {

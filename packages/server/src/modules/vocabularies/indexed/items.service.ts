@@ -2,7 +2,8 @@ import { SEARCH_MAX_WINDOW, type ErrorItem } from '@cairn/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../database/schema.js';
 import { AppError, pidDoesNotExist } from '../../../errors.js';
-import { parseSearchParams, type SearchParams } from '../../../lib/search.js';
+import type { SearchParams } from '../../../lib/search.js';
+import { parseSuggestParams } from '../suggest-params.js';
 import { zodErrorItems } from '../../../lib/zod-errors.js';
 import { nowIso } from '../../../database/database.js';
 import { identifierQuery, normaliseSearchText, searchTokens } from '../search-text.js';
@@ -53,11 +54,6 @@ export function prepareItem(kind: IndexedKind, item: IndexedItem): PreparedItem 
     tags: index.tags.length > 0 ? ` ${index.tags.join(' ')} ` : '',
     terms: [...words, ...extra],
   };
-}
-
-function firstString(value: unknown): string {
-  const v = Array.isArray(value) ? (value[0] as unknown) : value;
-  return typeof v === 'string' ? v.trim() : '';
 }
 
 /**
@@ -229,35 +225,15 @@ export class VocabularyItemsService {
    */
   async search(type: IndexedType, query: Record<string, unknown>): Promise<ItemHits> {
     const kind = this.kind(type);
-    const filterNames = ['suggest', 'tags', ...(kind.facetParam ? [kind.facetParam] : [])];
-    const rawSuggest = firstString(query.suggest);
-    const params = parseSearchParams(query, {
+    const parsed = parseSuggestParams(query, {
       sorts: ['bestmatch', kind.sortName],
-      defaultSort: (hasQuery) => (hasQuery || rawSuggest !== '' ? 'bestmatch' : kind.sortName),
-      filters: filterNames,
+      alphabetical: kind.sortName,
+      filters: ['tags', ...(kind.facetParam ? [kind.facetParam] : [])],
       maxSize: SEARCH_MAX_WINDOW,
+      maxQueryLength: MAX_QUERY_LENGTH,
     });
-    if (params.q !== '' && rawSuggest !== '') {
-      throw new AppError('VALIDATION_FAILED', undefined, [
-        { field: 'suggest', messages: ['Cannot be used together with q.'] },
-      ]);
-    }
-    for (const [field, value] of [
-      ['q', params.q],
-      ['suggest', rawSuggest],
-    ] as const) {
-      if (value.length > MAX_QUERY_LENGTH) {
-        throw new AppError('VALIDATION_FAILED', undefined, [
-          { field, messages: [`Longer than maximum length ${MAX_QUERY_LENGTH}.`] },
-        ]);
-      }
-    }
-    if (rawSuggest !== '') params.filters.suggest = [rawSuggest];
-    else delete params.filters.suggest;
-    if (rawSuggest === '' && params.sort === 'bestmatch' && params.q === '')
-      params.sort = kind.sortName;
-
-    let typed = params.q || rawSuggest;
+    const { params } = parsed;
+    let typed = parsed.typed;
     const facet = kind.facetParam ? params.filters[kind.facetParam] : undefined;
     const filters: Omit<ItemFilters, 'words'> = {
       ...(facet ? { facet } : {}),
