@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../database/database.js';
+import { escapeLike } from '../../lib/like.js';
 import type { CommunitiesTable, CommunityMembersTable } from '../../database/schema.js';
 
 export type CommunityRow = Omit<Selectable<CommunitiesTable>, 'logo'>;
@@ -44,7 +45,7 @@ export interface CommunityQuery {
 
 /** LIKE with the query's own wildcards taken literally. */
 function likePattern(word: string): string {
-  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(word)}%`;
 }
 
 /** Kysely queries for communities and their members. */
@@ -146,7 +147,7 @@ export class CommunitiesRepository {
       // Exact title first, then titles starting with the query, then the rest; newest within each.
       const title = sql<string>`lower(c.title)`;
       rows = rows.orderBy(
-        sql`case when ${title} = ${query.phrase} then 0 when ${title} like ${`${query.phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\' then 1 else 2 end`,
+        sql`case when ${title} = ${query.phrase} then 0 when ${title} like ${`${escapeLike(query.phrase)}%`} escape '\\' then 1 else 2 end`,
       );
     }
     rows = rows

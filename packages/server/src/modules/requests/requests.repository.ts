@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../database/database.js';
+import { escapeLike } from '../../lib/like.js';
 import type { RequestEventsTable, RequestsTable } from '../../database/schema.js';
 
 export type RequestRow = Selectable<RequestsTable>;
@@ -80,7 +81,7 @@ export class RequestsRepository {
     if (query.statuses) base = base.where('r.status', 'in', query.statuses);
     if (query.types?.length) base = base.where('r.type', 'in', query.types);
     if (query.q) {
-      const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
       base = base.where(sql<boolean>`lower(r.title) like ${pattern} escape '\\'`);
     }
     const countRow = await base
