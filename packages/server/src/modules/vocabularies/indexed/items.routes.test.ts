@@ -407,4 +407,22 @@ describe.each(ENGINES)('names, affiliations, funders, awards and subjects on %s'
     expect(metadata.subjects[0].id).toBe('https://id.nlm.nih.gov/mesh/D000001');
     expect(metadata.funding[0].award.id).toBe('00k4n6c32::777541');
   });
+
+  it('documents the routes and the admin bodies in the OpenAPI document', async () => {
+    const res = await get('/api/docs/openapi.json');
+    expect(res.statusCode, res.body).toBe(200);
+    const doc = res.json();
+    for (const root of ['names', 'affiliations', 'funders', 'awards', 'subjects']) {
+      expect(Object.keys(doc.paths[`/api/${root}`] ?? {}), root).toEqual(
+        expect.arrayContaining(['get', 'post']),
+      );
+      expect(Object.keys(doc.paths[`/api/${root}/{id}`] ?? {}), root).toEqual(
+        expect.arrayContaining(['get', 'put', 'delete']),
+      );
+    }
+    const body = doc.paths['/api/names'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(['given_name', 'family_name', 'identifiers', 'affiliations']),
+    );
+  });
 });

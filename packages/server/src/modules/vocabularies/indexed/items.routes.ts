@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../../config.js';
 import { permissionDenied } from '../../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../../lib/http.js';
+import { documentedBody } from '../../../lib/openapi.js';
 import { searchLinks } from '../../../lib/search.js';
 import { requireUser } from '../../../plugins/auth.js';
 import type { ItemHits, StoredItem, VocabularyItemsService } from './items.service.js';
@@ -71,7 +72,13 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
     );
     app.post(
       kind.root,
-      { schema: { tags, summary: `Create one of the ${type} (admins; 201)` } },
+      {
+        schema: {
+          tags,
+          summary: `Create one of the ${type} (admins; 201)`,
+          body: documentedBody(kind.schema),
+        },
+      },
       async (request, reply) => {
         requireAdmin(request);
         const item = await items.create(type, request.body);
@@ -80,7 +87,14 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
     );
     app.put(
       `${kind.root}/:id`,
-      { schema: { tags, summary: `Replace one of the ${type} (admins)`, params: IdParams } },
+      {
+        schema: {
+          tags,
+          summary: `Replace one of the ${type} (admins)`,
+          params: IdParams,
+          body: documentedBody(kind.schema),
+        },
+      },
       async (request, reply) => {
         requireAdmin(request);
         const { id } = request.params as z.infer<typeof IdParams>;
