@@ -30,6 +30,7 @@ export default defineConfig({
           include: ['packages/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['packages/web/src/test/setup.ts'],
+          testTimeout: 30_000,
         },
       },
       {

@@ -1,7 +1,8 @@
-import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { apiAs, draftWithFile, logIn } from './support/journey.js';
 import { axeViolations } from './support/axe.js';
-import { createAccount, type TestAccount, type TestServer } from './support/server.js';
+import { publishFromEditor } from './support/deposit.js';
+import { createAccount } from './support/server.js';
 import { expectPath, test } from './support/test.js';
 
 const METADATA = {
@@ -22,55 +23,6 @@ const METADATA = {
   publisher: 'Cairn',
 };
 
-/** The REST API as one account, through a personal access token (what API clients do). */
-async function apiAs(server: TestServer, account: TestAccount) {
-  const { token } = await server.services.users.createToken(account.user.id, 'e2e');
-  return async (method: string, path: string, body?: unknown, type = 'application/json') => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': type }),
-      },
-      ...(body === undefined
-        ? {}
-        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as Record<string, any>) : {};
-  };
-}
-
-/** A draft with one CSV file, made through the API; returns its id. */
-async function draftWithFile(
-  api: Awaited<ReturnType<typeof apiAs>>,
-  access?: Record<string, unknown>,
-): Promise<string> {
-  const draft = await api('POST', '/api/records', {
-    metadata: METADATA,
-    ...(access ? { access } : {}),
-  });
-  const id = draft.id as string;
-  await api('POST', `/api/records/${id}/draft/files`, [{ key: 'counts.csv' }]);
-  await api(
-    'PUT',
-    `/api/records/${id}/draft/files/counts.csv/content`,
-    'site,count\nBass Rock,150000\nNoss,11000\n',
-    'application/octet-stream',
-  );
-  await api('POST', `/api/records/${id}/draft/files/counts.csv/commit`);
-  return id;
-}
-
-async function logIn(page: Page, account: TestAccount, next: string): Promise<void> {
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expectPath(page, next);
-}
-
 describe('landing page journey', () => {
   test('a depositor previews a draft, publishes it and lands on the record with files and a citation', async ({
     page,
@@ -78,7 +30,7 @@ describe('landing page journey', () => {
   }) => {
     const account = await createAccount(server.services, { name: 'Ada Lovelace' });
     const api = await apiAs(server, account);
-    const id = await draftWithFile(api);
+    const id = await draftWithFile(api, METADATA);
     await logIn(page, account, `/records/${id}?preview=1`);
 
     await page
@@ -91,7 +43,7 @@ describe('landing page journey', () => {
 
     await page.getByRole('link', { name: 'Back to editing' }).click();
     await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Publish' }).click();
+    await publishFromEditor(page);
 
     await expectPath(page, `/records/${id}`);
     await page.getByRole('heading', { name: METADATA.title, level: 1 }).waitFor();
@@ -116,7 +68,7 @@ describe('landing page journey', () => {
   }) => {
     const owner = await createAccount(server.services);
     const api = await apiAs(server, owner);
-    const id = await draftWithFile(api, { record: 'restricted', files: 'restricted' });
+    const id = await draftWithFile(api, METADATA, { record: 'restricted', files: 'restricted' });
     await api('POST', `/api/records/${id}/draft/actions/publish`);
 
     const stranger = await createAccount(server.services);
@@ -131,8 +83,12 @@ describe('landing page journey', () => {
   test('the pages around the editor have no WCAG 2.2 A/AA violations', async ({ page, server }) => {
     const account = await createAccount(server.services);
     const api = await apiAs(server, account);
-    const id = await draftWithFile(api);
+    const id = await draftWithFile(api, METADATA);
     await api('POST', `/api/records/${id}/draft/actions/publish`);
+
+    await page.goto('/signup');
+    await page.getByRole('heading', { name: 'Sign up', level: 1 }).waitFor();
+    expect(await axeViolations(page), '/signup').toEqual([]);
 
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
@@ -155,5 +111,12 @@ describe('landing page journey', () => {
       .getByRole('cell', { name: 'Bass Rock' })
       .waitFor();
     expect(await axeViolations(page), `/records/${id}`).toEqual([]);
+
+    // /logout ends the session and lands, signed out, on the login page.
+    await page.getByRole('link', { name: 'Log out' }).click();
+    await expectPath(page, '/login');
+    await page.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
+    await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).waitFor();
+    expect(await axeViolations(page), 'after /logout').toEqual([]);
   });
 });

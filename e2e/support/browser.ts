@@ -43,7 +43,12 @@ export interface BrowserPage {
  * relative `goto` paths resolve against `baseURL`.
  */
 export async function openPage(browser: Browser, baseURL: string): Promise<BrowserPage> {
-  const context = await browser.newContext({ baseURL, locale: 'en-US', timezoneId: 'UTC' });
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    reducedMotion: 'reduce',
+  });
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   const page = await context.newPage();
   const pageErrors: Error[] = [];

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, test as base } from 'vitest';
 import { ACTION_TIMEOUT_MS, launchBrowser, openPage, saveScreenshot } from './browser.js';
-import { startServer } from './server.js';
+import { startServer, type TestAccount } from './server.js';
 
 /**
  * Vitest's `test` with the fixtures every journey needs, as in Playwright Test: `server` (the
@@ -46,7 +46,8 @@ export const test = base
     return page;
   });
 
-const POLL = { timeout: ACTION_TIMEOUT_MS, interval: 50 };
+/** How long a journey waits for the page to settle: the machines are shared and loaded. */
+export const POLL = { timeout: ACTION_TIMEOUT_MS, interval: 50 };
 
 /**
  * Waits for an input to hold `expected`. playwright-core has no web-first assertions (those
@@ -64,4 +65,13 @@ export async function expectPath(page: Page, expected: string | RegExp): Promise
   };
   if (typeof expected === 'string') await expect.poll(current, POLL).toBe(expected);
   else await expect.poll(current, POLL).toMatch(expected);
+}
+
+/** Logs `account` in through the login page, which then goes on to `next`. */
+export async function logIn(page: Page, account: TestAccount, next: string): Promise<void> {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expectPath(page, next);
 }

@@ -26,6 +26,7 @@ import { registerTokenRoutes } from './modules/users/tokens.routes.js';
 import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
 import { registerRequestRoutes } from './modules/requests/requests.routes.js';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes.js';
+import { registerRecordCommunityRoutes } from './modules/record-communities/record-communities.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -160,6 +161,7 @@ export async function buildApp(
     vocabularies: services.vocabularies,
     users: services.users,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
+    communityScope: (user, id) => services.recordCommunities.communityScope(user, id),
   });
   registerVocabularyRoutes(app, {
     config,
@@ -179,13 +181,17 @@ export async function buildApp(
     config,
     requests: services.requests,
     communities: services.communities,
+    users: services.users,
+    readableRecord: (user, id) => services.recordCommunities.readableRecordId(user, id),
   });
   registerReviewRoutes(app, { config, reviews: services.reviews });
+  registerRecordCommunityRoutes(app, { config, recordCommunities: services.recordCommunities });
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,
     records: services.records,
     vocabularies: services.vocabularies,
+    expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
   });
   return app;
 }

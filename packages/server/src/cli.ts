@@ -13,7 +13,7 @@ import {
   ImportUsageError,
   runImportCommand,
 } from './modules/vocabularies/indexed/import/import-command.js';
-import { ImportFailed } from './modules/vocabularies/indexed/import/importer.js';
+import { ImportAborted, ImportFailed } from './modules/vocabularies/indexed/import/importer.js';
 import { toUser } from './modules/users/users.service.js';
 import { COMMUNITY_ROLES, type CommunityRole } from './modules/communities/communities.service.js';
 
@@ -189,6 +189,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(
         `cairn: nothing was imported; fix these records and run the import again:\n${error.message}\n`,
       );
+      return 1;
+    }
+    if (error instanceof ImportAborted) {
+      process.stderr.write(`cairn: nothing was imported: ${error.message}\n`);
       return 1;
     }
     if (

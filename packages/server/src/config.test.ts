@@ -39,6 +39,14 @@ describe('loadConfig', () => {
       sweepIntervalSeconds: 60,
       requestExpiryDays: 30,
       logLevel: 'info',
+      editor: {
+        uploadConcurrency: 3,
+        defaultTransferType: 'L',
+        enabledTransferTypes: ['L', 'M'],
+        publishModalExtra: { checkboxes: [], text: '' },
+        creatorMode: 'search',
+        vocabularyCustomFields: [],
+      },
       locales: ['en', 'de'],
       defaultLocale: 'en',
     });
@@ -116,6 +124,56 @@ describe('loadConfig', () => {
     ).toThrow(
       /CAIRN_DOI_PREFIX: must look like 10\.1234[\s\S]*CAIRN_BODY_LIMIT_BYTES[\s\S]*CAIRN_LOG_LEVEL/,
     );
+  });
+
+  it('reads the deposit editor settings', () => {
+    const config = loadConfig({
+      CAIRN_UPLOAD_CONCURRENCY: '5',
+      CAIRN_DEFAULT_TRANSFER_TYPE: 'M',
+      CAIRN_ENABLED_TRANSFER_TYPES: 'M, L',
+      CAIRN_PUBLISH_MODAL_EXTRA: JSON.stringify({
+        checkboxes: [{ id: 'terms', label: 'I accept the terms.' }],
+        text: 'Read the policy.',
+      }),
+      CAIRN_CREATOR_MODE: 'search_only',
+      CAIRN_VOCABULARY_CUSTOM_FIELDS: 'cern:experiments, thesis:thesis.type',
+    });
+    expect(config.editor).toEqual({
+      uploadConcurrency: 5,
+      defaultTransferType: 'M',
+      enabledTransferTypes: ['M', 'L'],
+      publishModalExtra: {
+        checkboxes: [{ id: 'terms', label: 'I accept the terms.' }],
+        text: 'Read the policy.',
+      },
+      creatorMode: 'search_only',
+      vocabularyCustomFields: ['cern:experiments', 'thesis:thesis.type'],
+    });
+  });
+
+  it('refuses bad deposit editor settings, every one at once', () => {
+    const problems = problemsOf({
+      CAIRN_UPLOAD_CONCURRENCY: '0',
+      CAIRN_DEFAULT_TRANSFER_TYPE: 'R',
+      CAIRN_PUBLISH_MODAL_EXTRA: JSON.stringify({
+        checkboxes: [
+          { id: 'a', label: 'A' },
+          { id: 'a', label: 'B' },
+        ],
+      }),
+      CAIRN_CREATOR_MODE: 'maybe',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^CAIRN_UPLOAD_CONCURRENCY: /),
+        'CAIRN_PUBLISH_MODAL_EXTRA: checkbox ids must be unique',
+        expect.stringMatching(/^CAIRN_CREATOR_MODE: /),
+        'CAIRN_DEFAULT_TRANSFER_TYPE: R is not one of CAIRN_ENABLED_TRANSFER_TYPES',
+      ]),
+    );
+    expect(problemsOf({ CAIRN_PUBLISH_MODAL_EXTRA: '{not json' })).toEqual([
+      'CAIRN_PUBLISH_MODAL_EXTRA: must be JSON',
+    ]);
   });
 
   it('refuses half a DataCite configuration even when nothing else is wrong', () => {

@@ -1,10 +1,36 @@
 import { z } from 'zod';
-import { DEFAULT_MAX_FILES, DEFAULT_MAX_STORAGE } from '@cairn/shared';
+import {
+  DEFAULT_MAX_FILES,
+  DEFAULT_MAX_STORAGE,
+  DEFAULT_TRANSFER_TYPE,
+  UPLOAD_CONCURRENCY,
+} from '@cairn/shared';
 import path from 'node:path';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const commaList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+/**
+ * The publish dialog's extra checkboxes (each must be ticked) and text. Duplicate ids would make
+ * two answers indistinguishable (SPEC §5), so they are refused at start-up.
+ */
+const PublishModalExtraSchema = z
+  .object({
+    checkboxes: z.array(z.object({ id: z.string().min(1), label: z.string().min(1) })).default([]),
+    text: z.string().default(''),
+  })
+  .refine(
+    (extra) => new Set(extra.checkboxes.map((box) => box.id)).size === extra.checkboxes.length,
+    'checkbox ids must be unique',
+  );
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -48,6 +74,25 @@ const EnvSchema = z.object({
   CAIRN_SESSION_DAYS: z.coerce.number().int().min(1).default(14),
   CAIRN_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   CAIRN_REQUEST_EXPIRY_DAYS: z.coerce.number().int().min(0).default(30),
+  CAIRN_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(UPLOAD_CONCURRENCY),
+  CAIRN_DEFAULT_TRANSFER_TYPE: z.string().min(1).default(DEFAULT_TRANSFER_TYPE),
+  // Cairn speaks multipart (M) as well as local (L) uploads; SPEC's default of L alone is the
+  // browser's fallback when the page names none.
+  CAIRN_ENABLED_TRANSFER_TYPES: commaList.default(['L', 'M']),
+  CAIRN_PUBLISH_MODAL_EXTRA: z
+    .string()
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'must be JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(PublishModalExtraSchema)
+    .optional(),
+  CAIRN_CREATOR_MODE: z.enum(['search', 'search_only', 'off']).default('search'),
+  CAIRN_VOCABULARY_CUSTOM_FIELDS: commaList.default([]),
   CAIRN_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -69,6 +114,13 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
           'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
         ]
       : [];
+  const enabled = (env.CAIRN_ENABLED_TRANSFER_TYPES ?? 'L,M').split(',').map((t) => t.trim());
+  const preferred = env.CAIRN_DEFAULT_TRANSFER_TYPE ?? DEFAULT_TRANSFER_TYPE;
+  if (!enabled.includes(preferred)) {
+    problems.push(
+      `CAIRN_DEFAULT_TRANSFER_TYPE: ${preferred} is not one of CAIRN_ENABLED_TRANSFER_TYPES`,
+    );
+  }
   if (env.CAIRN_STORAGE === 's3') {
     for (const name of [
       'CAIRN_S3_BUCKET',
@@ -133,6 +185,19 @@ export interface Config {
   /** Days a submitted review or inclusion request stays open before it expires; 0: never. */
   readonly requestExpiryDays: number;
   readonly logLevel: string;
+  /** What the deposit editor is told (the page bootstrap's config). */
+  readonly editor: {
+    readonly uploadConcurrency: number;
+    readonly defaultTransferType: string;
+    readonly enabledTransferTypes: readonly string[];
+    readonly publishModalExtra: {
+      readonly checkboxes: readonly { readonly id: string; readonly label: string }[];
+      readonly text: string;
+    };
+    readonly creatorMode: 'search' | 'search_only' | 'off';
+    /** Custom fields (`group` or `group.field`) holding vocabulary ids. */
+    readonly vocabularyCustomFields: readonly string[];
+  };
   readonly locales: readonly string[];
   readonly defaultLocale: string;
   /** Folder of the built web app (index.html + assets); undefined serves API only. */
@@ -214,6 +279,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     sweepIntervalSeconds: e.CAIRN_SWEEP_INTERVAL_SECONDS,
     requestExpiryDays: e.CAIRN_REQUEST_EXPIRY_DAYS,
     logLevel: e.CAIRN_LOG_LEVEL,
+    editor: {
+      uploadConcurrency: e.CAIRN_UPLOAD_CONCURRENCY,
+      defaultTransferType: e.CAIRN_DEFAULT_TRANSFER_TYPE,
+      enabledTransferTypes: e.CAIRN_ENABLED_TRANSFER_TYPES,
+      publishModalExtra: e.CAIRN_PUBLISH_MODAL_EXTRA ?? { checkboxes: [], text: '' },
+      creatorMode: e.CAIRN_CREATOR_MODE,
+      vocabularyCustomFields: e.CAIRN_VOCABULARY_CUSTOM_FIELDS,
+    },
     locales: ['en', 'de'],
     defaultLocale: 'en',
     ...overrides,

@@ -21,6 +21,7 @@ import { CommunitiesService } from './modules/communities/communities.service.js
 import { RequestsRepository } from './modules/requests/requests.repository.js';
 import { RequestsService } from './modules/requests/requests.service.js';
 import { ReviewsService } from './modules/reviews/reviews.service.js';
+import { RecordCommunitiesService } from './modules/record-communities/record-communities.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -37,6 +38,7 @@ export interface Services {
   communities: CommunitiesService;
   requests: RequestsService;
   reviews: ReviewsService;
+  recordCommunities: RecordCommunitiesService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -66,7 +68,10 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     config,
   );
   const users = new UsersService(new UsersRepository(database.db), config.sessionDays);
-  const communities = new CommunitiesService(new CommunitiesRepository(database.db), users);
+  const communities = new CommunitiesService(
+    new CommunitiesRepository(database.db, database.engine),
+    users,
+  );
   const requests = new RequestsService(
     new RequestsRepository(database.db),
     communities,
@@ -87,5 +92,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     communities,
     requests,
     reviews,
+    recordCommunities: new RecordCommunitiesService(records, communities, requests),
   };
 }

@@ -1,13 +1,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BOOTSTRAP_ELEMENT_ID, readBootstrap } from './bootstrap';
+import {
+  BOOTSTRAP_ELEMENT_ID,
+  readBootstrap,
+  readStreamedDraft,
+  STREAMED_DRAFT_ELEMENT_ID,
+} from './bootstrap';
 import { buildDraft } from './test/builders';
 
-function injectBootstrap(json: string) {
+/** A JSON script element as the server writes them: the bootstrap in the head, the draft after. */
+function injectJson(id: string, json: string, parent: HTMLElement) {
   const script = document.createElement('script');
-  script.id = BOOTSTRAP_ELEMENT_ID;
+  script.id = id;
   script.type = 'application/json';
   script.textContent = json;
-  document.head.append(script);
+  parent.append(script);
+}
+
+function injectBootstrap(json: string) {
+  injectJson(BOOTSTRAP_ELEMENT_ID, json, document.head);
 }
 
 afterEach(() => document.getElementById(BOOTSTRAP_ELEMENT_ID)?.remove());
@@ -54,5 +64,39 @@ describe('readBootstrap', () => {
     expect(bootstrap.draft).toBeNull();
     expect(bootstrap.user?.email).toBe('ada@example.org');
     expect(console.error).toHaveBeenCalled();
+  });
+});
+
+describe('readStreamedDraft', () => {
+  function streamDraft(json: string) {
+    injectJson(STREAMED_DRAFT_ELEMENT_ID, json, document.body);
+  }
+
+  afterEach(() => document.getElementById(STREAMED_DRAFT_ELEMENT_ID)?.remove());
+
+  it('gives the draft sent at the end of the page, once', async () => {
+    const draft = buildDraft({
+      id: 'strm1-00001',
+      errors: [{ field: 'metadata.title', messages: ['x'] }],
+    });
+    streamDraft(JSON.stringify(draft));
+
+    expect(await readStreamedDraft(document, 'strm1-00001')).toMatchObject({
+      id: 'strm1-00001',
+      errors: [{ field: 'metadata.title' }],
+    });
+    // A later visit to the draft in this tab reads the API's current version.
+    expect(await readStreamedDraft(document, 'strm1-00001')).toBeNull();
+  });
+
+  it('gives nothing for another draft, a page without one, or JSON it cannot read', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(await readStreamedDraft(document, 'strm2-00002')).toBeNull();
+
+    streamDraft(JSON.stringify(buildDraft({ id: 'strm3-00003' })));
+    expect(await readStreamedDraft(document, 'strm2-00002')).toBeNull();
+
+    streamDraft('{"id": ');
+    expect(await readStreamedDraft(document, 'strm2-00002')).toBeNull();
   });
 });

@@ -1,6 +1,12 @@
 import { createContext, useContext } from 'react';
 import { z } from 'zod';
-import { RecordJsonSchema } from './api/records';
+import {
+  DEFAULT_MAX_FILES,
+  DEFAULT_MAX_STORAGE,
+  DEFAULT_TRANSFER_TYPE,
+  UPLOAD_CONCURRENCY,
+} from '@cairn/shared';
+import { RecordJsonSchema, type RecordJson } from './api/records';
 
 /** The public configuration the server passes to the browser (never secrets). */
 export const PublicConfigSchema = z.object({
@@ -13,6 +19,30 @@ export const PublicConfigSchema = z.object({
   isDoiRequired: z.boolean().default(false),
   csrfCookieName: z.string().default('csrftoken'),
   csrfHeaderName: z.string().default('X-CSRFToken'),
+  /** Custom fields holding vocabulary ids (`group` or `group.field`); sent as `{id}`. */
+  vocabularyCustomFields: z.array(z.string()).default([]),
+  /** Files and bytes a record may hold (SPEC §9 defaults). */
+  quota: z
+    .object({
+      maxFiles: z.number().int().positive().default(DEFAULT_MAX_FILES),
+      maxStorage: z.number().nonnegative().default(DEFAULT_MAX_STORAGE),
+    })
+    .prefault({}),
+  fileUploadConcurrency: z.number().int().positive().default(UPLOAD_CONCURRENCY),
+  defaultTransferType: z.string().default(DEFAULT_TRANSFER_TYPE),
+  enabledTransferTypes: z.array(z.string()).default([DEFAULT_TRANSFER_TYPE]),
+  /** Extra checkboxes (each must be ticked) and text of the publish dialog. */
+  publishModalExtra: z
+    .object({
+      checkboxes: z.array(z.object({ id: z.string(), label: z.string() })).default([]),
+      text: z.string().default(''),
+    })
+    .prefault({}),
+  /** Days after creation during which a published record may still be made restricted. */
+  gracePeriodDays: z.number().int().nonnegative().default(30),
+  allowRestrictionAfterGracePeriod: z.boolean().default(false),
+  /** How creators are found: `search` (search or type), `search_only`, `off` (type only). */
+  creatorMode: z.enum(['search', 'search_only', 'off']).default('search'),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 
@@ -26,6 +56,13 @@ export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 
 export const VocabularyEntrySchema = z.object({ id: z.string(), title: z.string() });
 export type VocabularyEntry = z.infer<typeof VocabularyEntrySchema>;
+
+export const DraftPermissionsSchema = z.object({
+  can_manage: z.boolean().default(true),
+  can_new_version: z.boolean().default(true),
+  can_delete_draft: z.boolean().default(true),
+});
+export type DraftPermissions = z.infer<typeof DraftPermissionsSchema>;
 
 /**
  * Each key falls back on its own: a draft the schema does not understand must not also log the
@@ -47,6 +84,12 @@ export const BootstrapSchema = z.object({
     { resourcetypes: [] },
   ),
   draft: lenient('draft', RecordJsonSchema.nullable().default(null), null),
+  /** What the signed-in person may do with the page's draft (a new upload: everything). */
+  permissions: lenient('permissions', DraftPermissionsSchema.prefault({}), {
+    can_manage: true,
+    can_new_version: true,
+    can_delete_draft: true,
+  }),
   record: lenient('record', RecordJsonSchema.nullable().default(null), null),
   error: lenient(
     'error',
@@ -57,6 +100,35 @@ export const BootstrapSchema = z.object({
 export type Bootstrap = z.infer<typeof BootstrapSchema>;
 
 export const BOOTSTRAP_ELEMENT_ID = 'cairn-bootstrap';
+
+/** Where the deposit page's draft arrives, at the end of the body (the server's pages module). */
+export const STREAMED_DRAFT_ELEMENT_ID = 'cairn-draft';
+
+/**
+ * The draft the server sends after the rest of the deposit page, so that the app's scripts load
+ * while the server still prepares it: resolves once the page has arrived, with that draft if it is
+ * draft `id`, else null (the page then reads it through the API). Read once: the element is gone
+ * afterwards, so a later visit to the draft in this tab reads the API's current version.
+ */
+export async function readStreamedDraft(doc: Document, id: string): Promise<RecordJson | null> {
+  if (doc.readyState === 'loading') {
+    await new Promise((resolve) =>
+      doc.addEventListener('DOMContentLoaded', resolve, { once: true }),
+    );
+  }
+  const element = doc.getElementById(STREAMED_DRAFT_ELEMENT_ID);
+  const text = element?.textContent;
+  element?.remove();
+  if (!text) return null;
+  try {
+    const parsed = RecordJsonSchema.safeParse(JSON.parse(text));
+    if (parsed.success && parsed.data.id === id) return parsed.data;
+    console.error('Ignoring the streamed draft:', parsed.error?.issues ?? 'another draft');
+  } catch (error) {
+    console.error('The streamed draft is not valid JSON:', error);
+  }
+  return null;
+}
 
 /**
  * Reads the JSON the server injects into the page once. Without it (tests, `vite dev`) the app

@@ -1,34 +1,45 @@
 import '@mantine/core/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/AppProviders';
 import { createQueryClient, seedQueryCache } from './app/query-client';
-import { routes } from './app/routes';
+import { AppRoutes } from './app/AppRoutes';
+import { preloadPage } from './app/routes';
 import { readBootstrap } from './bootstrap';
-import { createI18n, pickLanguage } from './i18n/i18n';
+import { createI18n, loadLanguage, pickLanguage } from './i18n/i18n';
 
+// First, so that the page's code downloads while the bootstrap is read.
+preloadPage(window.location.pathname);
 const bootstrap = readBootstrap(document);
 const language = pickLanguage(
   bootstrap.config.locales,
   bootstrap.config.defaultLocale,
   navigator.languages,
 );
+// A language that cannot be fetched leaves the page in the fallback language, still usable.
+await loadLanguage(language).catch((error: unknown) => console.error(error));
 const i18n = createI18n(language);
 document.documentElement.lang = language;
 
 const queryClient = createQueryClient();
 seedQueryCache(queryClient, bootstrap, window.location);
-const router = createBrowserRouter(routes);
 
+// The entry script is async (vite.config.ts): it may run before the parser reaches the body.
+if (document.readyState === 'loading' && !document.getElementById('root')) {
+  await new Promise((resolve) =>
+    document.addEventListener('DOMContentLoaded', resolve, { once: true }),
+  );
+}
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element.');
 
 createRoot(container).render(
   <StrictMode>
     <AppProviders bootstrap={bootstrap} queryClient={queryClient} i18n={i18n}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   </StrictMode>,
 );

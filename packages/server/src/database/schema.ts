@@ -183,6 +183,13 @@ export interface CommunityMembersTable {
   updatedAt: string;
 }
 
+/** The communities a record (its parent, so every version) is in; mirrors `parents.data.communities.ids`. */
+export interface RecordCommunitiesTable {
+  communityId: string;
+  parentId: string;
+  createdAt: string;
+}
+
 export interface RequestsTable {
   number: Generated<number>;
   id: string;
@@ -228,6 +235,7 @@ export interface Database {
   communityMembers: CommunityMembersTable;
   requests: RequestsTable;
   requestEvents: RequestEventsTable;
+  recordCommunities: RecordCommunitiesTable;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

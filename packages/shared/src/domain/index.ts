@@ -23,3 +23,5 @@ export {
   duplicatedAffiliationsMessage,
   invalidIdentifierMessage,
 } from '../validation/messages.js';
+export * from './community.js';
+export * from './multipart.js';

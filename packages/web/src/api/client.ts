@@ -136,7 +136,8 @@ export function toRequestPath(url: string, query: Record<string, string> = {}): 
   return resolved.pathname + resolved.search;
 }
 
-function readCookie(name: string): string | undefined {
+/** A cookie's value (the CSRF token), undefined when it is not set. */
+export function readCookie(name: string): string | undefined {
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return decodeURIComponent(rest.join('='));

@@ -30,6 +30,9 @@ export function AppHeader() {
             <Anchor component={Link} to="/me/uploads">
               {t('app.myUploads')}
             </Anchor>
+            <Anchor component={Link} to="/communities">
+              {t('communities.nav')}
+            </Anchor>
           </Group>
         </Group>
         {user ? (

@@ -1,7 +1,7 @@
-import { MantineProvider } from '@mantine/core';
+import { mergeThemeOverrides, Modal, MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { ApiClient } from '../api/client';
 import { ApiClientContext } from '../api/useApiClient';
@@ -26,13 +26,29 @@ export function AppProviders({ bootstrap, queryClient, i18n, env, children }: Ap
         csrfHeaderName: bootstrap.config.csrfHeaderName,
       }),
   );
+  // Mantine's dialog close button is an icon without a name (axe: button-name); every dialog
+  // gets one here, in the page's language, unless it names its own.
+  const language = i18n.language;
+  const localisedTheme = useMemo(
+    () =>
+      mergeThemeOverrides(theme, {
+        components: {
+          Modal: Modal.extend({
+            defaultProps: {
+              closeButtonProps: { 'aria-label': i18n.t('app.close', { lng: language }) },
+            },
+          }),
+        },
+      }),
+    [i18n, language],
+  );
   return (
     <BootstrapContext value={bootstrap}>
       <ApiClientContext value={apiClient}>
         <QueryClientProvider client={queryClient}>
           <I18nextProvider i18n={i18n}>
             <MantineProvider
-              theme={theme}
+              theme={localisedTheme}
               cssVariablesResolver={cssVariablesResolver}
               env={env ?? 'default'}
             >

@@ -1,13 +1,11 @@
 import { Container } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRouteError } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
 
 /** Shown when rendering a page threw; the error is logged, not shown (it may be internal). */
-export function RouteErrorPage() {
+export function RouteErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation();
-  const error = useRouteError();
   useEffect(() => {
     console.error(error);
   }, [error]);

@@ -1,36 +1,78 @@
-import type { RouteObject } from 'react-router';
-import { LoginPage } from '../features/account/LoginPage';
-import { SignupPage } from '../features/account/SignupPage';
-import { TokensPage } from '../features/account/TokensPage';
-import { UploadsPage } from '../features/dashboard/UploadsPage';
-import { DepositPage } from '../features/deposit/DepositPage';
-import { RecordPage } from '../features/records/RecordPage';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { AppLayout } from './AppLayout';
 import { HomePage } from './HomePage';
+import { lazyPage, type LazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireUser } from './RequireUser';
-import { RouteErrorPage } from './RouteErrorPage';
 
-/** The app's pages (ARCHITECTURE §5); the server serves index.html for each of these paths. */
+// Each page is its own chunk: opening one loads its code and libraries only.
+const pages = {
+  login: lazyPage(() => import('../features/account/LoginPage').then((m) => m.LoginPage)),
+  signup: lazyPage(() => import('../features/account/SignupPage').then((m) => m.SignupPage)),
+  tokens: lazyPage(() => import('../features/account/TokensPage').then((m) => m.TokensPage)),
+  communities: lazyPage(() =>
+    import('../features/communities/CommunitiesPage').then((m) => m.CommunitiesPage),
+  ),
+  community: lazyPage(() =>
+    import('../features/communities/CommunityPage').then((m) => m.CommunityPage),
+  ),
+  newCommunity: lazyPage(() =>
+    import('../features/communities/NewCommunityPage').then((m) => m.NewCommunityPage),
+  ),
+  uploads: lazyPage(() => import('../features/dashboard/UploadsPage').then((m) => m.UploadsPage)),
+  deposit: lazyPage(() => import('../features/deposit/DepositPage').then((m) => m.DepositPage)),
+  record: lazyPage(() => import('../features/records/RecordPage').then((m) => m.RecordPage)),
+  request: lazyPage(() => import('../features/requests/RequestPage').then((m) => m.RequestPage)),
+} satisfies Record<string, LazyPage>;
+
+/** A route showing `page`; its handle lets the page's code be fetched before the router asks. */
+function pageRoute(path: string, page: LazyPage): RouteObject {
+  return { path, element: <page.Page />, handle: page };
+}
+
+/**
+ * The app's pages (ARCHITECTURE §5); the server serves index.html for each of these paths.
+ * Rendered by AppRoutes, whose boundary shows RouteErrorPage when a page throws.
+ */
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
-    errorElement: <RouteErrorPage />,
     children: [
       { index: true, element: <HomePage /> },
-      { path: 'login', element: <LoginPage /> },
-      { path: 'signup', element: <SignupPage /> },
-      { path: 'records/:id', element: <RecordPage /> },
+      pageRoute('login', pages.login),
+      pageRoute('signup', pages.signup),
+      pageRoute('records/:id', pages.record),
+      pageRoute('communities', pages.communities),
+      pageRoute('communities/:slug', pages.community),
       {
         element: <RequireUser />,
         children: [
-          { path: 'uploads/new', element: <DepositPage /> },
-          { path: 'uploads/:id', element: <DepositPage /> },
-          { path: 'me/uploads', element: <UploadsPage /> },
-          { path: 'account/tokens', element: <TokensPage /> },
+          pageRoute('uploads/new', pages.deposit),
+          pageRoute('uploads/:id', pages.deposit),
+          pageRoute('me/uploads', pages.uploads),
+          pageRoute('account/tokens', pages.tokens),
+          pageRoute('me/requests/:id', pages.request),
+          pageRoute('communities/new', pages.newCommunity),
         ],
       },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];
+
+/**
+ * Starts fetching the code of the page at `pathname`, so that it loads while the app starts
+ * rather than after its first render. Failures are left to the page's own render, which shows
+ * the route's error element.
+ */
+export function preloadPage(pathname: string): void {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    const handle = match.route.handle as LazyPage | undefined;
+    handle?.preload().catch(() => undefined);
+  }
+}
+
+/** Every page's code, for tests that render pages right away. */
+export async function preloadAllPages(): Promise<void> {
+  await Promise.all(Object.values(pages).map((page) => page.preload()));
+}

@@ -1,15 +1,36 @@
-import i18next, { type i18n } from 'i18next';
+import i18next, { type i18n, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import de from './locales/de.json';
 import enUS from './locales/en_US.json';
 
 /** SPEC §2: a missing locale falls back to en_US. */
 export const FALLBACK_LANGUAGE = 'en_US';
 
+/** The fallback's translations, always in the bundle; the types of every key come from them. */
 export const resources = {
   en_US: { translation: enUS },
-  de: { translation: de },
 } as const;
+
+/**
+ * The other languages, each its own chunk: a page loads the one it shows, not all of them.
+ * Keyed by what `pickLanguage` returns.
+ */
+const otherLanguages: Readonly<Record<string, () => Promise<{ default: unknown }>>> = {
+  de: () => import('./locales/de.json'),
+};
+
+/** Translations loaded so far (`loadLanguage`), which `createI18n` then has at hand. */
+const loaded: Resource = { ...resources };
+
+/**
+ * Fetches the translations of `language` unless they are in the bundle or loaded already; a
+ * language without translations of its own is left to the fallback.
+ */
+export async function loadLanguage(language: string): Promise<void> {
+  const load = otherLanguages[language];
+  if (!load || loaded[language]) return;
+  const translation = (await load()).default as Resource[string]['translation'];
+  loaded[language] = { translation };
+}
 
 /**
  * The first of the browser's preferred languages that the site offers, else the site default.
@@ -29,13 +50,16 @@ function primarySubtag(locale: string): string {
   return locale.toLowerCase().split(/[-_]/)[0] ?? locale;
 }
 
-/** A fresh instance per app (and per test), initialised synchronously from bundled resources. */
+/**
+ * A fresh instance per app (and per test), initialised synchronously from the translations at
+ * hand: the fallback's, and `language`'s once `loadLanguage` has fetched them.
+ */
 export function createI18n(language: string): i18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
     lng: language,
     fallbackLng: FALLBACK_LANGUAGE,
-    resources,
+    resources: { ...loaded },
     initAsync: false,
     // React escapes text already.
     interpolation: { escapeValue: false },

@@ -1,8 +1,9 @@
 import { render, type RenderResult } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { AppProviders } from '../app/AppProviders';
 import { createQueryClient, seedQueryCache } from '../app/query-client';
-import { routes } from '../app/routes';
+import { AppRoutes } from '../app/AppRoutes';
+import { preloadAllPages } from '../app/routes';
 import type { Bootstrap } from '../bootstrap';
 import { createI18n } from '../i18n/i18n';
 import { buildBootstrap } from './builders';
@@ -13,12 +14,14 @@ export interface RenderAppOptions {
   bootstrap?: Partial<Bootstrap>;
 }
 
+// The app fetches the page's code before its first render (main.tsx); tests render at once.
+await preloadAllPages();
+
 /** The whole app at `path`, as the server would serve it with `bootstrap`. */
 export function renderApp({ path, bootstrap }: RenderAppOptions): RenderResult {
   const pageBootstrap = buildBootstrap(bootstrap);
   const queryClient = createQueryClient();
   seedQueryCache(queryClient, pageBootstrap, new URL(path, window.location.origin));
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
   return render(
     <AppProviders
       bootstrap={pageBootstrap}
@@ -26,7 +29,9 @@ export function renderApp({ path, bootstrap }: RenderAppOptions): RenderResult {
       i18n={createI18n('en')}
       env="test"
     >
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
     </AppProviders>,
   );
 }

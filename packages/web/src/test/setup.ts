@@ -1,5 +1,18 @@
-import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { preloadDialogs } from '../components/lazy-dialog';
+import { loadLanguage } from '../i18n/i18n';
+
+// Tests render in German as well; the app fetches a language before its first render, as here.
+await loadLanguage('de');
+
+// The app fetches a dialog's code when it first opens; tests open dialogs without waiting for it.
+// After the test file's imports, which define the dialogs.
+beforeAll(preloadDialogs);
+
+// CI runs every project at once on two shared cores: a page rendering the whole deposit form
+// can take seconds there, so findBy/waitFor wait for state far longer than the default second.
+configure({ asyncUtilTimeout: 15_000 });
 
 // Browser APIs Mantine reads that jsdom does not implement.
 Object.defineProperty(window, 'matchMedia', {
@@ -26,6 +39,10 @@ window.ResizeObserver = ResizeObserverStub;
 
 // Mantine's combobox scrolls the selected option into view.
 Element.prototype.scrollIntoView = () => undefined;
+
+// ProseMirror measures the caret's range to scroll it into view (the editor's autofocus).
+Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
+Range.prototype.getBoundingClientRect = () => new DOMRect();
 
 afterEach(() => {
   cleanup();

@@ -2,6 +2,9 @@ import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import { vocabularyItems } from './0003_vocabulary_items.js';
 import { communitiesMigration } from './0004_communities.js';
 import { requestsMigration } from './0005_requests.js';
+import { recordCommunitiesMigration } from './0006_record_communities.js';
+import { communitySearchMigration } from './0007_community_search.js';
+import { vocabularyWordsIndex } from './0008_vocabulary_words_index.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -226,4 +229,7 @@ export const migrations: Record<string, Migration> = {
   '0003_vocabulary_items': vocabularyItems,
   '0004_communities': communitiesMigration,
   '0005_requests': requestsMigration,
+  '0006_record_communities': recordCommunitiesMigration,
+  '0007_community_search': communitySearchMigration,
+  '0008_vocabulary_words_index': vocabularyWordsIndex,
 };

@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../database/database.js';
+import type { Db, Engine } from '../../database/database.js';
 import { escapeLike } from '../../lib/like.js';
 import type { CommunitiesTable, CommunityMembersTable } from '../../database/schema.js';
 
@@ -36,6 +36,10 @@ export interface CommunityQuery {
   visibleTo?: { userId?: number };
   type?: string[];
   visibility?: string[];
+  /** Only these communities (a record's communities). */
+  ids?: string[];
+  /** Not these (the suggestions for a record leave out those it is in or asked to join). */
+  exclude?: string[];
 }
 
 /*
@@ -48,9 +52,15 @@ function likePattern(word: string): string {
   return `%${escapeLike(word)}%`;
 }
 
+/** Trigram indexes know nothing of words shorter than a trigram. */
+const TRIGRAM = 3;
+
 /** Kysely queries for communities and their members. */
 export class CommunitiesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine,
+  ) {}
 
   async insert(row: CommunityRow): Promise<void> {
     await this.db
@@ -111,13 +121,20 @@ export class CommunitiesRepository {
    * Live communities within the caller's scope: those `memberOf` belongs to, if given, and of
    * those the ones `visibleTo` may see (public ones, and restricted ones it is a member of).
    */
-  private scoped(visibleTo?: { userId?: number }, memberOf?: number) {
+  private scoped(
+    visibleTo?: { userId?: number },
+    memberOf?: number,
+    ids?: string[],
+    exclude?: string[],
+  ) {
     const memberships = (userId: number) =>
       this.db
         .selectFrom('communityMembers as m')
         .select('m.communityId')
         .where('m.userId', '=', userId);
     let q = this.db.selectFrom('communities as c').where('c.deletedAt', 'is', null);
+    if (ids !== undefined) q = q.where('c.id', 'in', ids.length > 0 ? ids : ['']);
+    if (exclude?.length) q = q.where('c.id', 'not in', exclude);
     if (memberOf !== undefined) q = q.where('c.id', 'in', memberships(memberOf));
     if (visibleTo) {
       const userId = visibleTo.userId;
@@ -131,37 +148,71 @@ export class CommunitiesRepository {
   }
 
   async search(query: CommunityQuery): Promise<{ rows: CommunityRow[]; total: number }> {
-    let base = this.scoped(query.visibleTo, query.memberOf);
+    let base = this.scoped(query.visibleTo, query.memberOf, query.ids, query.exclude);
     if (query.type?.length) base = base.where('c.typeId', 'in', query.type);
     if (query.visibility?.length) base = base.where('c.visibility', 'in', query.visibility);
+    // Substring semantics on both engines: the LIKE decides, the trigram index only narrows.
+    // PostgreSQL's planner serves LIKE from its pg_trgm index; SQLite needs the FTS5 table named.
+    // A member's or a record's few communities are quicker to test one by one than to look up.
+    const indexed = query.words.filter((w) => [...w].length >= TRIGRAM);
+    const small = query.memberOf !== undefined || query.ids !== undefined;
+    if (this.engine === 'sqlite' && indexed.length > 0 && !small) {
+      const match = indexed.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
+      base = base.where(
+        'c.id',
+        'in',
+        sql<string>`(select id from communities_fts where communities_fts match ${match})`,
+      );
+    }
     for (const word of query.words) {
       base = base.where(sql<boolean>`c.search_text like ${likePattern(word)} escape '\\'`);
     }
-    const countRow = await base
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const total = Number(countRow.n);
-    if (total === 0 || query.offset >= total) return { rows: [], total };
-    let rows = base.select(COLUMNS.map((c) => `c.${c}` as const));
+    const count = async () =>
+      Number(
+        (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+      );
+    // With words the matches are few: one pass counts them beside the page. Without, the count
+    // alone is an index-only scan, cheaper than carrying every community through a window.
+    const windowed = query.words.length > 0;
+    let total = 0;
+    if (!windowed) {
+      total = await count();
+      if (total === 0 || query.offset >= total) return { rows: [], total };
+    }
+    // The page's ids first, then their rows: sorting every match with its JSON body costs more
+    // than the search itself.
+    let page = base.select([
+      'c.id',
+      (windowed ? sql<number>`count(*) over ()` : sql<number>`0`).as('n'),
+    ]);
     if (query.sort === 'bestmatch') {
       // Exact title first, then titles starting with the query, then the rest; newest within each.
       const title = sql<string>`lower(c.title)`;
-      rows = rows.orderBy(
+      page = page.orderBy(
         sql`case when ${title} = ${query.phrase} then 0 when ${title} like ${`${escapeLike(query.phrase)}%`} escape '\\' then 1 else 2 end`,
       );
     }
-    rows = rows
+    const found = await page
       .orderBy('c.createdAt', query.sort === 'oldest' ? 'asc' : 'desc')
       .orderBy('c.id')
       .offset(query.offset)
-      .limit(query.limit);
-    return { rows: await rows.execute(), total };
+      .limit(query.limit)
+      .execute();
+    if (windowed) total = found[0] ? Number(found[0].n) : query.offset > 0 ? await count() : 0;
+    const ids = found.map((r) => r.id);
+    const byId = new Map((await this.getMany(ids)).map((r) => [r.id, r]));
+    return { rows: ids.flatMap((id) => byId.get(id) ?? []), total };
   }
 
   /** Buckets of the `type` and `visibility` facets over what the caller may see. */
-  async facetCounts(visibleTo?: { userId?: number }, memberOf?: number) {
+  async facetCounts(
+    visibleTo?: { userId?: number },
+    memberOf?: number,
+    ids?: string[],
+    exclude?: string[],
+  ) {
     const counts = async (column: 'c.typeId' | 'c.visibility') => {
-      const q = this.scoped(visibleTo, memberOf)
+      const q = this.scoped(visibleTo, memberOf, ids, exclude)
         .select([column, (eb) => eb.fn.countAll<number>().as('n')])
         .where(column, 'is not', null)
         .groupBy(column);
@@ -270,6 +321,6 @@ export class CommunitiesRepository {
 
   /** Runs `fn` with a repository bound to one transaction. */
   async transaction<T>(fn: (repo: CommunitiesRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => fn(new CommunitiesRepository(trx)));
+    return this.db.transaction().execute((trx) => fn(new CommunitiesRepository(trx, this.engine)));
   }
 }

@@ -97,49 +97,6 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       .send(body);
   }
 
-  function sendHits(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    path: string,
-    result: CommunityHits,
-  ) {
-    const type = negotiate(request, COMMUNITY_TYPES);
-    const o = {
-      siteUrl: config.siteUrl,
-      ui: type === VND_TYPE,
-      locale: requestLocale(request, config.locales, config.defaultLocale),
-    };
-    const bucket =
-      (selected: string[] | undefined, label: (k: string) => string) =>
-      (b: { key: string; count: number }) => ({
-        key: b.key,
-        doc_count: b.count,
-        label: label(b.key),
-        is_selected: selected?.includes(b.key) ?? false,
-        inner: { buckets: [] },
-      });
-    const capital = (k: string) => k.charAt(0).toUpperCase() + k.slice(1);
-    return reply.type(type).send({
-      hits: {
-        hits: result.communities.map((c) => presentCommunity(c, c.permissions, o)),
-        total: result.total,
-      },
-      aggregations: {
-        type: {
-          label: 'Type',
-          buckets: result.facets.type.map(bucket(result.params.filters.type, capital)),
-        },
-        visibility: {
-          label: 'Visibility',
-          buckets: result.facets.visibility.map(bucket(result.params.filters.visibility, capital)),
-        },
-      },
-      sortBy: result.params.sort,
-      page: result.params.page,
-      links: searchLinks(`${config.siteUrl}${path}`, result.params, result.total),
-    });
-  }
-
   app.post(
     '/api/communities',
     {
@@ -165,7 +122,8 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       },
     },
     async (request, reply) =>
-      sendHits(
+      sendCommunityHits(
+        config,
         request,
         reply,
         '/api/communities',
@@ -180,7 +138,8 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       schema: { tags, summary: "Search the caller's communities (403 anonymous)" },
     },
     async (request, reply) =>
-      sendHits(
+      sendCommunityHits(
+        config,
         request,
         reply,
         '/api/user/communities',
@@ -453,6 +412,51 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       return reply.status(204).send();
     },
   );
+}
+
+/** A community search in InvenioRDM's envelope, with the type and visibility facets. */
+export function sendCommunityHits(
+  config: Config,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+  result: CommunityHits,
+) {
+  const type = negotiate(request, COMMUNITY_TYPES);
+  const o = {
+    siteUrl: config.siteUrl,
+    ui: type === VND_TYPE,
+    locale: requestLocale(request, config.locales, config.defaultLocale),
+  };
+  const bucket =
+    (selected: string[] | undefined, label: (k: string) => string) =>
+    (b: { key: string; count: number }) => ({
+      key: b.key,
+      doc_count: b.count,
+      label: label(b.key),
+      is_selected: selected?.includes(b.key) ?? false,
+      inner: { buckets: [] },
+    });
+  const capital = (k: string) => k.charAt(0).toUpperCase() + k.slice(1);
+  return reply.type(type).send({
+    hits: {
+      hits: result.communities.map((c) => presentCommunity(c, c.permissions, o)),
+      total: result.total,
+    },
+    aggregations: {
+      type: {
+        label: 'Type',
+        buckets: result.facets.type.map(bucket(result.params.filters.type, capital)),
+      },
+      visibility: {
+        label: 'Visibility',
+        buckets: result.facets.visibility.map(bucket(result.params.filters.visibility, capital)),
+      },
+    },
+    sortBy: result.params.sort,
+    page: result.params.page,
+    links: searchLinks(`${config.siteUrl}${path}`, result.params, result.total),
+  });
 }
 
 /** The logo's type from its first bytes; anything unrecognised is served as bytes. */

@@ -397,7 +397,9 @@ export class CommunitiesService {
     user: User | undefined,
     query: Record<string, unknown>,
     mine = false,
+    scope: { ids?: string[]; exclude?: string[] } = {},
   ): Promise<CommunityHits> {
+    const { ids, exclude } = scope;
     if (mine && !user) throw permissionDenied();
     const params = parseSearchParams(query, {
       sorts: COMMUNITY_SORTS,
@@ -418,8 +420,13 @@ export class CommunitiesService {
         visibleTo,
         type: params.filters.type,
         visibility: params.filters.visibility,
+        ...(ids ? { ids } : {}),
+        ...(exclude ? { exclude } : {}),
       }),
-      this.facets(visibleTo, memberOf),
+      // Narrowed scopes are counted directly; the cache is for whole scopes.
+      ids || exclude?.length
+        ? this.repo.facetCounts(visibleTo, memberOf, ids, exclude)
+        : this.facets(visibleTo, memberOf),
     ]);
     const roles = user
       ? await this.repo.rolesOf(

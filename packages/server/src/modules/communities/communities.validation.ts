@@ -1,4 +1,9 @@
-import type { ErrorItem } from '@cairn/shared';
+import {
+  COMMUNITY_SLUG_MAX,
+  COMMUNITY_SLUG_MESSAGES,
+  communitySlugMessages,
+  type ErrorItem,
+} from '@cairn/shared';
 import { sanitizeRichText } from '../../lib/html.js';
 
 /** The community types InvenioRDM ships (vocabulary `communitytypes`), with their titles. */
@@ -9,20 +14,17 @@ export const COMMUNITY_TYPES: Record<string, Record<string, string>> = {
   project: { en: 'Project', de: 'Projekt' },
 };
 
-export const SLUG_MAX = 100;
+export const SLUG_MAX = COMMUNITY_SLUG_MAX;
 export const TITLE_MAX = 250;
 export const DESCRIPTION_MAX = 250;
 export const HTML_MAX = 50_000;
 
-export const SLUG_CHARS_MESSAGE = 'The identifier should contain only letters, numbers, or dashes.';
-export const SLUG_TAKEN_MESSAGE = 'A community with this identifier already exists.';
+// One wording for the web form and the API (shared/domain/community.ts).
+export const SLUG_CHARS_MESSAGE = COMMUNITY_SLUG_MESSAGES.chars;
+export const SLUG_TAKEN_MESSAGE = COMMUNITY_SLUG_MESSAGES.taken;
 const REQUIRED = 'Missing data for required field.';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+export { isUuid } from '@cairn/shared';
 
 export interface CommunityAccess {
   visibility: 'public' | 'restricted';
@@ -83,11 +85,7 @@ export function validateSlug(value: unknown, errors: ErrorItem[]): string | unde
     return undefined;
   }
   const slug = value.trim().toLowerCase();
-  const messages: string[] = [];
-  const length = lengthError(slug, 1, SLUG_MAX);
-  if (length) messages.push(length);
-  if (slug !== '' && !/^[-\w]+$/.test(slug)) messages.push(SLUG_CHARS_MESSAGE);
-  if (isUuid(slug)) messages.push('The identifier should not be a UUID.');
+  const messages = communitySlugMessages(slug);
   if (messages.length > 0) {
     errors.push({ field: 'slug', messages });
     return undefined;

@@ -26,6 +26,10 @@ interface World {
   bare: { draft: string };
   /** The reader member's user id. */
   readerId: number;
+  /** A record of the depositor published into the community (rows that ask for one). */
+  record: string;
+  /** Another public community, open to submissions, that the record is not in. */
+  extra: string;
 }
 
 interface Row {
@@ -37,6 +41,8 @@ interface Row {
     payload?: Buffer;
   };
   expect: Record<Role, number>;
+  /** The world's record: published into the community, public or restricted. */
+  record?: 'public' | 'restricted';
 }
 
 const only = (allowed: Partial<Record<Role, number>>, otherwise = 403): Record<Role, number> =>
@@ -212,10 +218,77 @@ const ROWS: Row[] = [
     call: (w) => ({ method: 'DELETE', url: `/api/records/${w.created.draft}/draft/review` }),
     expect: only({ depositor: 204, admin: 204 }),
   },
+  {
+    endpoint: 'GET /api/communities/{id}/records',
+    call: (w) => ({ method: 'GET', url: `/api/communities/${w.community}/records` }),
+    expect: only({}, 200),
+  },
+  {
+    endpoint: 'GET /api/records/{id} (restricted, in the community: its members view it)',
+    record: 'restricted',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}` }),
+    expect: only({ anonymous: 403, other: 403 }, 200),
+  },
+  {
+    endpoint: 'GET /api/records/{id}/communities',
+    record: 'public',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/communities` }),
+    expect: only({}, 200),
+  },
+  {
+    endpoint: 'GET /api/records/{id}/communities (restricted record)',
+    record: 'restricted',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/communities` }),
+    expect: only({ anonymous: 403, other: 403 }, 200),
+  },
+  {
+    endpoint: 'GET /api/records/{id}/communities-suggestions',
+    record: 'public',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/communities-suggestions` }),
+    expect: only({ depositor: 200, curator: 200, manager: 200, owner: 200, admin: 200 }),
+  },
+  {
+    // Everyone who may read the record; each sees only the requests it takes part in.
+    endpoint: 'GET /api/records/{id}/requests',
+    record: 'public',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/requests` }),
+    expect: only({}, 200),
+  },
+  {
+    endpoint: 'POST /api/records/{id}/communities',
+    record: 'public',
+    call: (w) => ({
+      method: 'POST',
+      url: `/api/records/${w.record}/communities`,
+      body: { communities: [{ id: w.extra }] },
+    }),
+    expect: only({ depositor: 200, curator: 200, manager: 200, owner: 200, admin: 200 }),
+  },
+  {
+    // Nothing removed answers 400 with "Permission denied." per community (invenio-api.md §1.12).
+    endpoint: 'DELETE /api/records/{id}/communities',
+    record: 'public',
+    call: (w) => ({
+      method: 'DELETE',
+      url: `/api/records/${w.record}/communities`,
+      body: { communities: [{ id: w.community }] },
+    }),
+    expect: only({ depositor: 200, curator: 200, manager: 200, owner: 200, admin: 200 }, 400),
+  },
+  {
+    endpoint: 'PUT /api/records/{id}/communities (default)',
+    record: 'public',
+    call: (w) => ({
+      method: 'PUT',
+      url: `/api/records/${w.record}/communities`,
+      body: { default: w.community },
+    }),
+    expect: only({ depositor: 200, curator: 200, manager: 200, owner: 200, admin: 200 }),
+  },
 ];
 
 describe.each(ENGINES)(
-  'permission matrix of communities, members, requests and reviews on %s',
+  'permission matrix of communities, members, requests, reviews and record communities on %s',
   (engine) => {
     let t: TestApp;
     const callers = {} as Record<Exclude<Role, 'anonymous'>, Caller>;
@@ -240,7 +313,7 @@ describe.each(ENGINES)(
       return res;
     }
 
-    async function world(): Promise<World> {
+    async function world(record?: 'public' | 'restricted'): Promise<World> {
       const { owner, depositor } = callers;
       const c = await call(owner, 'POST', '/api/communities', {
         slug: `matrix-${++serial}`,
@@ -254,11 +327,12 @@ describe.each(ENGINES)(
         });
         expect(add.statusCode, add.body).toBe(204);
       }
-      const draft = async () =>
+      const draft = async (access = 'public') =>
         (
           await call(depositor, 'POST', '/api/records', {
             metadata: PUBLISHABLE_METADATA,
             files: { enabled: false },
+            access: { record: access, files: access },
           })
         ).json().id as string;
       const review = async (id: string) =>
@@ -280,19 +354,35 @@ describe.each(ENGINES)(
       expect(submitted.statusCode, submitted.body).toBe(202);
       const createdDraft = await draft();
       await review(createdDraft);
+      let published = '';
+      if (record) {
+        published = await draft(record);
+        await review(published);
+        const request = (
+          await call(depositor, 'POST', `/api/records/${published}/draft/actions/submit-review`)
+        ).json().id as string;
+        const accepted = await call(owner, 'POST', `/api/requests/${request}/actions/accept`);
+        expect(accepted.statusCode, accepted.body).toBe(200);
+      }
+      const extra = await call(callers.admin, 'POST', '/api/communities', {
+        slug: `matrix-extra-${serial}`,
+        metadata: { title: 'Extra' },
+      });
       return {
         community,
         submitted: { draft: submittedDraft, request: submitted.json().id as string },
         created: { draft: createdDraft },
         bare: { draft: await draft() },
         readerId: callers.reader.id,
+        record: published,
+        extra: extra.json().id as string,
       };
     }
 
     it.each(ROWS.map((row) => [row.endpoint, row] as const))('%s', async (_name, row) => {
       const cells: Record<string, number> = {};
       for (const role of ROLES) {
-        const w = await world();
+        const w = await world(row.record);
         const spec = row.call(w);
         const caller = role === 'anonymous' ? undefined : callers[role];
         const res = spec.payload

@@ -2,20 +2,35 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { ensureCsrfCookie } from '../../plugins/auth.js';
 import { l10n } from '../records/records.ui.js';
+import type { RecordsRouteDeps } from '../records/records.routes.js';
 import type { RecordsService } from '../records/records.service.js';
-import { presentDraft, presentRecord, type PresentOptions } from '../records/records.presenter.js';
+import {
+  presentDraft,
+  presentRecord,
+  withIndexedLookup,
+  type PresentOptions,
+} from '../records/records.presenter.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import type { ExportRecord } from '../records/exports/export-record.js';
 import { escapeHtml, recordHead, scriptJson } from './record-head.js';
+
+/** The element at the end of the deposit page's body that holds its draft (web bootstrap.ts). */
+export const STREAMED_DRAFT_ELEMENT_ID = 'cairn-draft';
 
 export interface PagesDeps {
   config: Config;
   records: RecordsService;
   vocabularies: VocabulariesService;
+  /**
+   * The review receiver and default community as expanded stubs (communities module), as
+   * `GET /api/records/{id}/draft?expand=1` gives them: the editor reads its community there.
+   */
+  expandParent?: RecordsRouteDeps['expandParent'];
 }
 
 /**
@@ -51,17 +66,17 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     };
   }
 
-  async function render(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    page: {
-      title: string;
-      draft?: unknown;
-      record?: unknown;
-      error?: { status: number; message: string };
-      head?: string[];
-    },
-  ) {
+  interface Page {
+    title: string;
+    draft?: unknown;
+    record?: unknown;
+    permissions?: unknown;
+    error?: { status: number; message: string };
+    head?: string[];
+  }
+
+  /** The shell with the page's head filled in: its title, extra tags and bootstrap JSON. */
+  async function pageHtml(request: FastifyRequest, reply: FastifyReply, page: Page) {
     ensureCsrfCookie(request, reply, secure);
     const user = request.identity.user;
     const resourceTypes = await deps.vocabularies.list('resourcetypes');
@@ -76,6 +91,18 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         isDoiRequired: config.doi.required,
         csrfCookieName: 'csrftoken',
         csrfHeaderName: 'X-CSRFToken',
+        vocabularyCustomFields: config.editor.vocabularyCustomFields,
+        quota: {
+          maxFiles: config.files.maxFilesPerRecord,
+          maxStorage: config.files.maxBytesPerRecord,
+        },
+        fileUploadConcurrency: config.editor.uploadConcurrency,
+        defaultTransferType: config.editor.defaultTransferType,
+        enabledTransferTypes: config.editor.enabledTransferTypes,
+        publishModalExtra: config.editor.publishModalExtra,
+        gracePeriodDays: config.access.restrictionGraceDays,
+        allowRestrictionAfterGracePeriod: config.access.allowRestrictionAfterGrace,
+        creatorMode: config.editor.creatorMode,
       },
       user: user
         ? { id: String(user.id), email: user.email, name: user.name, isAdmin: user.isAdmin }
@@ -88,6 +115,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       },
       draft: page.draft ?? null,
       record: page.record ?? null,
+      ...(page.permissions ? { permissions: page.permissions } : {}),
       error: page.error ?? null,
     };
     const head = [
@@ -95,11 +123,48 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       ...(page.head ?? []),
       `<script id="cairn-bootstrap" type="application/json">${scriptJson(bootstrap)}</script>`,
     ].join('\n    ');
+    return shell.replace('<!--cairn-head-->', head);
+  }
+
+  function sendHtml(reply: FastifyReply, status: number, body: string | PassThrough) {
     return reply
-      .status(page.error?.status ?? 200)
+      .status(status)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(shell.replace('<!--cairn-head-->', head));
+      .send(body);
+  }
+
+  async function render(request: FastifyRequest, reply: FastifyReply, page: Page) {
+    return sendHtml(reply, page.error?.status ?? 200, await pageHtml(request, reply, page));
+  }
+
+  /**
+   * Sends the page at once and `later()` as JSON in a script element `elementId` at the end of
+   * its body once it is ready, so that the browser fetches and starts the app's scripts while the
+   * server still works on the page's data (a draft of 10,000 creators: hundreds of milliseconds).
+   * Should `later` fail, the element is left out and the page reads its data through the API,
+   * which reports the problem.
+   */
+  async function renderStreamed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: Page,
+    elementId: string,
+    later: () => Promise<unknown>,
+  ) {
+    const html = await pageHtml(request, reply, page);
+    const bodyEnd = html.lastIndexOf('</body>');
+    const body = new PassThrough();
+    void sendHtml(reply, 200, body);
+    body.write(html.slice(0, bodyEnd));
+    let script = '';
+    try {
+      script = `<script id="${elementId}" type="application/json">${scriptJson(await later())}</script>`;
+    } catch (error) {
+      request.log.error(error);
+    }
+    body.end(script + html.slice(bodyEnd));
+    return reply;
   }
 
   function requireLogin(request: FastifyRequest, reply: FastifyReply): boolean {
@@ -117,14 +182,19 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     try {
       return await render(request, reply, { title, ...(await load()) });
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) {
-        return render(request, reply, {
-          title: error.message,
-          error: { status: error.status, message: error.message },
-        });
-      }
-      throw error;
+      return renderError(request, reply, error);
     }
+  }
+
+  /** A client error (404, 403, …) as the page, with its status; anything else is thrown on. */
+  function renderError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+    if (error instanceof AppError && error.status < 500) {
+      return render(request, reply, {
+        title: error.message,
+        error: { status: error.status, message: error.message },
+      });
+    }
+    throw error;
   }
 
   app.get('/', async (request, reply) =>
@@ -145,20 +215,54 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   app.get('/uploads/new', async (request, reply) =>
     requireLogin(request, reply) ? render(request, reply, { title: 'New upload' }) : reply,
   );
+  app.get('/me/requests/:id', async (request, reply) =>
+    requireLogin(request, reply) ? render(request, reply, { title: 'Request' }) : reply,
+  );
+  app.get('/communities', async (request, reply) =>
+    render(request, reply, { title: 'Communities' }),
+  );
+  app.get('/communities/new', async (request, reply) =>
+    requireLogin(request, reply) ? render(request, reply, { title: 'New community' }) : reply,
+  );
+  app.get('/communities/:slug', async (request, reply) =>
+    render(request, reply, { title: 'Community' }),
+  );
 
   app.get('/uploads/:id', async (request, reply) => {
     if (!requireLogin(request, reply)) return reply;
     const { id } = request.params as { id: string };
-    return guarded(request, reply, 'Edit upload', async () => {
-      const result = await deps.records.readDraft(request.identity.user, id, { feedback: true });
-      const draft = presentDraft(result.row, result.parent, {
-        ...(await presentOptions()),
-        isPublished: result.isPublished,
-        isLatestDraft: result.isLatestDraft,
-      });
-      if (result.errors.length > 0) draft.errors = result.errors;
-      return { draft };
-    });
+    let result: Awaited<ReturnType<RecordsService['readDraft']>>;
+    try {
+      result = await deps.records.readDraft(request.identity.user, id);
+    } catch (error) {
+      return renderError(request, reply, error);
+    }
+    const user = request.identity.user;
+    const permissions = deps.records.draftPermissions(user, result.parent);
+    // The draft follows the page: checking and presenting 10,000 creators takes a while.
+    return renderStreamed(
+      request,
+      reply,
+      { title: 'Edit upload', permissions },
+      STREAMED_DRAFT_ELEMENT_ID,
+      async () => {
+        const { data, errors } = deps.records.draftFeedback(result.row);
+        // Without `ui`: the form never reads it, and with it a draft of 10,000 creators doubles
+        // in size (its creators again, with labels), which the browser must parse.
+        const options = { ...(await presentOptions()), ui: false };
+        // The community the draft is submitted to, as the API expands it: the editor's header
+        // and buttons need it after a reload.
+        const expandedParent = await deps.expandParent?.(result.parent, user, true);
+        const draft = presentDraft(result.row, result.parent, {
+          ...(await withIndexedLookup(options, [{ data }], deps.vocabularies)),
+          ...(expandedParent ? { expandedParent } : {}),
+          isPublished: result.isPublished,
+          isLatestDraft: result.isLatestDraft,
+        });
+        if (errors.length > 0) draft.errors = errors;
+        return draft;
+      },
+    );
   });
 
   app.get('/records/:id', async (request, reply) => {
@@ -175,7 +279,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
           const result = await deps.records.readDraft(request.identity.user, id);
           return {
             record: presentDraft(result.row, result.parent, {
-              ...o,
+              ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
               isPublished: result.isPublished,
               isLatestDraft: result.isLatestDraft,
             }),
@@ -188,7 +292,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       }
       const result = await deps.records.readRecord(request.identity.user, id);
       if ('redirect' in result) return {};
-      const record = presentRecord(result.row, result.parent, o);
+      const record = presentRecord(
+        result.row,
+        result.parent,
+        await withIndexedLookup(o, [result.row], deps.vocabularies),
+      );
       const head = recordHead(record as unknown as ExportRecord, {
         siteUrl: config.siteUrl,
         siteName: config.siteName,

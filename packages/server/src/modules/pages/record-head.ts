@@ -16,11 +16,15 @@ export function escapeHtml(s: string): string {
 
 /** JSON inside <script> must not be able to close the tag. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  // One pass: a draft with 10,000 creators is megabytes of JSON.
+  return JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] ?? c);
 }
+
+const SCRIPT_ESCAPES: Readonly<Record<string, string>> = {
+  '<': '\\u003c',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
 
 function meta(name: string, content: string | undefined): string[] {
   return content?.trim() ? [`<meta name="${name}" content="${escapeHtml(content.trim())}">`] : [];

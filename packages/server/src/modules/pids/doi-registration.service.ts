@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import { nowIso } from '../../database/database.js';
 import type { RecordsRepository } from '../records/records.repository.js';
-import { presentRecord } from '../records/records.presenter.js';
+import { presentRecord, withIndexedLookup } from '../records/records.presenter.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import { DataCiteClient, DataCiteError } from './datacite/datacite-client.js';
 import { toDataCiteAttributes, type RecordForDataCite } from './datacite/datacite-serializer.js';
@@ -60,13 +60,18 @@ export class DoiRegistrationService {
       const row = await this.repo.getRecord(pid.recordId);
       const parent = row && (await this.repo.getParent(row.parentId));
       if (!row || !parent) continue;
-      const json = presentRecord(row, parent, {
+      const options = {
         siteUrl: this.config.siteUrl,
         ui: false,
         expand: false,
         locale: this.config.defaultLocale,
         vocab,
-      });
+      };
+      const json = presentRecord(
+        row,
+        parent,
+        await withIndexedLookup(options, [row], this.vocabularies),
+      );
       const doi =
         (json.pids as Record<string, { identifier: string }>).doi?.identifier ?? pid.identifier;
       try {

@@ -51,14 +51,21 @@ export class RecordsSearchService {
     return rows.map((row) => ({ row, parent: parents.get(row.parentId)! }));
   }
 
-  /** GET /api/records: published, visible, latest versions unless `allversions`. */
-  async search(user: User | undefined, query: Record<string, unknown>): Promise<RecordHits> {
+  /**
+   * GET /api/records: published, visible, latest versions unless `allversions`. Within one
+   * community (`scope.communityId`), `scope.seesAll` says the caller may view all its records.
+   */
+  async search(
+    user: User | undefined,
+    query: Record<string, unknown>,
+    scope: { communityId?: string; seesAll?: boolean } = {},
+  ): Promise<RecordHits> {
     const params = parseSearchParams(query, {
       sorts: RECORD_SORTS,
       defaultSort: (q) => (q ? 'bestmatch' : 'newest'),
       filters: ['resource_type', 'access_status', 'allversions'],
     });
-    const viewerId = user?.isAdmin ? undefined : (user?.id ?? null);
+    const viewerId = user?.isAdmin || scope.seesAll ? undefined : (user?.id ?? null);
     const [{ rows, total }, resourceTypes] = await Promise.all([
       this.repo.searchRecords({
         q: params.q,
@@ -69,8 +76,9 @@ export class RecordsSearchService {
         resourceTypes: params.filters.resource_type ?? [],
         accessStatuses: params.filters.access_status ?? [],
         viewerId,
+        ...(scope.communityId === undefined ? {} : { communityId: scope.communityId }),
       }),
-      this.repo.resourceTypeCounts(viewerId),
+      this.repo.resourceTypeCounts(viewerId, scope.communityId),
     ]);
     return { params, records: await this.withParents(rows), total, resourceTypes };
   }

@@ -1,9 +1,15 @@
-import { computeAccessStatus, computeRecordStatus, type RecordData } from '@cairn/shared';
+import {
+  collectVocabularyRefs,
+  computeAccessStatus,
+  computeRecordStatus,
+  type RecordData,
+} from '@cairn/shared';
 import { readJson } from '../../database/schema.js';
 import type { DraftRow, ParentRow, RecordRow } from './records.repository.js';
 import { buildUi, l10n } from './records.ui.js';
 import { readSummary } from '../files/files.lifecycle.js';
 import type { VocabularyEntry } from '../vocabularies/vocabularies.repository.js';
+import type { IndexedLookup } from '../vocabularies/vocabularies.service.js';
 
 export interface ParentData {
   access: {
@@ -31,6 +37,8 @@ export interface PresentOptions {
   expand: boolean;
   locale: string;
   vocab: (type: string, id: string) => VocabularyEntry | undefined;
+  /** Entries of the large vocabularies the records refer to (see `withIndexedLookup`). */
+  indexed?: IndexedLookup;
   owner?: { id: number; email: string; name: string };
   /** With expand: the review's receiver and the default community, as community stubs. */
   expandedParent?: { review?: Record<string, unknown>; default?: Record<string, unknown> };
@@ -60,6 +68,7 @@ function ownedJson<T>(value: unknown): T {
 function withVocabularyTitles(
   data: RecordData,
   vocab: PresentOptions['vocab'],
+  indexed: IndexedLookup = () => undefined,
 ): RecordData['metadata'] {
   const m = data.metadata as Record<string, unknown>;
   const title = (type: string, ref: unknown) => {
@@ -85,8 +94,42 @@ function withVocabularyTitles(
     title('languages', d.lang);
   });
   each('dates', (d) => title('datetypes', d.type));
-  each('creators', (c) => title('creatorsroles', c.role));
-  each('contributors', (c) => title('contributorsroles', c.role));
+  const affiliationNames = (person: Record<string, unknown>) => {
+    if (!Array.isArray(person.affiliations)) return;
+    for (const affiliation of person.affiliations as Array<{ id?: string; name?: string }>) {
+      const entry = affiliation.id ? indexed('affiliations', affiliation.id) : undefined;
+      if (typeof entry?.name === 'string') affiliation.name = entry.name;
+    }
+  };
+  each('creators', (c) => {
+    title('creatorsroles', c.role);
+    affiliationNames(c);
+  });
+  each('contributors', (c) => {
+    title('contributorsroles', c.role);
+    affiliationNames(c);
+  });
+  each('subjects', (s) => {
+    const entry = typeof s.id === 'string' ? indexed('subjects', s.id) : undefined;
+    if (!entry) return;
+    s.subject = entry.subject;
+    s.scheme = entry.scheme;
+  });
+  each('funding', (f) => {
+    const funder = f.funder as { id?: string } | undefined;
+    const funderEntry = funder?.id ? indexed('funders', funder.id) : undefined;
+    if (funder && typeof funderEntry?.name === 'string') {
+      (funder as Record<string, unknown>).name = funderEntry.name;
+    }
+    const award = f.award as { id?: string } | undefined;
+    const awardEntry = award?.id ? indexed('awards', award.id) : undefined;
+    if (award && awardEntry) {
+      for (const key of ['title', 'number', 'acronym', 'program', 'identifiers'] as const) {
+        if (awardEntry[key] !== undefined)
+          (award as Record<string, unknown>)[key] = awardEntry[key];
+      }
+    }
+  });
   each('related_identifiers', (r) => {
     title('relationtypes', r.relation_type);
     title('resourcetypes', r.resource_type);
@@ -196,7 +239,7 @@ export function presentDraft(
     updated: invenioTime(row.updatedAt),
     revision_id: row.revisionId,
     links,
-    metadata: withVocabularyTitles(data, o.vocab),
+    metadata: withVocabularyTitles(data, o.vocab, o.indexed),
     custom_fields: data.custom_fields,
     access: { ...data.access, status: accessStatus },
     files: filesSection(data, row.filesSummary),
@@ -284,7 +327,7 @@ export function presentRecord(
     updated: invenioTime(row.updatedAt),
     revision_id: row.revisionId,
     links,
-    metadata: withVocabularyTitles(data, o.vocab),
+    metadata: withVocabularyTitles(data, o.vocab, o.indexed),
     custom_fields: data.custom_fields,
     access: { ...data.access, status: accessStatus },
     files: filesSection(data, row.filesSummary),
@@ -328,4 +371,30 @@ export function presentRecord(
 /** Label of a resource type bucket in search aggregations. */
 export function resourceTypeLabel(o: PresentOptions, id: string): string {
   return l10n(o.vocab('resourcetypes', id)?.title, o.locale) || id;
+}
+
+/** What `withIndexedLookup` needs of a vocabularies service. */
+export interface IndexedLookupSource {
+  indexedLookup(refs: Iterable<{ type: string; id: string }>): Promise<IndexedLookup>;
+}
+
+// Only these fields refer to the large vocabularies; a record without them needs no query.
+const INDEXED_FIELDS = /"(?:affiliations|subjects|funding)"/;
+
+/**
+ * `o` with the entries of the large vocabularies that the rows refer to, fetched in one query per
+ * type before rendering (presenters are synchronous).
+ */
+export async function withIndexedLookup(
+  o: PresentOptions,
+  rows: ReadonlyArray<{ data: unknown }>,
+  source: IndexedLookupSource,
+): Promise<PresentOptions> {
+  const refs: Array<{ type: string; id: string }> = [];
+  for (const row of rows) {
+    if (typeof row.data === 'string' && !INDEXED_FIELDS.test(row.data)) continue;
+    refs.push(...collectVocabularyRefs(readJson<RecordData>(row.data)));
+  }
+  if (refs.length === 0) return o;
+  return { ...o, indexed: await source.indexedLookup(refs) };
 }

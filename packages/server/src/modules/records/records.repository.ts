@@ -25,8 +25,13 @@ export interface RecordSearch {
   allVersions: boolean;
   resourceTypes: string[];
   accessStatuses: string[];
-  /** undefined = no restriction (admin); otherwise public records plus those this user owns. */
+  /**
+   * undefined = no restriction (admin); otherwise public records plus those this user owns or
+   * may view as a member of one of the record's communities (invenio-reference §3.2 can_view).
+   */
   viewerId: number | null | undefined;
+  /** Only records in this community (`GET /api/communities/{id}/records`). */
+  communityId?: string;
 }
 
 export interface UserRecordSearch {
@@ -115,6 +120,16 @@ export class RecordsRepository {
 
   getParent(id: string): Promise<ParentRow | undefined> {
     return this.x.selectFrom('parents').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The parent, locked until the transaction ends, for a read-modify-write of its data: on
+   * PostgreSQL two transactions would otherwise both read the old data and the later write
+   * would drop the earlier one's change. SQLite runs one writer at a time.
+   */
+  getParentForUpdate(id: string): Promise<ParentRow | undefined> {
+    const query = this.x.selectFrom('parents').selectAll().where('id', '=', id);
+    return (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   }
 
   async getParents(ids: string[]): Promise<ParentRow[]> {
@@ -332,6 +347,8 @@ export class RecordsRepository {
     if (!s.allVersions) query = query.where('records.isLatest', '=', 1);
     if (s.resourceTypes.length > 0)
       query = query.where('records.resourceType', 'in', s.resourceTypes);
+    if (s.communityId !== undefined)
+      query = query.where('records.parentId', 'in', this.parentsIn(s.communityId));
     if (s.viewerId !== undefined) {
       const viewer = s.viewerId;
       query = query.where((eb) =>
@@ -339,11 +356,7 @@ export class RecordsRepository {
           ? eb('records.accessRecord', '=', 'public')
           : eb.or([
               eb('records.accessRecord', '=', 'public'),
-              eb(
-                'records.parentId',
-                'in',
-                eb.selectFrom('parents').select('parents.id').where('parents.ownerId', '=', viewer),
-              ),
+              eb('records.parentId', 'in', this.parentsViewableBy(viewer)),
             ]),
       );
     }
@@ -419,22 +432,21 @@ export class RecordsRepository {
   /** Facet counts of the records a search can see (without the facet's own filter). */
   async resourceTypeCounts(
     viewerId: number | null | undefined,
+    communityId?: string,
   ): Promise<Array<{ key: string; count: number }>> {
     let query = this.x
       .selectFrom('records')
       .where('deletedAt', 'is', null)
       .where('isLatest', '=', 1);
+    if (communityId !== undefined)
+      query = query.where('parentId', 'in', this.parentsIn(communityId));
     if (viewerId !== undefined) {
       query = query.where((eb) =>
         viewerId === null
           ? eb('accessRecord', '=', 'public')
           : eb.or([
               eb('accessRecord', '=', 'public'),
-              eb(
-                'parentId',
-                'in',
-                eb.selectFrom('parents').select('id').where('ownerId', '=', viewerId),
-              ),
+              eb('parentId', 'in', this.parentsViewableBy(viewerId)),
             ]),
       );
     }
@@ -444,6 +456,82 @@ export class RecordsRepository {
       .orderBy('n', 'desc')
       .execute();
     return rows.map((r) => ({ key: r.resourceType, count: Number(r.n) }));
+  }
+
+  /** Parents in one community. */
+  private parentsIn(communityId: string) {
+    return this.x
+      .selectFrom('recordCommunities')
+      .select('recordCommunities.parentId')
+      .where('recordCommunities.communityId', '=', communityId);
+  }
+
+  /**
+   * Parents whose restricted records `userId` may still view: its own, and those in a community
+   * it is a member of (any role). Uncorrelated, so each side is evaluated once per query.
+   */
+  private parentsViewableBy(userId: number) {
+    return this.x
+      .selectFrom('parents')
+      .select('parents.id')
+      .where('parents.ownerId', '=', userId)
+      .union(
+        this.x
+          .selectFrom('recordCommunities as rc')
+          .select('rc.parentId as id')
+          .where(
+            'rc.communityId',
+            'in',
+            this.x
+              .selectFrom('communityMembers as m')
+              .select('m.communityId')
+              .where('m.userId', '=', userId),
+          ),
+      );
+  }
+
+  /** Whether `userId` is a member of one of the parent's communities (it may then view it). */
+  async isMemberOfCommunityOf(parentId: string, userId: number): Promise<boolean> {
+    const row = await this.x
+      .selectFrom('recordCommunities as rc')
+      .innerJoin('communityMembers as m', 'm.communityId', 'rc.communityId')
+      .select('rc.communityId')
+      .where('rc.parentId', '=', parentId)
+      .where('m.userId', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The community ids of a parent, in the order they were added. */
+  async communitiesOf(parentId: string): Promise<string[]> {
+    const rows = await this.x
+      .selectFrom('recordCommunities')
+      .select('communityId')
+      .where('parentId', '=', parentId)
+      .orderBy('createdAt')
+      .orderBy('communityId')
+      .execute();
+    return rows.map((r) => r.communityId);
+  }
+
+  /** Rewrites the parent's community rows to exactly `ids` (kept in step with its data). */
+  async setCommunities(parentId: string, ids: string[], now: string): Promise<void> {
+    const current = new Set(await this.communitiesOf(parentId));
+    const wanted = new Set(ids);
+    const gone = [...current].filter((id) => !wanted.has(id));
+    const added = [...wanted].filter((id) => !current.has(id));
+    if (gone.length > 0)
+      await this.x
+        .deleteFrom('recordCommunities')
+        .where('parentId', '=', parentId)
+        .where('communityId', 'in', gone)
+        .execute();
+    if (added.length > 0)
+      await this.x
+        .insertInto('recordCommunities')
+        .values(added.map((communityId) => ({ communityId, parentId, createdAt: now })))
+        .execute();
   }
 
   /**

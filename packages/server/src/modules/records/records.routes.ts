@@ -17,6 +17,7 @@ import { type VocabulariesService } from '../vocabularies/vocabularies.service.j
 import {
   presentDraft,
   presentRecord,
+  withIndexedLookup,
   resourceTypeLabel,
   type PresentOptions,
 } from './records.presenter.js';
@@ -47,6 +48,14 @@ export interface RecordsRouteDeps {
     user: User | undefined,
     ui: boolean,
   ) => Promise<PresentOptions['expandedParent']>;
+  /**
+   * A community's records search (record-communities module): the community's uuid and whether
+   * the caller may view all its records. Throws the community's 404, 410 or 403.
+   */
+  communityScope?: (
+    user: User | undefined,
+    idOrSlug: string,
+  ) => Promise<{ communityId: string; seesAll: boolean }>;
 }
 
 /** InvenioRDM's records and drafts resource (invenio-api.md §1.4, §1.8). */
@@ -68,17 +77,17 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   // rendering and serialising cost more than the two queries before them.
   const rendered = new RenderCache(32 * 1024 * 1024);
 
-  function sendCached(
+  async function sendCached(
     reply: FastifyReply,
     status: number,
     type: string,
     revision: number,
     key: string | undefined,
-    render: () => Record<string, unknown>,
+    render: () => Promise<Record<string, unknown>>,
   ) {
     let body = key === undefined ? undefined : rendered.get(key);
     if (body === undefined) {
-      body = JSON.stringify(render());
+      body = JSON.stringify(await render());
       if (key !== undefined) rendered.set(key, body);
     }
     return reply.status(status).header('etag', `"${revision}"`).type(type).send(body);
@@ -112,9 +121,9 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       request.method === 'GET' && result.errors.length === 0 && !o.expand
         ? `d:${row.id}:${row.revisionId}:${row.updatedAt}:${parent.updatedAt}:${result.isPublished}:${result.isLatestDraft}:${type}:${o.locale}:${deps.vocabularies.generation}`
         : undefined;
-    return sendCached(reply, status, type, row.revisionId, key, () => {
+    return sendCached(reply, status, type, row.revisionId, key, async () => {
       const body = presentDraft(row, parent, {
-        ...o,
+        ...(await withIndexedLookup(o, [row], deps.vocabularies)),
         isPublished: result.isPublished,
         isLatestDraft: result.isLatestDraft,
       });
@@ -136,8 +145,8 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       request.method === 'GET' && !o.expand
         ? `r:${row.id}:${row.revisionId}:${row.updatedAt}:${row.isLatest}:${parent.updatedAt}:${type}:${o.locale}:${deps.vocabularies.generation}`
         : undefined;
-    return sendCached(reply, status, type, row.revisionId, key, () =>
-      presentRecord(row, parent, o),
+    return sendCached(reply, status, type, row.revisionId, key, async () =>
+      presentRecord(row, parent, await withIndexedLookup(o, [row], deps.vocabularies)),
     );
   }
 
@@ -149,7 +158,11 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     aggregations: Record<string, unknown>,
   ) {
     const type = negotiate(request, RECORD_TYPES);
-    const o = await options(request, type);
+    const o = await withIndexedLookup(
+      await options(request, type),
+      result.records.map((r) => r.row),
+      deps.vocabularies,
+    );
     return reply.type(type).send({
       hits: {
         hits: result.records.map((r) => presentRecord(r.row, r.parent, o)),
@@ -191,30 +204,59 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       ),
   );
 
+  async function sendSearch(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    scope: { communityId?: string; seesAll?: boolean } = {},
+  ) {
+    const result = await search.search(
+      request.identity.user,
+      request.query as Record<string, unknown>,
+      scope,
+    );
+    const o = await options(request, JSON_TYPE);
+    const selected = new Set(result.params.filters.resource_type ?? []);
+    return sendHits(request, reply, path, result, {
+      resource_type: {
+        label: 'Resource types',
+        buckets: result.resourceTypes.map((b) => ({
+          key: b.key,
+          doc_count: b.count,
+          label: resourceTypeLabel(o, b.key),
+          is_selected: selected.has(b.key),
+          inner: { buckets: [] },
+        })),
+      },
+    });
+  }
+
   app.get(
     '/api/records',
     { onRequest: acceptRecordTypes, schema: { tags, summary: 'Search published records' } },
-    async (request, reply) => {
-      const result = await search.search(
-        request.identity.user,
-        request.query as Record<string, unknown>,
-      );
-      const o = await options(request, JSON_TYPE);
-      const selected = new Set(result.params.filters.resource_type ?? []);
-      return sendHits(request, reply, '/api/records', result, {
-        resource_type: {
-          label: 'Resource types',
-          buckets: result.resourceTypes.map((b) => ({
-            key: b.key,
-            doc_count: b.count,
-            label: resourceTypeLabel(o, b.key),
-            is_selected: selected.has(b.key),
-            inner: { buckets: [] },
-          })),
-        },
-      });
-    },
+    async (request, reply) => sendSearch(request, reply, '/api/records'),
   );
+
+  const { communityScope } = deps;
+  if (communityScope) {
+    app.get(
+      '/api/communities/:id/records',
+      {
+        onRequest: acceptRecordTypes,
+        schema: {
+          tags: ['Communities'],
+          summary:
+            "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
+          params: z.object({ id: z.string().describe('Community uuid or slug') }),
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        const scope = await communityScope(request.identity.user, id);
+        return sendSearch(request, reply, `/api/communities/${scope.communityId}/records`, scope);
+      },
+    );
+  }
 
   app.get(
     '/api/records/:id',
@@ -409,7 +451,11 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       const user = requireUser(request);
       const result = await search.userRecords(user, request.query as Record<string, unknown>);
       const type = negotiate(request, RECORD_TYPES);
-      const o = await options(request, type);
+      const o = await withIndexedLookup(
+        await options(request, type),
+        result.hits.map((h) => h.row),
+        deps.vocabularies,
+      );
       const selected = result.params.filters.is_published?.[0];
       return reply.type(type).send({
         hits: {

@@ -398,6 +398,19 @@ export class RecordsService {
       throw new AppError('CONFLICT');
   }
 
+  /**
+   * What `user` may do with a draft of `parent` in the editor (the page's `permissions`): its
+   * owner (or an admin) manages it, deletes it and makes new versions; a curator reviewing it
+   * may read and edit but not change its community or versions.
+   */
+  draftPermissions(
+    user: User | undefined,
+    parent: ParentRow,
+  ): { can_manage: boolean; can_new_version: boolean; can_delete_draft: boolean } {
+    const owner = this.isOwner(user, parent);
+    return { can_manage: owner, can_new_version: owner, can_delete_draft: owner };
+  }
+
   /** GET …/draft: the draft, to its owner (and admins) only. */
   async readDraft(
     user: User | undefined,
@@ -405,11 +418,17 @@ export class RecordsService {
     options: { feedback?: boolean } = {},
   ): Promise<DraftResult> {
     const loaded = await this.loadDraft(user, id);
-    // The editor shows "Draft has validation feedback" on load: the stored draft re-validated.
-    const errors = options.feedback
-      ? validateForPublish(readJson<RecordData>(loaded.row.data), this.validationOptions())
-      : [];
+    const errors = options.feedback ? this.draftFeedback(loaded.row).errors : [];
     return this.draftResult(loaded.row, loaded.parent, errors, loaded);
+  }
+
+  /**
+   * The editor shows "Draft has validation feedback" on load: the stored draft re-validated as
+   * publishing would. Its data comes along, read once for both.
+   */
+  draftFeedback(row: DraftRow): { data: RecordData; errors: FieldError[] } {
+    const data = readJson<RecordData>(row.data);
+    return { data, errors: validateForPublish(data, this.validationOptions()) };
   }
 
   /**
@@ -678,6 +697,7 @@ export class RecordsService {
             ids: [...new Set([...ids, options.intoCommunity])],
             default: parentData.communities.default ?? options.intoCommunity,
           };
+          await trx.setCommunities(row.parentId, parentData.communities.ids as string[], now);
         }
         await trx.updateParent(row.parentId, JSON.stringify(parentData), now);
       }
@@ -707,8 +727,64 @@ export class RecordsService {
     return row;
   }
 
-  private canView(user: User | undefined, row: RecordRow, parent: ParentRow): boolean {
-    return row.accessRecord === 'public' || this.isOwner(user, parent);
+  /** Public records to anyone; restricted ones to the owner and the members of its communities. */
+  private async canView(user: User | undefined, row: RecordRow, parent: ParentRow) {
+    if (row.accessRecord === 'public' || this.isOwner(user, parent)) return true;
+    return user !== undefined && this.repo.isMemberOfCommunityOf(parent.id, user.id);
+  }
+
+  /**
+   * A published record the caller may see, for the modules around records (its communities).
+   * Throws PID_DOES_NOT_EXIST, PID_NOT_REGISTERED, RECORD_DELETED, PERMISSION_DENIED.
+   */
+  async readVisible(user: User | undefined, id: string): Promise<RecordResult> {
+    const row = await this.loadRecordRow(id);
+    const parent = await this.parentOf(row.parentId);
+    if (!(await this.canView(user, row, parent))) throw permissionDenied();
+    return { row, parent };
+  }
+
+  /** Whether the user owns the record's parent (administrators own everything). */
+  owns(user: User | undefined, parent: ParentRow): boolean {
+    return this.isOwner(user, parent);
+  }
+
+  /** A live published record by id with no permission check, for request handlers. */
+  async recordAsSystem(id: string): Promise<RecordResult | undefined> {
+    const row = isRecordId(id) ? await this.repo.getRecord(id) : undefined;
+    if (!row || row.deletedAt) return undefined;
+    return { row, parent: await this.parentOf(row.parentId) };
+  }
+
+  /**
+   * Adds and removes communities of a parent and sets its default, in `parents.data` and the
+   * `record_communities` index together. The default follows InvenioRDM: the first community
+   * becomes it, removing it unsets it, `default: null` unsets it. Returns the written parent.
+   */
+  async changeCommunities(
+    parentId: string,
+    change: { add?: string; remove?: string[]; default?: string | null },
+  ): Promise<ParentRow> {
+    return this.repo.transaction(async (trx) => {
+      const parent = await trx.getParentForUpdate(parentId);
+      if (!parent) throw pidDoesNotExist();
+      const data = readJson<ParentData>(parent.data);
+      const removed = new Set(change.remove ?? []);
+      const current = (data.communities.ids as string[] | undefined) ?? [];
+      const ids = [...new Set([...current, ...(change.add ? [change.add] : [])])].filter(
+        (id) => !removed.has(id),
+      );
+      let defaultId = data.communities.default as string | null | undefined;
+      if (change.default !== undefined) defaultId = change.default;
+      if (!defaultId && change.add && current.length === 0) defaultId = change.add;
+      if (defaultId && !ids.includes(defaultId)) defaultId = undefined;
+      data.communities =
+        ids.length === 0 ? {} : { ids, ...(defaultId ? { default: defaultId } : {}) };
+      const now = nowIso();
+      await trx.setCommunities(parentId, ids, now);
+      await trx.updateParent(parentId, JSON.stringify(data), now);
+      return (await trx.getParent(parentId))!;
+    });
   }
 
   /**
@@ -723,10 +799,7 @@ export class RecordsService {
       const latest = await this.repo.latestRecord(id);
       if (latest) return { redirect: latest.id };
     }
-    const row = await this.loadRecordRow(id);
-    const parent = await this.parentOf(row.parentId);
-    if (!this.canView(user, row, parent)) throw permissionDenied();
-    return { row, parent };
+    return this.readVisible(user, id);
   }
 
   /** POST /api/records/{id}/draft: opens (or returns) the edit draft of a published record. */
@@ -822,7 +895,7 @@ export class RecordsService {
       throw pidDoesNotExist();
     }
     const parent = await this.parentOf(row.parentId);
-    if ('accessRecord' in row && !this.canView(user, row, parent)) throw permissionDenied();
+    if ('accessRecord' in row && !(await this.canView(user, row, parent))) throw permissionDenied();
     if (!('accessRecord' in row) && !this.isOwner(user, parent)) throw permissionDenied();
     return { parent, includeRestricted: this.isOwner(user, parent) };
   }
@@ -918,7 +991,7 @@ export class RecordsService {
   ): Promise<RecordResult & { data: RecordData }> {
     const row = await this.loadRecordRow(id);
     const parent = await this.parentOf(row.parentId);
-    if (!this.canView(user, row, parent)) throw permissionDenied();
+    if (!(await this.canView(user, row, parent))) throw permissionDenied();
     const data = readJson<RecordData>(row.data);
     const closed = data.access.files === 'restricted' || data.access.embargo?.active === true;
     if (closed && !this.isOwner(user, parent)) throw permissionDenied();

@@ -45,6 +45,19 @@ export function presentRequest(view: RequestView, siteUrl: string): Record<strin
   };
 }
 
+/**
+ * A person as InvenioRDM expands `created_by` (`profile.full_name`); never the e-mail address,
+ * which the other party of a request has no need to see. A deleted account is a ghost.
+ */
+export function presentUserStub(id: number, user: User | undefined): Record<string, unknown> {
+  if (!user) return { id: String(id), is_ghost: true, profile: { full_name: 'Deleted user' } };
+  return {
+    id: String(id),
+    username: null,
+    profile: { full_name: user.name || user.email.split('@')[0] },
+  };
+}
+
 /** A comment or log event, with what the caller may do to it. */
 export function presentEvent(
   event: EventRow,

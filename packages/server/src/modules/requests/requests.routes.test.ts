@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectError, expectValidationFailed } from '../../test/assertions.js';
+import { PUBLISHABLE_METADATA } from '../../test/files.js';
 
 const SITE = 'https://cairn.test';
-type Caller = { id: number; headers: Record<string, string> };
+type Caller = { id: number; email: string; headers: Record<string, string> };
 
 describe.each(ENGINES)('requests API on %s', (engine) => {
   let t: TestApp;
@@ -48,19 +49,36 @@ describe.each(ENGINES)('requests API on %s', (engine) => {
   afterAll(() => t.close());
 
   /**
-   * Requests are born in records; here straight from the service, as inclusions, whose type has
-   * no handler yet, so that only the generic state machine is under test.
+   * Requests are born in records; here straight from the service, as inclusions, so that the
+   * generic state machine is under test. An inclusion that is to be accepted needs a published
+   * record as its topic (accepting puts the record into the community).
    */
-  const newRequest = async (title = 'A dataset') =>
+  const newRequest = async (title = 'A dataset', topicRecordId: string | null = null) =>
     (
       await t.services.requests.create({
         type: 'community-inclusion',
         createdBy: depositor.id,
         communityId,
-        topicRecordId: null,
+        topicRecordId,
         title,
       })
     ).id;
+  const publishedRecord = async () => {
+    const draft = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: depositor.headers,
+      body: { metadata: PUBLISHABLE_METADATA, files: { enabled: false } },
+    });
+    const id = draft.json().id as string;
+    const published = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/actions/publish`,
+      headers: depositor.headers,
+    });
+    expect(published.statusCode, published.body).toBe(202);
+    return id;
+  };
   const get = (id: string, caller?: Caller) =>
     t.request({ method: 'GET', url: `/api/requests/${id}`, headers: caller?.headers ?? {} });
   const act = (id: string, action: string, caller?: Caller, body?: unknown) =>
@@ -143,7 +161,7 @@ describe.each(ENGINES)('requests API on %s', (engine) => {
   });
 
   it('runs submit, then accept, with comments in the timeline in order', async () => {
-    const id = await newRequest();
+    const id = await newRequest('A dataset', await publishedRecord());
     expectError(
       await act(id, 'accept', curator),
       400,
@@ -493,5 +511,48 @@ describe.each(ENGINES)('requests API on %s', (engine) => {
       }),
     ]);
     expect(await t.services.requests.expireDue()).toBe(0);
+  });
+  it('expands the creator, the receiving community and comment authors on expand=1, without e-mail addresses', async () => {
+    const id = await newRequest('Expanded');
+    expect((await act(id, 'submit', depositor)).statusCode).toBe(200);
+    expect((await comment(id, curator, payload('<p>Looks fine</p>'))).statusCode).toBe(201);
+    const plain = await get(id, curator);
+    expect(plain.json()).not.toHaveProperty('expanded');
+
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/requests/${id}?expand=1`,
+      headers: curator.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().expanded).toEqual({
+      created_by: {
+        id: String(depositor.id),
+        username: null,
+        profile: { full_name: depositor.email.split('@')[0] },
+      },
+      receiver: expect.objectContaining({
+        id: communityId,
+        slug: 'reviewers',
+        metadata: { title: 'Reviewers' },
+        links: expect.objectContaining({ self_html: `${SITE}/communities/reviewers` }),
+      }),
+    });
+    expect(res.body).not.toContain(depositor.email);
+
+    const events = await t.request({
+      method: 'GET',
+      url: `/api/requests/${id}/timeline?expand=1`,
+      headers: depositor.headers,
+    });
+    expect(events.statusCode, events.body).toBe(200);
+    expect(events.json().hits.hits.map((e: { expanded: unknown }) => e.expanded)).toEqual([
+      {
+        created_by: expect.objectContaining({
+          profile: { full_name: curator.email.split('@')[0] },
+        }),
+      },
+    ]);
+    expect(events.body).not.toContain(curator.email);
   });
 });

@@ -5,8 +5,10 @@ import { AppError, permissionDenied } from '../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
 import { documentedBody } from '../../lib/openapi.js';
 import { searchLinks, type SearchParams } from '../../lib/search.js';
+import { presentCommunityStub } from '../communities/communities.presenter.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
-import { presentEvent, presentRequest } from './requests.presenter.js';
+import type { User, UsersService } from '../users/users.service.js';
+import { presentEvent, presentRequest, presentUserStub } from './requests.presenter.js';
 import type { RequestsService, RequestView } from './requests.service.js';
 
 const REQUEST_TYPES = [JSON_TYPE, VND_TYPE] as const;
@@ -28,19 +30,53 @@ export interface RequestsRouteDeps {
   config: Config;
   requests: RequestsService;
   communities: CommunitiesService;
+  users: UsersService;
+  /** The id of a record or draft the caller may read (404, 403 otherwise), for its requests. */
+  readableRecord?: (user: User | undefined, id: string) => Promise<string>;
+}
+
+/** `?expand=1` (InvenioRDM's): the request page shows names, not ids. */
+function wantsExpand(request: FastifyRequest): boolean {
+  const { expand } = request.query as { expand?: unknown };
+  return expand === '1' || expand === 'true';
 }
 
 /** invenio-requests' resource: requests, actions, comments and timeline (invenio-api.md §1.11). */
 export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteDeps): void {
-  const { config, requests, communities } = deps;
+  const { config, requests, communities, users } = deps;
   const tags = ['Requests'];
 
-  function send(request: FastifyRequest, reply: FastifyReply, status: number, view: RequestView) {
+  /** The people behind user ids, each looked up once; unknown ids become ghosts. */
+  async function userStubs(ids: Array<number | null>) {
+    const unique = [...new Set(ids.filter((id): id is number => id !== null))];
+    const found = await Promise.all(unique.map((id) => users.findById(id)));
+    return new Map(unique.map((id, i) => [id, presentUserStub(id, found[i])]));
+  }
+
+  async function expandRequest(view: RequestView): Promise<Record<string, unknown>> {
+    const [people, community] = await Promise.all([
+      userStubs([view.row.createdBy]),
+      communities.find(view.row.receiverCommunityId),
+    ]);
+    return {
+      created_by: people.get(view.row.createdBy),
+      receiver: presentCommunityStub(community, view.row.receiverCommunityId, config.siteUrl),
+    };
+  }
+
+  async function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    view: RequestView,
+  ) {
+    const body = presentRequest(view, config.siteUrl);
+    if (wantsExpand(request)) body.expanded = await expandRequest(view);
     return reply
       .status(status)
       .header('etag', `"${view.row.revisionId}"`)
       .type(negotiate(request, REQUEST_TYPES))
-      .send(presentRequest(view, config.siteUrl));
+      .send(body);
   }
 
   function sendHits(
@@ -109,6 +145,34 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
       ),
   );
 
+  const { readableRecord } = deps;
+  if (readableRecord) {
+    app.get(
+      '/api/records/:id/requests',
+      {
+        onRequest: acceptRequestTypes,
+        schema: {
+          tags: ['Record communities'],
+          summary: "Search the record's requests the caller takes part in",
+          params: z.object({ id: z.string().describe('Record id, e.g. ha4g3-7x208') }),
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        const user = request.identity.user;
+        const recordId = await readableRecord(user, id);
+        return sendHits(
+          request,
+          reply,
+          `/api/records/${recordId}/requests`,
+          await requests.search(user, request.query as Record<string, unknown>, {
+            topicRecordId: recordId,
+          }),
+        );
+      },
+    );
+  }
+
   app.get(
     '/api/communities/:id/requests',
     {
@@ -139,7 +203,11 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     '/api/requests/:id',
     {
       onRequest: acceptRequestTypes,
-      schema: { tags, summary: 'Read a request', params: IdParams },
+      schema: {
+        tags,
+        summary: 'Read a request (expand=1: its creator and receiver)',
+        params: IdParams,
+      },
     },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
@@ -258,15 +326,28 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     '/api/requests/:id/timeline',
     {
       onRequest: acceptRequestTypes,
-      schema: { tags, summary: 'Comments and log events, oldest first', params: IdParams },
+      schema: {
+        tags,
+        summary: 'Comments and log events, oldest first (expand=1: their authors)',
+        params: IdParams,
+      },
     },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       const user = request.identity.user;
       const result = await requests.timeline(user, id, request.query as Record<string, unknown>);
+      const people = wantsExpand(request)
+        ? await userStubs(result.rows.map((e) => e.createdBy))
+        : undefined;
       return reply.type(negotiate(request, REQUEST_TYPES)).send({
         hits: {
-          hits: result.rows.map((e) => presentEvent(e, user, config.siteUrl)),
+          hits: result.rows.map((e) => {
+            const event = presentEvent(e, user, config.siteUrl);
+            if (people) {
+              event.expanded = e.createdBy === null ? {} : { created_by: people.get(e.createdBy) };
+            }
+            return event;
+          }),
           total: result.total,
         },
         sortBy: result.params.sort,

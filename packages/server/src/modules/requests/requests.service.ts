@@ -162,6 +162,25 @@ export class RequestsService {
     });
   }
 
+  /** The open (submitted) requests of `type` about a record, to one community if given. */
+  async openAbout(
+    type: RequestType,
+    topicRecordId: string,
+    communityId?: string,
+  ): Promise<RequestRow[]> {
+    const { rows } = await this.repo.search({
+      ...(communityId ? { receiverCommunityId: communityId } : {}),
+      topicRecordId,
+      statuses: OPEN,
+      types: [type],
+      q: '',
+      sort: 'newest',
+      offset: 0,
+      limit: 100,
+    });
+    return rows;
+  }
+
   /** Changes the receiver of a request still in `created` (a review's community swapped). */
   async changeReceiver(row: RequestRow, communityId: string): Promise<RequestRow> {
     await this.write(row, { receiverCommunityId: communityId, updatedAt: monotonicNow() });
@@ -383,12 +402,12 @@ export class RequestsService {
 
   /**
    * Requests the caller is part of (created, or received by a community it curates); all for
-   * administrators; optionally only those of one community (its curators only).
+   * administrators; optionally only those of one community (its curators only) or about one record.
    */
   async search(
     user: User | undefined,
     query: Record<string, unknown>,
-    scope: { mine?: boolean; communityId?: string } = {},
+    scope: { mine?: boolean; communityId?: string; topicRecordId?: string } = {},
   ): Promise<{ params: SearchParams; views: RequestView[]; total: number }> {
     if (!user) {
       if (scope.mine || scope.communityId) throw permissionDenied();
@@ -407,6 +426,7 @@ export class RequestsService {
           ? undefined
           : { userId: user.id, curatorRoles: [...CURATOR_ROLES] },
       receiverCommunityId: scope.communityId,
+      topicRecordId: scope.topicRecordId,
       statuses,
       types: params.filters.type,
       q: params.q,

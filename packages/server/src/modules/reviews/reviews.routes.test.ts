@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createCommunity, requestAs, type Method } from '../../test/communities.js';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectError, expectValidationFailed } from '../../test/assertions.js';
@@ -22,25 +23,13 @@ describe.each(ENGINES)('draft reviews on %s', (engine) => {
   /** Public, but only members may submit. */
   let membersOnly: string;
 
-  const req = (
-    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
-    url: string,
-    caller?: Caller,
-    body?: object,
-  ) => t.request({ method, url, headers: caller?.headers ?? {}, ...(body ? { body } : {}) });
+  const req = (method: Method, url: string, caller?: Caller, body?: object) =>
+    requestAs(t, method, url, caller, body);
 
+  /** A community owned by `owner` where `curator` curates. */
   async function community(slug: string, access: Record<string, string>) {
-    const res = await req('POST', '/api/communities', owner, {
-      slug,
-      metadata: { title: slug },
-      access,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const id = res.json().id as string;
-    await req('POST', `/api/communities/${id}/members`, owner, {
-      members: [{ type: 'user', id: String(curator.id) }],
-      role: 'curator',
-    });
+    const id = await createCommunity(t, owner, slug, access);
+    await addMember(t, owner, id, curator, 'curator');
     return id;
   }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, pidDoesNotExist } from '../../errors.js';
 import { zodErrorItems } from '../../lib/zod-errors.js';
 import type { VocabularyItemsService } from './indexed/items.service.js';
-import { isIndexedType, type IndexedType } from './indexed/kinds.js';
+import { isIndexedType, type IndexedItem, type IndexedType } from './indexed/kinds.js';
 import { entryId, localized, props, tags, text } from './entry-schema.js';
 import type { SearchParams } from '../../lib/search.js';
 import { parseSuggestParams } from './suggest-params.js';
@@ -298,6 +298,25 @@ export class VocabulariesService {
    * relation check does (the whole save fails; nothing is stored). The large vocabularies are
    * asked in one query per type.
    */
+  /**
+   * The large-vocabulary entries `refs` name, fetched in one query per type, as a synchronous
+   * lookup for presenters: records store `{id}` and show the entry's name (InvenioRDM dumps
+   * affiliations, subjects, funders and awards dereferenced).
+   */
+  async indexedLookup(refs: Iterable<{ type: string; id: string }>): Promise<IndexedLookup> {
+    const wanted = new Map<IndexedType, string[]>();
+    for (const ref of refs) {
+      if (isIndexedType(ref.type)) wanted.set(ref.type, [...(wanted.get(ref.type) ?? []), ref.id]);
+    }
+    const found = new Map<string, IndexedItem>();
+    for (const [type, ids] of wanted) {
+      for (const [id, item] of await this.items.existing(type, ids)) {
+        found.set(`${type}\n${id}`, item.data);
+      }
+    }
+    return (type, id) => found.get(`${type}\n${id}`);
+  }
+
   async assertExist(refs: Array<{ type: string; id: string }>): Promise<void> {
     const indexed = new Map<IndexedType, string[]>();
     for (const ref of refs) {
@@ -319,6 +338,9 @@ export class VocabulariesService {
 function invalidValue(id: string): AppError {
   return new AppError('INVALID_VOCABULARY_VALUE', `Invalid value ${id}.`);
 }
+
+/** A synchronous lookup over prefetched entries of the large vocabularies, for presenters. */
+export type IndexedLookup = (type: IndexedType, id: string) => IndexedItem | undefined;
 
 /** A synchronous lookup over the checked vocabularies, for presenters. */
 export type VocabularyLookup = (type: string, id: string) => VocabularyEntry | undefined;

@@ -4,34 +4,22 @@ import {
   Button,
   Group,
   NativeSelect,
-  Pagination,
   SegmentedControl,
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { serverMessageOf } from '../../api/client';
 import type { RecordJson } from '../../api/records';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
+import { SearchForm } from '../../components/SearchForm';
+import { PagePagination } from '../../components/PagePagination';
 import { UPLOADS_PAGE_SIZE, useOpenDraft, useUserRecords, type UploadsQuery } from './api';
-
-const STATUS_KEYS = {
-  draft: 'dashboard.status.draft',
-  new_version_draft: 'dashboard.status.new_version_draft',
-  draft_with_review: 'dashboard.status.draft_with_review',
-  new_version_draft_with_review: 'dashboard.status.new_version_draft_with_review',
-  in_review: 'dashboard.status.in_review',
-  declined: 'dashboard.status.declined',
-  expired: 'dashboard.status.expired',
-  published: 'dashboard.status.published',
-} as const;
 
 const SORTS = ['updated-desc', 'updated-asc', 'newest', 'oldest', 'bestmatch'] as const;
 const FILTERS = ['all', 'published', 'draft'] as const;
@@ -59,7 +47,6 @@ export function UploadsPage() {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const uploads = useUserRecords(query);
-  const [text, setText] = useState(query.q);
 
   function update(change: Partial<UploadsQuery>) {
     const next = { ...query, page: 1, ...change };
@@ -69,11 +56,6 @@ export function UploadsPage() {
     if (next.sort !== (next.q ? 'bestmatch' : 'updated-desc')) out.set('sort', next.sort);
     if (next.page > 1) out.set('page', String(next.page));
     setParams(out);
-  }
-
-  function search(event: FormEvent) {
-    event.preventDefault();
-    update({ q: text.trim(), sort: text.trim() ? 'bestmatch' : 'updated-desc' });
   }
 
   const total = (uploads.data?.hits as { total?: number } | undefined)?.total ?? 0;
@@ -87,19 +69,12 @@ export function UploadsPage() {
           {t('dashboard.newUpload')}
         </Button>
       </Group>
-      <form role="search" onSubmit={search} aria-label={t('dashboard.searchLabel')}>
-        <Group align="flex-end">
-          <TextInput
-            label={t('dashboard.searchLabel')}
-            value={text}
-            onChange={(event) => setText(event.currentTarget.value)}
-            style={{ flex: 1 }}
-          />
-          <Button type="submit" variant="light">
-            {t('dashboard.search')}
-          </Button>
-        </Group>
-      </form>
+      <SearchForm
+        label={t('dashboard.searchLabel')}
+        submitLabel={t('dashboard.search')}
+        initialQuery={query.q}
+        onSearch={(q) => update({ q, sort: q ? 'bestmatch' : 'updated-desc' })}
+      />
       <Group justify="space-between" align="flex-end">
         <SegmentedControl
           aria-label={t('dashboard.filterLabel')}
@@ -147,15 +122,7 @@ export function UploadsPage() {
               ))}
             </Table.Tbody>
           </Table>
-          {pages > 1 && (
-            <Pagination
-              total={pages}
-              value={query.page}
-              onChange={(page) => update({ page })}
-              getControlProps={(control) => ({ 'aria-label': t(`records.pagination.${control}`) })}
-              getItemProps={(n) => ({ 'aria-label': t('records.pagination.page', { page: n }) })}
-            />
-          )}
+          <PagePagination total={pages} value={query.page} onChange={(page) => update({ page })} />
         </>
       )}
     </Stack>
@@ -190,7 +157,7 @@ function UploadRow({ upload }: { upload: RecordJson }) {
       </Table.Td>
       <Table.Td>
         <Badge variant="light" color={upload.is_draft ? 'gray' : 'green'}>
-          {statusLabel(upload, t)}
+          <StatusLabel upload={upload} />
         </Badge>
       </Table.Td>
       <Table.Td>{updated}</Table.Td>
@@ -234,7 +201,20 @@ function UploadRow({ upload }: { upload: RecordJson }) {
   );
 }
 
-function statusLabel(upload: RecordJson, t: ReturnType<typeof useTranslation>['t']): string {
+function StatusLabel({ upload }: { upload: RecordJson }) {
+  const { t } = useTranslation();
   const status = upload.status ?? (upload.is_draft ? 'draft' : 'published');
-  return status in STATUS_KEYS ? t(STATUS_KEYS[status as keyof typeof STATUS_KEYS]) : status;
+  // Literal keys: a `t` passed as a parameter, or a computed union of keys, is too deep for
+  // i18next's types over the full resources.
+  const labels: Record<string, string> = {
+    draft: t('dashboard.status.draft'),
+    new_version_draft: t('dashboard.status.new_version_draft'),
+    draft_with_review: t('dashboard.status.draft_with_review'),
+    new_version_draft_with_review: t('dashboard.status.new_version_draft_with_review'),
+    in_review: t('dashboard.status.in_review'),
+    declined: t('dashboard.status.declined'),
+    expired: t('dashboard.status.expired'),
+    published: t('dashboard.status.published'),
+  };
+  return labels[status] ?? status;
 }

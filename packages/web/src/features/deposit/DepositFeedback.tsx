@@ -1,32 +1,32 @@
 import { Alert, Anchor, List, Text } from '@mantine/core';
-import type { TFunction } from 'i18next';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldError } from '../../api/records';
-import type { ActionFailure, ActionResult } from './action-state';
+import type { ActionOutcome } from './action-state';
+import { describeFeedback, type Feedback } from './feedback';
 import { groupErrorsBySection } from './sections';
 
-type Severity = 'positive' | 'warning' | 'negative';
-
-const COLOR: Record<Severity, string> = { positive: 'green', warning: 'yellow', negative: 'red' };
-
-interface Feedback {
-  severity: Severity;
-  text: string;
-  errors: readonly FieldError[];
-}
+const COLOR: Record<Feedback['tone'], string> = {
+  info: 'blue',
+  positive: 'green',
+  warning: 'yellow',
+  negative: 'red',
+};
 
 export interface DepositFeedbackProps {
-  result: ActionResult | null;
+  outcome: ActionOutcome | null;
   onDismiss: () => void;
 }
 
-/** The banner above the deposit form with the outcome of the last action (SPEC §8). */
-export function DepositFeedback({ result, onDismiss }: DepositFeedbackProps) {
+/**
+ * The banner above the deposit form with the outcome of the last action (SPEC §8): its text,
+ * links to the sections holding feedback with their counts, and the messages of fields no
+ * section shows.
+ */
+export function DepositFeedback({ outcome, onDismiss }: DepositFeedbackProps) {
   const { t } = useTranslation();
-  if (!result) return null;
+  const feedback = describeFeedback(outcome);
+  if (!feedback) return null;
 
-  const feedback = describeFeedback(result, t);
   const { sections, unplaced } = groupErrorsBySection(feedback.errors);
   const unplacedMessages = unplaced.filter((error) => error.field !== '_schema');
   const sectionItems: ReactNode[] = sections.map(({ section, count }) => (
@@ -52,23 +52,25 @@ export function DepositFeedback({ result, onDismiss }: DepositFeedbackProps) {
       {item}
     </span>
   ));
+  const isCalm = feedback.tone === 'info' || feedback.tone === 'positive';
 
   return (
     <Alert
-      color={COLOR[feedback.severity]}
+      color={COLOR[feedback.tone]}
       variant="light"
       // A success is announced politely; problems interrupt.
-      role={feedback.severity === 'positive' ? 'status' : 'alert'}
+      role={isCalm ? 'status' : 'alert'}
+      data-tone={feedback.tone}
       withCloseButton
       closeButtonLabel={t('deposit.feedback.dismiss')}
       onClose={onDismiss}
     >
-      {/* The warning texts end in "…feedback in", continued by the sections. */}
+      {/* The validation texts end in "…feedback in", continued by the sections. */}
       <Text size="sm">
-        {feedback.text}
-        {feedback.severity === 'warning' && sectionList.length > 0 && <> {sectionList}</>}
+        {feedback.text ?? t(`deposit.feedback.${feedback.textKey}`)}
+        {feedback.listsSections && sectionList.length > 0 && <> {sectionList}</>}
       </Text>
-      {feedback.severity !== 'warning' && sectionList.length > 0 && (
+      {!feedback.listsSections && sectionList.length > 0 && (
         <Text size="sm" mt="xs">
           {t('deposit.feedback.sectionLinks')}: {sectionList}
         </Text>
@@ -84,50 +86,6 @@ export function DepositFeedback({ result, onDismiss }: DepositFeedbackProps) {
       )}
     </Alert>
   );
-}
-
-function describeFeedback(result: ActionResult, t: TFunction): Feedback {
-  switch (result.type) {
-    case 'saved':
-      return { severity: 'positive', text: t('deposit.feedback.saved'), errors: [] };
-    case 'saved-with-feedback':
-      return {
-        severity: 'warning',
-        text: t('deposit.feedback.savedWithFeedback'),
-        errors: result.errors,
-      };
-    case 'loaded-with-feedback':
-      return {
-        severity: 'warning',
-        text: t('deposit.feedback.loadedWithFeedback'),
-        errors: result.errors,
-      };
-    // SPEC §8 gives this state no severity: it is validation feedback, styled like the others.
-    case 'publish-blocked':
-      return {
-        severity: 'warning',
-        text: t('deposit.feedback.publishBlocked'),
-        errors: result.errors,
-      };
-    case 'save-failed':
-      return describeFailure(result.failure, t('deposit.feedback.saveFailed'));
-    case 'publish-failed':
-      return describeFailure(result.failure, t('deposit.feedback.publishFailed'));
-    case 'conflict':
-      return { severity: 'negative', text: t('deposit.feedback.conflict'), errors: [] };
-  }
-}
-
-/**
- * A server message or a schema-level error (`_schema`) replaces the default text (SPEC §8);
- * field errors do not: they are shown on their fields instead.
- */
-function describeFailure(failure: ActionFailure, defaultText: string): Feedback {
-  const schemaError = failure.errors.find((error) => error.field === '_schema');
-  let text = defaultText;
-  if (schemaError) text = schemaError.messages.join(' ');
-  else if (failure.errors.length === 0 && failure.serverMessage) text = failure.serverMessage;
-  return { severity: 'negative', text, errors: failure.errors };
 }
 
 /**

@@ -2,8 +2,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../browser';
 import { buildDraft, buildRecord } from '../../test/builders';
-import { jsonResponse, stubFetchSequence } from '../../test/fetch';
+import { jsonResponse } from '../../test/fetch';
 import { descriptionOf, renderApp } from '../../test/renderApp';
+import { stubFetchWithVocabularies as stubFetchSequence } from './creators/test-responses';
 
 function input(name: string): HTMLInputElement {
   return screen.getByRole<HTMLInputElement>('textbox', { name });
@@ -18,12 +19,56 @@ function chooseResourceType(title: string) {
   fireEvent.click(screen.getByRole('option', { name: title }));
 }
 
-function fillNewUpload() {
+/** Adds a creator through the creators widget's dialog. */
+async function addCreator(fill: Record<string, string>, type?: 'Organization') {
+  fireEvent.click(screen.getByRole('button', { name: 'Add creator' }));
+  const dialog = screen.getByRole('dialog');
+  if (type) fireEvent.click(within(dialog).getByRole('radio', { name: type }));
+  for (const [name, value] of Object.entries(fill)) {
+    fireEvent.change(within(dialog).getByRole('textbox', { name }), { target: { value } });
+  }
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+}
+
+async function fillNewUpload() {
   type('Title', 'Ocean temperatures');
-  type('Family name', 'Lovelace');
-  type('Given names', 'Ada');
+  await addCreator({ 'Family name': 'Lovelace', 'Given names': 'Ada' });
   type('Publication date', '2024-05-01');
   chooseResourceType('Dataset');
+}
+
+const METADATA_ONLY = buildDraft({ files: { enabled: false } });
+
+/** A saved metadata-only draft: publishable without files. */
+function openMetadataOnlyDraft() {
+  renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: METADATA_ONLY } });
+}
+
+/** Publish, then confirm in the dialog. */
+function confirmPublish() {
+  fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+  const dialog = screen.getByRole('dialog', {
+    name: 'Are you sure you want to publish this record?',
+  });
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Publish' }));
+}
+
+/** The banner's success message; the creators list's drag-and-drop live region is a status too. */
+async function findSavedStatus(): Promise<HTMLElement> {
+  const text = await screen.findByText('Record successfully saved.');
+  const status = text.closest<HTMLElement>('[role="status"]');
+  if (!status) throw new Error('The message is not in a status region');
+  return status;
+}
+
+/** The row of the creators list that names `name`. */
+function creatorRow(name: string): HTMLElement {
+  const row = screen
+    .getAllByRole('listitem')
+    .find((item) => item.hasAttribute('aria-posinset') && item.textContent?.includes(name));
+  if (!row) throw new Error(`No creator row for ${name}`);
+  return row;
 }
 
 describe('DepositForm', () => {
@@ -33,10 +78,10 @@ describe('DepositForm', () => {
     renderApp({ path: '/uploads/new' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('New upload');
 
-    fillNewUpload();
+    await fillNewUpload();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect((await screen.findByRole('status')).textContent).toContain('Record successfully saved.');
+    expect((await findSavedStatus()).textContent).toContain('Record successfully saved.');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Edit upload');
     expect(requests).toHaveLength(1);
     expect(requests[0]?.method).toBe('POST');
@@ -50,8 +95,8 @@ describe('DepositForm', () => {
         publication_date: '2024-05-01',
         resource_type: { id: 'dataset' },
       },
-      access: { record: 'public', files: 'public' },
-      files: { enabled: false },
+      access: { record: 'public', files: 'public', embargo: { active: false } },
+      files: { enabled: true },
       pids: {},
       custom_fields: {},
     });
@@ -71,11 +116,10 @@ describe('DepositForm', () => {
     const requests = stubFetchSequence(jsonResponse(201, buildDraft()));
     renderApp({ path: '/uploads/new' });
 
-    fireEvent.click(screen.getByRole('radio', { name: 'Organization' }));
-    type('Name', 'CERN');
+    await addCreator({ Name: 'CERN' }, 'Organization');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
-    await screen.findByRole('status');
+    await findSavedStatus();
     expect(requests[0]?.body).toMatchObject({
       metadata: { creators: [{ person_or_org: { type: 'organizational', name: 'CERN' } }] },
     });
@@ -87,10 +131,10 @@ describe('DepositForm', () => {
       jsonResponse(200, buildDraft({ revision_id: 2 })),
     );
     renderApp({ path: '/uploads/new' });
-    fillNewUpload();
+    await fillNewUpload();
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await screen.findByRole('status');
+    await findSavedStatus();
     type('Title', 'Ocean temperatures 2024');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
@@ -99,7 +143,7 @@ describe('DepositForm', () => {
     expect(requests[1]?.url).toBe('/api/records/abcde-12345/draft?expand=1');
     expect(requests[1]?.headers.get('If-Match')).toBe('1');
     expect(requests[1]?.body).toMatchObject({ metadata: { title: 'Ocean temperatures 2024' } });
-    expect((await screen.findByRole('status')).textContent).toContain('Record successfully saved.');
+    expect((await findSavedStatus()).textContent).toContain('Record successfully saved.');
   });
 
   it('shows validation feedback of a partial save on the field and keeps the typed value', async () => {
@@ -109,7 +153,7 @@ describe('DepositForm', () => {
     });
     stubFetchSequence(jsonResponse(201, partial));
     renderApp({ path: '/uploads/new' });
-    fillNewUpload();
+    await fillNewUpload();
     type('Title', 'Oc');
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -127,7 +171,7 @@ describe('DepositForm', () => {
   it('shows the server message when a save fails for another reason', async () => {
     stubFetchSequence(jsonResponse(400, { status: 400, message: 'Invalid value lesson2.' }));
     renderApp({ path: '/uploads/new' });
-    fillNewUpload();
+    await fillNewUpload();
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
@@ -166,20 +210,20 @@ describe('DepositForm', () => {
 
   it('publishes after saving and goes to the record', async () => {
     const requests = stubFetchSequence(
-      jsonResponse(201, buildDraft()),
+      jsonResponse(200, METADATA_ONLY),
       jsonResponse(202, buildRecord()),
     );
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-    renderApp({ path: '/uploads/new' });
-    fillNewUpload();
+    openMetadataOnlyDraft();
+    await fillNewUpload();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    confirmPublish();
 
     await waitFor(() =>
       expect(assign).toHaveBeenCalledWith('http://127.0.0.1:5000/records/abcde-12345'),
     );
     expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
-      'POST /api/records?expand=1',
+      'PUT /api/records/abcde-12345/draft?expand=1',
       'POST /api/records/abcde-12345/draft/actions/publish?expand=1',
     ]);
   });
@@ -187,17 +231,18 @@ describe('DepositForm', () => {
   it('does not publish a draft saved with validation feedback', async () => {
     const requests = stubFetchSequence(
       jsonResponse(
-        201,
+        200,
         buildDraft({
+          files: { enabled: false },
           errors: [{ field: 'metadata.publication_date', messages: ['Not a valid EDTF date.'] }],
         }),
       ),
     );
-    renderApp({ path: '/uploads/new' });
-    fillNewUpload();
+    openMetadataOnlyDraft();
+    await fillNewUpload();
     type('Publication date', 'yesterday');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    confirmPublish();
 
     const banner = await screen.findByRole('alert');
     expect(banner.textContent).toContain(
@@ -209,7 +254,7 @@ describe('DepositForm', () => {
 
   it('shows the messages of a publish refused by validation', async () => {
     stubFetchSequence(
-      jsonResponse(201, buildDraft()),
+      jsonResponse(200, METADATA_ONLY),
       jsonResponse(400, {
         status: 400,
         message: 'A validation error occurred.',
@@ -222,16 +267,16 @@ describe('DepositForm', () => {
         ],
       }),
     );
-    renderApp({ path: '/uploads/new' });
-    fillNewUpload();
+    openMetadataOnlyDraft();
+    await fillNewUpload();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    confirmPublish();
 
     const banner = await screen.findByRole('alert');
     expect(banner.textContent).toContain(
       'The draft was not published. Record saved with validation feedback in Basic information (2)',
     );
-    expect(descriptionOf(input('Family name'))).toContain('Family name cannot be blank.');
+    expect(creatorRow('Lovelace, Ada').textContent).toContain('Family name cannot be blank.');
     expect(descriptionOf(screen.getByRole('combobox', { name: 'Resource type' }))).toContain(
       'Missing data for required field.',
     );
@@ -240,35 +285,33 @@ describe('DepositForm', () => {
 
   it('lists feedback on fields the form does not show yet', async () => {
     stubFetchSequence(
-      jsonResponse(201, buildDraft()),
+      jsonResponse(200, METADATA_ONLY),
       jsonResponse(400, {
         status: 400,
         message: 'A validation error occurred.',
         errors: [
           {
-            field: 'files.enabled',
-            messages: [
-              'Missing uploaded files. To disable files for this record please mark it as metadata-only.',
-            ],
+            field: 'parent.communities',
+            messages: ['Unknown community.'],
           },
         ],
       }),
     );
-    renderApp({ path: '/uploads/new' });
-    fillNewUpload();
+    openMetadataOnlyDraft();
+    await fillNewUpload();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    confirmPublish();
 
     const banner = await screen.findByRole('alert');
     expect(banner.textContent).toContain('Record saved with validation feedback in Other (1)');
-    expect(banner.textContent).toContain('Missing uploaded files.');
+    expect(banner.textContent).toContain('Unknown community.');
   });
 
   it('lets the banner be dismissed', async () => {
     stubFetchSequence(jsonResponse(201, buildDraft()));
     renderApp({ path: '/uploads/new' });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await screen.findByRole('status');
+    await findSavedStatus();
 
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
 
@@ -289,6 +332,6 @@ describe('DepositForm', () => {
       'Draft has validation feedback in Basic information (1)',
     );
     expect(descriptionOf(input('Title'))).toContain('Missing data for required field.');
-    expect(input('Family name').value).toBe('Lovelace');
+    expect(creatorRow('Lovelace, Ada')).toBeTruthy();
   });
 });

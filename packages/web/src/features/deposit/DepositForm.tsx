@@ -1,155 +1,181 @@
-import { Button, Group, Stack, Title } from '@mantine/core';
-import { useEffect, useReducer, useRef, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { Box, Button, Grid, Group, Stack, Text } from '@mantine/core';
+import {
+  editorButtonsOf,
+  isPublishDisabled,
+  isSubmitReviewDisabled,
+  type DepositCommunity,
+  type DepositFormValues,
+  type FilesProgress,
+} from '@cairn/shared';
+import { AccessField } from './access/AccessField';
+import { isRunning } from './action-state';
+import { CommunityHeader } from './community/CommunityHeader';
+import { CommunityJsonSchema, type CommunityJson } from './community/community-json';
+import {
+  CommunitySelectionModal,
+  ConflictDialog,
+  depositDialogs,
+  PublishModal,
+  SubmitReviewModal,
+} from './dialogs';
+import { assertUniqueCheckboxIds } from './publish-checkboxes';
+import { CustomFieldsSections } from './custom-fields/CustomFieldsSections';
+import { PidField } from './pids/PidField';
+import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { ApiError, serverMessageOf } from '../../api/client';
 import type { RecordJson } from '../../api/records';
 import { useBootstrap } from '../../bootstrap';
-import { browser } from '../../browser';
-import { SelectField } from '../../components/form/SelectField';
-import { TextField } from '../../components/form/TextField';
-import {
-  actionStateReducer,
-  createInitialActionState,
-  type ActionFailure,
-  type ActionResult,
-} from './action-state';
-import { usePublishDraft, useSaveDraft } from './api';
-import { CreatorFields } from './CreatorFields';
+import { ActionButton } from './ActionButton';
+import { CreatorsField } from './creators/CreatorsField';
+import { DeleteButton } from './DeleteButton';
 import { DepositFeedback } from './DepositFeedback';
-import { applyFieldErrors, hasBlockingErrors } from './field-errors';
+import { createDraftValues, useSerializerOptions } from './draft-values';
+import { FormSection } from './FormSection';
 import {
-  createEmptyFormValues,
-  serializeDraft,
-  toFormValues,
-  type DepositFormValues,
-} from './serializer';
+  DatesField,
+  DescriptionsField,
+  FundingField,
+  IdentifiersField,
+  LanguagesField,
+  LicensesField,
+  PublicationDateField,
+  PublisherField,
+  ReferencesField,
+  RelatedWorksField,
+  ResourceTypeField,
+  SubjectsField,
+  TitlesField,
+  VersionField,
+} from './metadata';
+import { FileUploader } from './files/FileUploader';
+import type { FileEntry } from './files/uploader-state';
+import { SectionNav } from './SectionNav';
+import { StatusHeader } from './StatusHeader';
+import { useDepositController } from './useDepositController';
+import { useDraftSafety } from './useDraftSafety';
+import { RestoreEditsBanner } from './RestoreEditsBanner';
+import type { DraftJournal } from './draft-journal';
+import { applyFieldErrors } from './field-errors';
 
 export interface DepositFormProps {
   /** The draft being edited, or null for a new upload (created by the first save). */
   initialDraft: RecordJson | null;
   /** Called once the first save has created the draft (the page then titles itself an edit). */
   onCreated?: (draft: RecordJson) => void;
+  /** Autosave runs this long after the last change (0: off). */
+  autosaveDelayMs?: number;
+  /** Where unsaved edits are kept; the browser's IndexedDB by default. */
+  journal?: DraftJournal;
+}
+
+/** A pause long enough not to save mid-word, short enough that little is at stake. */
+const AUTOSAVE_DELAY_MS = 4000;
+
+/** The sections this form mounts (the section nav lists them). */
+const MOUNTED_SECTIONS = [
+  'files',
+  'basic-information',
+  'recommended-information',
+  'funding',
+  'alternate-identifiers',
+  'related-works',
+  'references',
+  'custom-fields',
+  'visibility',
+] as const;
+
+/** The community in the shape the community widgets read. */
+function toCommunityJson(community: DepositCommunity | undefined): CommunityJson | null {
+  if (!community) return null;
+  const parsed = CommunityJsonSchema.safeParse(community);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Files of the draft as listed in it, all finished (the uploader reports live progress). */
+function filesOf(draft: RecordJson | null, enabled: boolean): FilesProgress {
+  const entries = draft?.files?.entries ?? {};
+  return { enabled, count: Object.keys(entries).length, allFinished: true };
 }
 
 /**
- * The deposit form. Validation is the server's (drafts are stored even when invalid, reference
- * §1.0); its errors are put on the fields after each save. The form's values are never replaced
- * by a server answer: a partial save drops invalid values on the server, and the person must
- * still see what they typed to correct it (reference §2.7).
+ * The deposit form, laid out like InvenioRDM's RDMDepositForm (invenio-reference §4.2): the
+ * feedback banner, the community header, the sections in a main column with a section nav, and a
+ * sidebar with the status, the actions, visibility and delete. Validation is the server's (drafts
+ * are stored even when invalid); its errors land on the fields after each save.
+ *
+ * Widgets of the other editor parts mount in the places marked below (editor contract).
  */
-export function DepositForm({ initialDraft, onCreated }: DepositFormProps) {
+export function DepositForm({
+  initialDraft,
+  onCreated,
+  autosaveDelayMs = AUTOSAVE_DELAY_MS,
+  journal,
+}: DepositFormProps) {
   const { t } = useTranslation();
-  const { vocabularies } = useBootstrap();
+  const { config, permissions } = useBootstrap();
+  assertUniqueCheckboxIds(config.publishModalExtra.checkboxes);
+  const serializerOptions = useSerializerOptions();
   const [defaultValues] = useState(() =>
-    initialDraft ? toFormValues(initialDraft) : createEmptyFormValues(formatLocalDate(new Date())),
+    createDraftValues(initialDraft, serializerOptions, formatLocalDate(new Date())),
   );
-  const [loadedErrors] = useState(() => initialDraft?.errors ?? []);
   const form = useForm<DepositFormValues>({ defaultValues });
-  const { clearErrors, getValues, setError } = form;
-  const [actionState, dispatch] = useReducer(
-    actionStateReducer,
-    loadedErrors,
-    createInitialActionState,
-  );
-  // The draft as the server last returned it: the base of the next save (links, revision).
-  const savedDraft = useRef(initialDraft);
-  // Guards against a second click before the busy state has rendered.
-  const isRunning = useRef(false);
-  const saveDraft = useSaveDraft();
-  const publishDraft = usePublishDraft();
+  const controller = useDepositController({
+    initialDraft,
+    form,
+    ...(onCreated ? { onCreated } : {}),
+  });
+  const { actionState, draft, record, editorState } = controller;
+  const safety = useDraftSafety({
+    form,
+    controller,
+    autosaveDelayMs,
+    ...(journal ? { journal } : {}),
+  });
+  const [publishOpen, setPublishOpen] = useState(false);
+  // Live progress from the uploader; until it reports, the draft's listed files.
+  const [uploadProgress, setUploadProgress] = useState<Omit<FilesProgress, 'enabled'> | null>(null);
+  const filesEnabled = useWatch({ control: form.control, name: 'files.enabled' });
+  // Stable, and a no-op when nothing changed: the uploader reports on every render of its list.
+  const handleFilesChange = useCallback((entries: readonly FileEntry[]) => {
+    const count = entries.length;
+    const allFinished = entries.every((entry) => entry.status === 'completed');
+    setUploadProgress((current) =>
+      current?.count === count && current.allFinished === allFinished
+        ? current
+        : { count, allFinished },
+    );
+  }, []);
+  const files = uploadProgress
+    ? { enabled: filesEnabled, ...uploadProgress }
+    : filesOf(draft, filesEnabled);
 
+  const { setError } = form;
+  const [loadedErrors] = useState(() => initialDraft?.errors ?? []);
   useEffect(() => {
     applyFieldErrors(setError, loadedErrors);
   }, [loadedErrors, setError]);
 
-  async function save(): Promise<RecordJson> {
-    clearErrors();
-    const base = savedDraft.current;
-    const draft = await saveDraft.mutateAsync({
-      payload: serializeDraft(getValues(), base),
-      draft: base,
-    });
-    savedDraft.current = draft;
-    if (!base) {
-      if (draft.links.self_html) browser.replaceUrl(draft.links.self_html);
-      onCreated?.(draft);
-    }
-    applyFieldErrors(setError, draft.errors ?? []);
-    return draft;
-  }
-
-  function finish(result: ActionResult) {
-    isRunning.current = false;
-    dispatch({ type: 'finished', result });
-  }
-
-  /** Puts a failed request's field errors on the fields; the rest is for the banner. */
-  function reportFailure(error: unknown): ActionFailure {
-    const failure = toActionFailure(error);
-    applyFieldErrors(setError, failure.errors);
-    return failure;
-  }
-
-  async function handleSave() {
-    if (isRunning.current) return;
-    isRunning.current = true;
-    dispatch({ type: 'started', action: 'save' });
-    try {
-      const draft = await save();
-      finish(
-        draft.errors?.length
-          ? { type: 'saved-with-feedback', errors: draft.errors }
-          : { type: 'saved' },
-      );
-    } catch (error) {
-      finish(
-        isConflict(error)
-          ? { type: 'conflict' }
-          : { type: 'save-failed', failure: reportFailure(error) },
-      );
-    }
-  }
-
-  async function handlePublish() {
-    if (isRunning.current) return;
-    isRunning.current = true;
-    dispatch({ type: 'started', action: 'publish' });
-    let draft: RecordJson;
-    try {
-      draft = await save();
-    } catch (error) {
-      finish(
-        isConflict(error)
-          ? { type: 'conflict' }
-          : { type: 'publish-failed', failure: reportFailure(error) },
-      );
-      return;
-    }
-    if (hasBlockingErrors(draft.errors)) {
-      finish({ type: 'publish-blocked', errors: draft.errors ?? [] });
-      return;
-    }
-    try {
-      const record = await publishDraft.mutateAsync(draft);
-      // Stays busy until the record page has loaded, so the draft cannot be published twice.
-      browser.assign(record.links.self_html ?? `/records/${encodeURIComponent(record.id)}`);
-    } catch (error) {
-      const failure = reportFailure(error);
-      // The save just succeeded, so "Record saved with validation feedback" holds.
-      finish(
-        failure.errors.length > 0
-          ? { type: 'publish-blocked', errors: failure.errors }
-          : { type: 'publish-failed', failure },
-      );
-    }
-  }
-
-  const resourceTypeOptions = vocabularies.resourcetypes.map((entry) => ({
-    value: entry.id,
-    label: entry.title,
-  }));
-  const { status } = actionState;
+  const buttons = editorButtonsOf(record, editorState);
+  const [reviewDialog, setReviewDialog] = useState<'review' | 'direct' | null>(null);
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const recordAccess = useWatch({ control: form.control, name: 'access.record' });
+  const community = toCommunityJson(editorState.selectedCommunity);
+  const isInitialSubmission = !record.is_published && (record.versions?.index ?? 1) === 1;
+  let pidBusy: 'reserve' | 'discard' | false = false;
+  if (isRunning(actionState, 'reserve-pid')) pidBusy = 'reserve';
+  else if (isRunning(actionState, 'discard-pid')) pidBusy = 'discard';
+  const parentPids = record.parent?.['pids'] as { doi?: { identifier?: string } } | undefined;
+  const parentDoi = parentPids?.doi?.identifier;
+  const isSubmitting = actionState.running !== null;
+  const publishDisabled = isPublishDisabled({ isSubmitting, files });
+  const submitDisabled = isSubmitReviewDisabled({
+    recordExists: draft !== null,
+    canManage: permissions.can_manage,
+    state: editorState,
+    isSubmitting,
+    files,
+  });
 
   return (
     <FormProvider {...form}>
@@ -157,83 +183,278 @@ export function DepositForm({ initialDraft, onCreated }: DepositFormProps) {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          void handleSave();
+          void controller.save();
         }}
+        onPointerOver={prefetchDialogsNearButton}
+        onFocus={prefetchDialogsNearButton}
       >
         <Stack gap="lg">
-          <DepositFeedback
-            result={actionState.result}
-            onDismiss={() => dispatch({ type: 'dismissed' })}
+          <RestoreEditsBanner
+            entry={safety.restorable}
+            onRestore={safety.restore}
+            onDiscard={safety.discard}
           />
-          <Stack
-            component="section"
-            id="basic-information"
-            tabIndex={-1}
-            aria-labelledby="basic-information-heading"
-            gap="md"
-          >
-            <Title order={2} size="h3" id="basic-information-heading">
-              {t('deposit.sections.basicInformation')}
-            </Title>
-            <TextField<DepositFormValues>
-              name="metadata.title"
-              label={t('deposit.fields.title')}
-              autoComplete="off"
-              required
-            />
-            <CreatorFields />
-            <TextField<DepositFormValues>
-              name="metadata.publication_date"
-              label={t('deposit.fields.publicationDate')}
-              help={t('deposit.fields.publicationDateHelp')}
-              placeholder={t('deposit.fields.publicationDateHelp')}
-              autoComplete="off"
-              required
-            />
-            <SelectField<DepositFormValues>
-              name="metadata.resource_type"
-              label={t('deposit.fields.resourceType')}
-              placeholder={t('deposit.fields.resourceTypePlaceholder')}
-              options={resourceTypeOptions}
-              required
-            />
-          </Stack>
-          <Group role="group" aria-label={t('deposit.actions.label')}>
-            <Button
-              type="submit"
-              variant="default"
-              loading={status === 'saving'}
-              disabled={status === 'publishing'}
-            >
-              {t('deposit.actions.save')}
-            </Button>
-            <Button
-              type="button"
-              loading={status === 'publishing'}
-              disabled={status === 'saving'}
-              onClick={() => void handlePublish()}
-            >
-              {t('deposit.actions.publish')}
-            </Button>
-          </Group>
+          <DepositFeedback outcome={actionState.last} onDismiss={controller.dismissFeedback} />
+          <CommunityHeader
+            community={community}
+            record={{
+              isNew: draft === null,
+              status: editorState.status,
+              canManage: permissions.can_manage,
+              showHeader: editorState.ui.showCommunityHeader,
+              showSelectionButton: editorState.ui.showCommunitySelectionButton,
+              disableSelectionButton: editorState.ui.disableCommunitySelectionButton,
+            }}
+            onChange={controller.selectCommunity}
+            isInitialSubmission={isInitialSubmission}
+          />
+          <Grid gap="xl">
+            <Grid.Col span={{ base: 12, md: 8 }}>
+              <Stack gap="xl">
+                <SectionNav sectionIds={MOUNTED_SECTIONS} />
+                <FormSection id="files" labelKey="deposit.sections.files">
+                  <FileUploader
+                    draft={draft}
+                    ensureDraft={controller.ensureDraft}
+                    quota={config.quota}
+                    concurrency={config.fileUploadConcurrency}
+                    enabledTransferTypes={config.enabledTransferTypes}
+                    canNewVersion={permissions.can_new_version}
+                    onNewVersion={() => void controller.newVersion()}
+                    onFilesChange={handleFilesChange}
+                    onFilesSaved={() =>
+                      void controller.refreshAfterFileChange().catch(console.error)
+                    }
+                    onImportFailed={controller.reportImportFailed}
+                  />
+                </FormSection>
+                <FormSection id="basic-information" labelKey="deposit.sections.basicInformation">
+                  <PidField
+                    onReserve={() => void controller.reservePid('doi')}
+                    onDiscard={() => void controller.discardPid('doi')}
+                    busy={pidBusy}
+                    config={{ required: config.isDoiRequired }}
+                    isPublished={record.is_published}
+                    {...(parentDoi ? { parentDoi } : {})}
+                    isNewVersion={(record.versions?.index ?? 1) > 1}
+                    onChoiceChange={(choice) => controller.setNeedsDoi(choice === 'yes')}
+                  />
+                  <ResourceTypeField />
+                  <TitlesField />
+                  <PublicationDateField />
+                  <CreatorsField name="metadata.creators" creatorMode={config.creatorMode} />
+                  <DescriptionsField />
+                  <LicensesField />
+                </FormSection>
+                <FormSection
+                  id="recommended-information"
+                  labelKey="deposit.sections.recommendedInformation"
+                >
+                  <CreatorsField name="metadata.contributors" creatorMode={config.creatorMode} />
+                  <SubjectsField />
+                  <LanguagesField />
+                  <DatesField />
+                  <VersionField />
+                  <PublisherField />
+                </FormSection>
+                <FormSection id="funding" labelKey="deposit.sections.funding">
+                  <FundingField />
+                </FormSection>
+                <FormSection
+                  id="alternate-identifiers"
+                  labelKey="deposit.sections.alternateIdentifiers"
+                >
+                  <IdentifiersField />
+                </FormSection>
+                <FormSection id="related-works" labelKey="deposit.sections.relatedWorks">
+                  <RelatedWorksField />
+                </FormSection>
+                <FormSection id="references" labelKey="deposit.sections.references">
+                  <ReferencesField />
+                </FormSection>
+                <FormSection id="custom-fields" labelKey="deposit.sections.customFields">
+                  <CustomFieldsSections />
+                </FormSection>
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 4 }}>
+              <Box pos="sticky" top={16}>
+                <Stack>
+                  <StatusHeader record={record} />
+                  {safety.autosavedAt && (
+                    <Text size="xs" c="dimmed" role="status">
+                      {t('deposit.journal.autosaved', {
+                        time: safety.autosavedAt.toLocaleTimeString(),
+                      })}
+                    </Text>
+                  )}
+                  <Group grow role="group" aria-label={t('deposit.actions.label')}>
+                    <ActionButton
+                      action="save"
+                      type="submit"
+                      variant="default"
+                      actionState={actionState}
+                      onClick={() => undefined}
+                    >
+                      {t('deposit.actions.save')}
+                    </ActionButton>
+                    <ActionButton
+                      action="preview"
+                      variant="default"
+                      actionState={actionState}
+                      onClick={() => void controller.preview()}
+                    >
+                      {t('deposit.actions.preview')}
+                    </ActionButton>
+                  </Group>
+                  {buttons.publishArea === 'publish' && (
+                    <ActionButton
+                      action="publish"
+                      alsoSpinsFor={['publish-without-community']}
+                      actionState={actionState}
+                      disabled={publishDisabled}
+                      onClick={() => setPublishOpen(true)}
+                    >
+                      {t('deposit.actions.publish')}
+                    </ActionButton>
+                  )}
+                  {buttons.publishArea === 'submit-review' && (
+                    <>
+                      <ActionButton
+                        action="submit-review"
+                        actionState={actionState}
+                        disabled={submitDisabled}
+                        onClick={() => setReviewDialog('review')}
+                      >
+                        {buttons.submitLabel === 'submitted-for-review'
+                          ? t('deposit.actions.submittedForReview')
+                          : t('deposit.actions.submitReview')}
+                      </ActionButton>
+                      {buttons.showDirectPublish && (
+                        <ActionButton
+                          action="submit-review"
+                          actionState={actionState}
+                          disabled={submitDisabled}
+                          onClick={() => setReviewDialog('direct')}
+                        >
+                          {t('deposit.actions.publishToCommunity')}
+                        </ActionButton>
+                      )}
+                    </>
+                  )}
+                  {buttons.publishArea === 'change-community' && (
+                    <>
+                      <Button
+                        variant="default"
+                        // After a declined or expired review only can_manage bars a new choice.
+                        disabled={isSubmitting || (draft !== null && !permissions.can_manage)}
+                        onClick={() => setPickerOpen(true)}
+                      >
+                        {t('deposit.actions.changeCommunity')}
+                      </Button>
+                      <ActionButton
+                        action="publish-without-community"
+                        actionState={actionState}
+                        disabled={publishDisabled}
+                        onClick={() => void controller.publishWithoutCommunity()}
+                      >
+                        {t('deposit.actions.publishWithoutCommunity')}
+                      </ActionButton>
+                    </>
+                  )}
+                  <FormSection id="visibility" labelKey="deposit.sections.visibility">
+                    <AccessField
+                      community={community}
+                      record={{
+                        isPublished: record.is_published,
+                        ...(record.created ? { created: record.created } : {}),
+                        ...(typeof draft?.access?.['record'] === 'string'
+                          ? { storedRecordAccess: draft.access['record'] }
+                          : {}),
+                      }}
+                      gracePeriod={{
+                        days: config.gracePeriodDays,
+                        allowAfterGrace: config.allowRestrictionAfterGracePeriod,
+                      }}
+                    />
+                  </FormSection>
+                  {permissions.can_delete_draft && (
+                    <DeleteButton
+                      kind={buttons.deleteKind}
+                      disabled={draft === null}
+                      actionState={actionState}
+                      onConfirm={() => void controller.remove()}
+                    />
+                  )}
+                </Stack>
+              </Box>
+            </Grid.Col>
+          </Grid>
         </Stack>
+        <PublishModal
+          opened={publishOpen}
+          onClose={() => setPublishOpen(false)}
+          onPreview={() => {
+            setPublishOpen(false);
+            void controller.preview();
+          }}
+          onPublish={() => {
+            setPublishOpen(false);
+            void controller.publish();
+          }}
+          extraCheckboxes={config.publishModalExtra.checkboxes}
+          extraText={config.publishModalExtra.text}
+        />
+        {community && (
+          <SubmitReviewModal
+            opened={reviewDialog !== null}
+            onClose={() => setReviewDialog(null)}
+            community={community}
+            directPublish={reviewDialog === 'direct'}
+            isPublished={record.is_published}
+            extraCheckboxes={config.publishModalExtra.checkboxes}
+            busy={isRunning(actionState, 'submit-review')}
+            onSubmit={(comment) => {
+              // Beside "Publish to community", "Submit for review" must mean a review.
+              const requireReview = reviewDialog === 'review' && buttons.showDirectPublish;
+              void controller.submitReview(comment, { requireReview }).then((submitted) => {
+                if (!submitted) setReviewDialog(null);
+              });
+            }}
+          />
+        )}
+        <CommunitySelectionModal
+          opened={pickerOpen}
+          onClose={() => setPickerOpen(false)}
+          selected={community}
+          onSelect={(chosen) => {
+            setPickerOpen(false);
+            controller.selectCommunity(chosen);
+          }}
+          isRecordPublic={recordAccess === 'public'}
+          isInitialSubmission={isInitialSubmission}
+        />
+        <ConflictDialog
+          conflict={controller.conflict}
+          onKeepMine={() => void controller.keepMine()}
+          onTakeTheirs={controller.takeTheirs}
+        />
       </form>
     </FormProvider>
   );
 }
 
-function toActionFailure(error: unknown): ActionFailure {
-  // An ApiError is an expected outcome; anything else is a defect worth a trace in the console.
-  if (!(error instanceof ApiError)) console.error(error);
-  const serverMessage = serverMessageOf(error);
-  return {
-    errors: error instanceof ApiError ? (error.errors ?? []) : [],
-    ...(serverMessage ? { serverMessage } : {}),
-  };
-}
+let areDialogsFetched = false;
 
-function isConflict(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 412;
+/**
+ * Fetches the dialogs' code once a pointer or the keyboard reaches a button of the form, most of
+ * which open one: ahead of the click, and never while someone only types.
+ */
+function prefetchDialogsNearButton(event: SyntheticEvent) {
+  if (areDialogsFetched || !(event.target instanceof Element) || !event.target.closest('button'))
+    return;
+  areDialogsFetched = true;
+  for (const dialog of depositDialogs) dialog.preload().catch(() => undefined);
 }
 
 /** Today in the person's time zone, as the date they would type (YYYY-MM-DD). */

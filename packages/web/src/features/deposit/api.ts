@@ -1,10 +1,13 @@
-import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DraftPayload } from '@cairn/shared';
+import { skipToken, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { z } from 'zod';
+import type { ApiClient } from '../../api/client';
 import { RecordJsonSchema, type RecordJson } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
-import { useBootstrap } from '../../bootstrap';
-import type { DraftPayload } from './serializer';
+import { readStreamedDraft, useBootstrap } from '../../bootstrap';
 
-// The editor asks for expanded references on every draft call (reference §1.0).
+// The editor asks for expanded references on every draft call (SPEC §7).
 const EXPAND = { expand: '1' };
 
 export const draftKeys = {
@@ -12,8 +15,9 @@ export const draftKeys = {
 };
 
 /**
- * The draft behind `/uploads/:id`. Never refetched by itself: once the form is filled from it,
- * the form owns the values and each save writes the server's answer back into the cache.
+ * The draft behind `/uploads/:id`: the one the page was sent with, else the API's. Never
+ * refetched by itself: once the form is filled from it, the form owns the values and each save
+ * keeps the server's answer itself.
  */
 export function useDraft(id: string | undefined) {
   const client = useApiClient();
@@ -23,6 +27,7 @@ export function useDraft(id: string | undefined) {
       id === undefined
         ? skipToken
         : async () =>
+            (await readStreamedDraft(document, id)) ??
             RecordJsonSchema.parse(
               await client.get(`/api/records/${encodeURIComponent(id)}/draft`, { query: EXPAND }),
             ),
@@ -30,50 +35,133 @@ export function useDraft(id: string | undefined) {
   });
 }
 
-export interface SaveDraftInput {
-  payload: DraftPayload;
-  /** The draft as last saved; null creates a new draft. */
-  draft: RecordJson | null;
+/** The request JSON of a review (reference §1.7), as far as the editor reads it. */
+export const ReviewRequestSchema = z.looseObject({
+  id: z.string(),
+  status: z.string().optional(),
+  links: z
+    .looseObject({
+      /** Where the editor goes after submitting (SPEC §2): the request or the record page. */
+      next_html: z.string().optional(),
+      self_html: z.string().optional(),
+    })
+    .prefault({}),
+});
+export type ReviewRequest = z.infer<typeof ReviewRequestSchema>;
+
+/** What the submit-for-review dialog returns: the message to the curators, HTML or empty. */
+export interface ReviewComment {
+  content: string;
+}
+
+export interface SubmitReviewOptions {
+  /**
+   * Asks for a curator's review even where the person may publish into the community directly:
+   * without it the server accepts such a submission at once (reference §1.6).
+   */
+  requireReview?: boolean;
 }
 
 /**
- * Creates the draft (POST to the configured create URL) or replaces it (PUT its `self` link,
- * with `If-Match` so another tab's save is not overwritten). A 2xx answer may still carry
- * `errors`: the draft was stored without the invalid values (reference §1.0).
+ * `{payload: {content, format: 'html'}}` when there is a message, else `{}` (SPEC §7, as
+ * InvenioRDM sends it), with `require_review` when the person asked for a review they could skip.
  */
-export function useSaveDraft() {
-  const client = useApiClient();
-  const queryClient = useQueryClient();
-  const { config } = useBootstrap();
-  return useMutation({
-    mutationFn: async ({ payload, draft }: SaveDraftInput) => {
-      const body = draft
-        ? await client.put(requireLink(draft, 'self'), payload, {
-            query: EXPAND,
-            ...(draft.revision_id === undefined ? {} : { ifMatch: draft.revision_id }),
-          })
-        : await client.post(config.createUrl, payload, { query: EXPAND });
-      return RecordJsonSchema.parse(body);
+function submitReviewBody(comment: ReviewComment, options: SubmitReviewOptions) {
+  const content = comment.content.trim();
+  return {
+    ...(content === '' ? {} : { payload: { content, format: 'html' } }),
+    ...(options.requireReview ? { require_review: true } : {}),
+  };
+}
+
+/** The calls of the deposit editor (SPEC §7), each on the link the server gave the draft. */
+export interface DepositApi {
+  /** POST {createUrl} without a draft, else PUT {links.self} with If-Match on its revision. */
+  save(payload: DraftPayload, draft: RecordJson | null): Promise<RecordJson>;
+  read(draft: RecordJson): Promise<RecordJson>;
+  publish(draft: RecordJson): Promise<RecordJson>;
+  remove(draft: RecordJson): Promise<void>;
+  /** PUT {links.review}: creates or replaces the draft's review for `communityId`. */
+  putReview(draft: RecordJson, communityId: string): Promise<ReviewRequest>;
+  /** DELETE {links.review}: removes the review (the server refuses an open one, 400). */
+  deleteReview(draft: RecordJson): Promise<void>;
+  /** POST {links['submit-review']}; the answer's `links.next_html` is where to go next. */
+  submitReview(
+    draft: RecordJson,
+    comment: ReviewComment,
+    options?: SubmitReviewOptions,
+  ): Promise<ReviewRequest>;
+  reservePid(draft: RecordJson, scheme: string): Promise<RecordJson>;
+  discardPid(draft: RecordJson, scheme: string): Promise<RecordJson>;
+  /** POST {links.versions} of a published record: the new version's draft. */
+  newVersion(draft: RecordJson): Promise<RecordJson>;
+}
+
+export function createDepositApi(client: ApiClient, createUrl: string): DepositApi {
+  const parse = (body: unknown) => RecordJsonSchema.parse(body);
+  return {
+    async save(payload, draft) {
+      if (!draft) return parse(await client.post(createUrl, payload, { query: EXPAND }));
+      return parse(
+        await client.put(requireLink(draft, 'self'), payload, {
+          query: EXPAND,
+          ...(draft.revision_id === undefined ? {} : { ifMatch: draft.revision_id }),
+        }),
+      );
     },
-    onSuccess: (draft) => queryClient.setQueryData(draftKeys.detail(draft.id), draft),
-  });
+    async read(draft) {
+      return parse(await client.get(requireLink(draft, 'self'), { query: EXPAND }));
+    },
+    async publish(draft) {
+      return parse(await client.post(requireLink(draft, 'publish'), undefined, { query: EXPAND }));
+    },
+    async remove(draft) {
+      await client.request(requireLink(draft, 'self'), { method: 'DELETE' });
+    },
+    async putReview(draft, communityId) {
+      return ReviewRequestSchema.parse(
+        await client.put(requireLink(draft, 'review'), {
+          receiver: { community: communityId },
+          type: 'community-submission',
+        }),
+      );
+    },
+    async deleteReview(draft) {
+      await client.request(requireLink(draft, 'review'), { method: 'DELETE' });
+    },
+    async submitReview(draft, comment, options = {}) {
+      return ReviewRequestSchema.parse(
+        await client.post(requireLink(draft, 'submit-review'), submitReviewBody(comment, options)),
+      );
+    },
+    async reservePid(draft, scheme) {
+      return parse(
+        await client.post(requireLink(draft, `reserve_${scheme}`), undefined, { query: EXPAND }),
+      );
+    },
+    async discardPid(draft, scheme) {
+      return parse(
+        await client.request(requireLink(draft, `reserve_${scheme}`), {
+          method: 'DELETE',
+          query: EXPAND,
+        }),
+      );
+    },
+    async newVersion(draft) {
+      return parse(await client.post(requireLink(draft, 'versions')));
+    },
+  };
 }
 
-/** Publishes a saved draft; answers the published record (HTTP 202). */
-export function usePublishDraft() {
+/** The deposit API of this page's client and configuration. */
+export function useDepositApi(): DepositApi {
   const client = useApiClient();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (draft: RecordJson) =>
-      RecordJsonSchema.parse(
-        await client.post(requireLink(draft, 'publish'), {}, { query: EXPAND }),
-      ),
-    onSuccess: (record) => queryClient.removeQueries({ queryKey: draftKeys.detail(record.id) }),
-  });
+  const { config } = useBootstrap();
+  return useMemo(() => createDepositApi(client, config.createUrl), [client, config.createUrl]);
 }
 
-function requireLink(draft: RecordJson, name: 'self' | 'publish'): string {
-  const link = draft.links[name];
-  if (!link) throw new Error(`Draft ${draft.id} has no "${name}" link.`);
+function requireLink(draft: RecordJson, name: string): string {
+  const link = (draft.links as Record<string, unknown>)[name];
+  if (typeof link !== 'string') throw new Error(`Draft ${draft.id} has no "${name}" link.`);
   return link;
 }

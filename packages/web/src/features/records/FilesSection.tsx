@@ -3,7 +3,6 @@ import {
   Anchor,
   Button,
   Group,
-  Pagination,
   Stack,
   Table,
   Text,
@@ -17,6 +16,7 @@ import { useBootstrap } from '../../bootstrap';
 import { formatBytes } from '../../lib/format-bytes';
 import { FilePreview, previewKind } from './FilePreview';
 import { canReadFiles, type LandingRecord } from './landing';
+import { PagePagination } from '../../components/PagePagination';
 
 export const FILES_PAGE_SIZE = 25;
 
@@ -148,15 +148,7 @@ export function FilesSection({ record }: { record: LandingRecord }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {pages > 1 && (
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={setPage}
-          getControlProps={(control) => ({ 'aria-label': t(`records.pagination.${control}`) })}
-          getItemProps={(n) => ({ 'aria-label': t('records.pagination.page', { page: n }) })}
-        />
-      )}
+      <PagePagination total={pages} value={page} onChange={setPage} />
     </Section>
   );
 }

@@ -1,4 +1,5 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { CUSTOM_FIELD_GROUPS, type CustomFieldGroup } from '@cairn/shared';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SafeHtml } from '../../components/SafeHtml';
@@ -42,8 +43,62 @@ function Lines({ items }: { items: ReactNode[] }) {
   );
 }
 
+/** A custom field group's texts, as the deposit form names them. */
+interface GroupTexts {
+  title: string;
+  fields: Partial<Record<string, string>>;
+}
+
+/** One custom field's value in words; the meeting's identifiers as "scheme: identifier". */
+function customValue(value: unknown): string {
+  if (Array.isArray(value)) {
+    return value
+      .map((entry: { scheme?: string; identifier?: string }) =>
+        [entry.scheme, entry.identifier].filter(Boolean).join(': '),
+      )
+      .join(', ');
+  }
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The custom field groups the record carries (imprint, journal, meeting, thesis; SPEC §3), each
+ * as one term with a line per filled field, labelled as the deposit form labels them.
+ */
+function CustomFieldTerms({ customFields }: { customFields: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {(Object.keys(CUSTOM_FIELD_GROUPS) as CustomFieldGroup[]).map((group) => {
+        const values = customFields[group] as Record<string, unknown> | undefined;
+        const lines = Object.keys(CUSTOM_FIELD_GROUPS[group]).flatMap((field) => {
+          const text = customValue(values?.[field]);
+          return text ? [[field, text] as const] : [];
+        });
+        if (lines.length === 0) return null;
+        // i18next reads ':' as its namespace separator: the texts are keyed by the group's name.
+        const name = group.split(':')[0] as 'journal';
+        const texts: GroupTexts = t(`customFields.groups.${name}`, { returnObjects: true });
+        return (
+          <Term key={group} label={texts.title}>
+            <Lines
+              items={lines.map(([field, text]) => `${texts.fields[field] ?? field}: ${text}`)}
+            />
+          </Term>
+        );
+      })}
+    </>
+  );
+}
+
 /** Every metadata field the record carries beyond title, creators and description. */
-export function MetadataDetails({ metadata }: { metadata: LandingMetadata }) {
+export function MetadataDetails({
+  metadata,
+  customFields = {},
+}: {
+  metadata: LandingMetadata;
+  customFields?: Record<string, unknown>;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const m = metadata;
@@ -167,6 +222,7 @@ export function MetadataDetails({ metadata }: { metadata: LandingMetadata }) {
         {(m.formats ?? []).length > 0 && (
           <Term label={t('records.formats')}>{(m.formats ?? []).join(', ')}</Term>
         )}
+        <CustomFieldTerms customFields={customFields} />
       </dl>
     </Stack>
   );

@@ -170,6 +170,28 @@ describe('RecordPage', () => {
     );
   });
 
+  it('shows the custom fields of the record as the deposit form names them', () => {
+    const record = richRecord({
+      custom_fields: {
+        'journal:journal': { title: 'Seabird', issn: '0028-0836', volume: '47', pages: '101-118' },
+        'meeting:meeting': {
+          acronym: 'ISC',
+          identifiers: [{ scheme: 'url', identifier: 'https://isc.example.org' }],
+        },
+      },
+    });
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const journal = screen.getByText('Journal', { selector: 'dt' }).nextElementSibling;
+    expect(journal?.textContent).toBe(
+      'Journal title: SeabirdISSN: 0028-0836Volume: 47Page range or article number: 101-118',
+    );
+    const meeting = screen.getByText('Conference', { selector: 'dt' }).nextElementSibling;
+    expect(meeting?.textContent).toBe('Acronym: ISCIdentifiers: url: https://isc.example.org');
+    expect(screen.queryByText('Thesis', { selector: 'dt' })).toBeNull();
+  });
+
   it('renders the description without anything that could run', () => {
     const record = richRecord();
     serveLandingRequests(record);

@@ -115,7 +115,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
             </section>
           )}
           <FilesSection record={record} />
-          <MetadataDetails metadata={metadata} />
+          <MetadataDetails metadata={metadata} customFields={json.custom_fields ?? {}} />
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>

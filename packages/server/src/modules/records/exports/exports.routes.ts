@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../../config.js';
 import { AppError } from '../../../errors.js';
 import type { VocabulariesService } from '../../vocabularies/vocabularies.service.js';
-import { presentRecord } from '../records.presenter.js';
+import { presentRecord, withIndexedLookup } from '../records.presenter.js';
 import type { RecordResult, RecordsService } from '../records.service.js';
 import { exportFormatByName, type ExportFormat } from './export-formats.js';
 import type { ExportRecord } from './export-record.js';
@@ -20,13 +20,18 @@ export async function renderExport(
 ): Promise<string> {
   const { config } = deps;
   const vocab = await deps.vocabularies.snapshot();
-  const json = presentRecord(result.row, result.parent, {
+  const options = {
     siteUrl: config.siteUrl,
     ui: false,
     expand: false,
     locale: config.defaultLocale,
     vocab,
-  });
+  };
+  const json = presentRecord(
+    result.row,
+    result.parent,
+    await withIndexedLookup(options, [result.row], deps.vocabularies),
+  );
   return format.render(json as unknown as ExportRecord, {
     siteUrl: config.siteUrl,
     siteName: config.siteName,

@@ -1,5 +1,6 @@
+import os from 'node:os';
 import { sql, type AliasedSelectQueryBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { SQLITE_CACHE_KIB, type Db, type Engine } from '../../../database/database.js';
+import type { Db, Engine } from '../../../database/database.js';
 import { bulkInsert, type BulkColumn } from '../../../database/bulk.js';
 import { readJson, type Database } from '../../../database/schema.js';
 import type { IndexedItem } from './kinds.js';
@@ -15,20 +16,24 @@ export interface StoredItem {
   revisionId: number;
 }
 
-/** An item ready to store: its JSON and everything it is found by. */
+/**
+ * An item ready to store: its JSON and everything it is found by, all as the text the columns
+ * hold, so that an import's worker thread can hand a batch over as plain strings.
+ */
 export interface PreparedItem {
   id: string;
-  data: IndexedItem;
+  /** The item as JSON. */
+  data: string;
   sortKey: string;
   /** ` word word … `, so that a word prefix is `% token`. */
   searchText: string;
-  /** Whole labels ('=…') and identifiers ('#…'). */
-  extraTerms: string[];
+  /** Whole labels ('=…') and identifiers ('#…'), one per line. */
+  extraTerms: string;
   facet: string | null;
   /** ` tag tag `, for the same reason. */
   tags: string;
-  /** Every term: the words of searchText and the extra terms. */
-  terms: string[];
+  /** Every term (the words of searchText and the extra terms) as a JSON array of strings. */
+  terms: string;
 }
 
 /** Which items a tier of a query is about, beyond its terms. */
@@ -39,9 +44,18 @@ export interface ItemFilters {
   tags?: string[];
 }
 
-/** How an import in progress stores terms: into a table flushed when it ends, or directly. */
+/**
+ * An import in progress: it stores each item's terms as one row of a table that is expanded into
+ * `vocabulary_terms` when it ends, rather than term by term.
+ */
 export interface BulkImport {
-  termsTable?: string;
+  termsTable: string;
+  /** Items inserted so far. */
+  inserted: number;
+  /** Items of every type in the table when the import began. */
+  itemsBefore: number;
+  /** SQLite: the browse index's definition while it is dropped, to be built again at the end. */
+  deferredIndex?: string;
 }
 
 /** A range of terms (`from` ≤ term < `to`), or a list of exact terms. */
@@ -65,8 +79,13 @@ type ItemRow = {
 };
 
 const ITEM_BATCH = 1000;
-const IMPORT_CACHE_KIB = 262_144;
+const NAMES_BATCH = 500;
+// Fewer inserts than this never pay for rebuilding the browse index (deferBrowseIndex).
+const DEFER_INDEX_AFTER = 100_000;
+// SQLite's auxiliary sorting threads during an import: one per further core, a few at most.
+const SORT_THREADS = Math.min(4, os.availableParallelism() - 1);
 const ITEM_COLUMNS: BulkColumn[] = [
+  { name: 'pk', pg: 'integer' },
   { name: 'type', pg: 'text' },
   { name: 'id', pg: 'text' },
   { name: 'data', pg: 'jsonb' },
@@ -83,6 +102,10 @@ const TERM_COLUMNS: BulkColumn[] = [
   { name: 'type', pg: 'text' },
   { name: 'term', pg: 'text' },
   { name: 'item_pk', pg: 'integer' },
+];
+const PENDING_COLUMNS: BulkColumn[] = [
+  { name: 'item_pk', pg: 'integer' },
+  { name: 'terms', pg: 'text' },
 ];
 
 /** The terms a stored row was indexed under: its words and its extra terms. */
@@ -134,6 +157,38 @@ export class VocabularyItemsRepository {
       .where('id', 'in', [...ids])
       .execute();
     return rows.map(toStored);
+  }
+
+  private namesQuery(type: string, db: Trx) {
+    const name =
+      this.engine === 'sqlite'
+        ? sql<string>`json_extract(data, '$.name')`
+        : sql<string>`data ->> 'name'`;
+    return db
+      .selectFrom('vocabularyItems')
+      .select(['id', name.as('name')])
+      .where('type', '=', type);
+  }
+
+  /** The display names of the items among `ids` that exist, by id. */
+  async names(type: string, ids: readonly string[], db: Trx = this.db) {
+    const names = new Map<string, string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += NAMES_BATCH) {
+      const rows = await this.namesQuery(type, db)
+        .where('id', 'in', unique.slice(i, i + NAMES_BATCH))
+        .execute();
+      for (const row of rows) names.set(row.id, row.name);
+    }
+    return names;
+  }
+
+  /** Every item's display name of a type with at most `max` items, by id; else undefined. */
+  async allNames(type: string, max: number, db: Trx = this.db) {
+    const rows = await this.namesQuery(type, db)
+      .limit(max + 1)
+      .execute();
+    return rows.length > max ? undefined : new Map(rows.map((r) => [r.id, r.name]));
   }
 
   /** Items by primary key, in the order asked. */
@@ -195,6 +250,19 @@ export class VocabularyItemsRepository {
             .where('vocabularyTerms.term', '>=', match.from)
             .where('vocabularyTerms.term', '<', match.to);
     if (filters.words.length === 0 && !filters.facet && !filters.tags) return q;
+    if (this.engine === 'sqlite' && !filters.facet && !filters.tags) {
+      // SQLite always looks a row up by its rowid, through the wide item rows, unless told to use
+      // the narrow words index (migration 0008). Words are stored normalised, so a plain substring
+      // test (` word`) is the word-prefix test LIKE would make, without LIKE's case folding.
+      const words = sql.join(
+        filters.words.map((word) => sql`instr(w.search_text, ${` ${word}`}) > 0`),
+        sql` and `,
+      );
+      return q.where(
+        sql<boolean>`exists (select 1 from vocabulary_items as w indexed by vocabulary_items_words_idx
+          where w.pk = vocabulary_terms.item_pk and ${words})`,
+      );
+    }
     return q.where((eb) => {
       let items = eb
         .selectFrom('vocabularyItems')
@@ -322,14 +390,19 @@ export class VocabularyItemsRepository {
         ).map((r) => [r.id, r]),
       );
       const fresh: PreparedItem[] = [];
-      const terms: unknown[][] = [];
+      const terms: Array<[number, string]> = [];
       for (const item of chunk) {
         const old = existing.get(item.id);
         if (!old) {
           fresh.push(item);
           continue;
         }
-        if (canonicalJson(readJson(old.data)) === canonicalJson(item.data)) {
+        // SQLite gives back the text it was given: the same dump again is the same text, no
+        // parsing needed. PostgreSQL's jsonb comes back as a value, in its own key order.
+        if (
+          old.data === item.data ||
+          canonicalJson(readJson(old.data)) === canonicalJson(JSON.parse(item.data))
+        ) {
           counts.unchanged++;
           continue;
         }
@@ -339,10 +412,10 @@ export class VocabularyItemsRepository {
         await db
           .updateTable('vocabularyItems')
           .set({
-            data: JSON.stringify(item.data),
+            data: item.data,
             sortKey: item.sortKey,
             searchText: item.searchText,
-            extraTerms: item.extraTerms.join('\n'),
+            extraTerms: item.extraTerms,
             facet: item.facet,
             tags: item.tags,
             updatedAt: now,
@@ -350,43 +423,48 @@ export class VocabularyItemsRepository {
           })
           .where('pk', '=', pk)
           .execute();
-        for (const term of item.terms) terms.push([type, term, pk]);
+        terms.push([pk, item.terms]);
       }
       if (fresh.length > 0) {
-        const inserted = await bulkInsert<{ pk: number; id: string }>(
+        // Keys given rather than returned: appended in key order, and nothing to read back.
+        const keys = await this.newKeys(db, fresh.length);
+        await bulkInsert(
           db,
           this.engine,
           'vocabulary_items',
           ITEM_COLUMNS,
-          fresh.map((item) => [
-            type,
-            item.id,
-            JSON.stringify(item.data),
-            item.sortKey,
-            item.searchText,
-            item.extraTerms.join('\n'),
-            item.facet,
-            item.tags,
-            now,
-            now,
-            1,
-          ]),
-          ['pk', 'id'],
+          fresh.map((item, n) => {
+            terms.push([keys[n]!, item.terms]);
+            return [
+              keys[n],
+              type,
+              item.id,
+              item.data,
+              item.sortKey,
+              item.searchText,
+              item.extraTerms,
+              item.facet,
+              item.tags,
+              now,
+              now,
+              1,
+            ];
+          }),
         );
-        const pkOf = new Map(inserted.map((r) => [r.id, Number(r.pk)]));
-        for (const item of fresh) {
-          const pk = pkOf.get(item.id)!;
-          for (const term of item.terms) terms.push([type, term, pk]);
-        }
         counts.inserted += fresh.length;
+        if (bulk) {
+          bulk.inserted += fresh.length;
+          await this.deferBrowseIndex(db, bulk);
+        }
       }
-      await bulkInsert(
-        db,
-        this.engine,
-        bulk?.termsTable ?? 'vocabulary_terms',
-        TERM_COLUMNS,
-        terms,
-      );
+      if (bulk) {
+        await bulkInsert(db, this.engine, bulk.termsTable, PENDING_COLUMNS, terms);
+      } else {
+        const rows = terms.flatMap(([pk, json]) =>
+          (JSON.parse(json) as string[]).map((term) => [type, term, pk]),
+        );
+        await bulkInsert(db, this.engine, 'vocabulary_terms', TERM_COLUMNS, rows);
+      }
     }
     return counts;
   }
@@ -406,9 +484,52 @@ export class VocabularyItemsRepository {
       .where('term', 'in', [...terms])
       .execute();
     // An item stored earlier in the same import has its terms still waiting.
-    if (bulk?.termsTable) {
+    if (bulk) {
       await sql`delete from ${sql.table(bulk.termsTable)} where item_pk = ${pk}`.execute(db);
     }
+  }
+
+  /**
+   * Keys for `count` new items, ascending. On SQLite the import's transaction holds the write
+   * lock from its first insert on (and an insert after a concurrent commit fails rather than
+   * reuse a key); AUTOINCREMENT's rule, never a key used before, is kept by starting past
+   * `sqlite_sequence`. PostgreSQL takes them from the column's sequence, as a default would.
+   */
+  private async newKeys(db: Trx, count: number): Promise<number[]> {
+    if (this.engine === 'sqlite') {
+      const { rows } = await sql<{ last: number }>`select max(
+          coalesce((select max(pk) from vocabulary_items), 0),
+          coalesce((select seq from sqlite_sequence where name = 'vocabulary_items'), 0)) as last`.execute(
+        db,
+      );
+      const last = Number(rows[0]!.last);
+      return Array.from({ length: count }, (_, n) => last + 1 + n);
+    }
+    const { rows } = await sql<{ pk: string }>`select nextval(
+        pg_get_serial_sequence('vocabulary_items', 'pk')) as pk
+      from generate_series(1, ${count})`.execute(db);
+    return rows.map((r) => Number(r.pk)).sort((x, y) => x - y);
+  }
+
+  /**
+   * SQLite: once an import has inserted many items, drops the browse index (type, sort key) for
+   * the rest of it. Names arrive in no particular order of their sort key, so each one lands
+   * somewhere in that index: over a million names that cost about half the time of inserting
+   * the rows, and building the index again at the end, from sorted keys, a fraction of it. Not
+   * for a few items into a large table, whose index would be rebuilt whole; after half as many
+   * inserts as the table held, the rebuild costs at most about what the inserts did. Inside the
+   * import's transaction: an interrupted import gets the index back with everything else, and
+   * other connections go on reading the index of the last commit meanwhile. PostgreSQL would
+   * lock readers out of the table instead: it keeps its index.
+   */
+  private async deferBrowseIndex(db: Trx, bulk: BulkImport) {
+    if (this.engine !== 'sqlite' || bulk.deferredIndex !== undefined) return;
+    if (bulk.inserted < Math.max(DEFER_INDEX_AFTER, bulk.itemsBefore / 2)) return;
+    const { rows } = await sql<{ sql: string }>`select sql from sqlite_master
+      where type = 'index' and name = 'vocabulary_items_sort_idx'`.execute(db);
+    if (!rows[0]) return;
+    await sql`drop index vocabulary_items_sort_idx`.execute(db);
+    bulk.deferredIndex = rows[0].sql;
   }
 
   /** Deletes one item and its terms; false when there was none. */
@@ -431,36 +552,61 @@ export class VocabularyItemsRepository {
   }
 
   /**
-   * A transaction for a bulk import. On SQLite the page cache grows for its duration: inserting
-   * millions of terms into one B-tree spills and re-reads pages otherwise, and a large import
-   * then spends most of its time in I/O.
+   * A transaction for a bulk import: terms wait in a table and go into their index sorted when
+   * the work is done, and on SQLite the browse index may be rebuilt then (deferBrowseIndex).
    */
-  async bulkTransaction<T>(work: (trx: Trx, bulk: BulkImport) => Promise<T>): Promise<T> {
+  async bulkTransaction<T>(
+    type: string,
+    work: (trx: Trx, bulk: BulkImport) => Promise<T>,
+  ): Promise<T> {
     const sqlite = this.engine === 'sqlite';
     if (sqlite) {
-      await sql`pragma cache_size = ${sql.raw(String(-IMPORT_CACHE_KIB))}`.execute(this.db);
+      // Sorting is most of SQLite's work at the end; by then the parsing is done and the other
+      // cores are free to take part.
+      await sql`pragma threads = ${sql.raw(String(SORT_THREADS))}`.execute(this.db);
     }
     try {
       return await this.transaction(async (trx) => {
-        // Terms in file order would land all over the terms' B-tree; collected in a plain
-        // table and inserted sorted at the end, they are appended page after page.
+        // Terms in file order would land all over the terms' B-tree: they wait here, one row of
+        // JSON per item (a tenth of the rows to insert), and go in sorted when the import ends,
+        // appended page after page.
         await sql`drop table if exists pending_terms`.execute(trx);
-        await sql`create temp table pending_terms (type text, term text ${sql.raw(
-          sqlite ? '' : 'collate "C"',
-        )}, item_pk integer)`.execute(trx);
-        // PostgreSQL sorts the pending terms in memory rather than in temporary files.
-        if (!sqlite) await sql`set local work_mem = '256MB'`.execute(trx);
-        const result = await work(trx, { termsTable: 'pending_terms' });
-        await sql`insert into vocabulary_terms (type, term, item_pk)
-          select type, term, item_pk from pending_terms order by type, term, item_pk`.execute(trx);
+        await sql`create temp table pending_terms (item_pk integer primary key, terms text not null)`.execute(
+          trx,
+        );
+        const bulk: BulkImport = {
+          termsTable: 'pending_terms',
+          inserted: 0,
+          itemsBefore: sqlite ? await this.countAll(trx) : 0,
+        };
+        const result = await work(trx, bulk);
+        if (sqlite) {
+          await sql`insert into vocabulary_terms (type, term, item_pk)
+            select ${type}, t.value, p.item_pk from pending_terms as p, json_each(p.terms) as t
+            order by t.value, p.item_pk`.execute(trx);
+          if (bulk.deferredIndex) await sql.raw(bulk.deferredIndex).execute(trx);
+        } else {
+          // PostgreSQL sorts the terms in memory rather than in temporary files.
+          await sql`set local work_mem = '256MB'`.execute(trx);
+          await sql`insert into vocabulary_terms (type, term, item_pk)
+            select ${type}, t.term, p.item_pk
+            from pending_terms as p, jsonb_array_elements_text(p.terms::jsonb) as t(term)
+            order by t.term collate "C", p.item_pk`.execute(trx);
+        }
         await sql`drop table pending_terms`.execute(trx);
         return result;
       });
     } finally {
-      if (sqlite) {
-        await sql`pragma cache_size = ${sql.raw(String(-SQLITE_CACHE_KIB))}`.execute(this.db);
-      }
+      if (sqlite) await sql`pragma threads = 0`.execute(this.db);
     }
+  }
+
+  private async countAll(db: Trx): Promise<number> {
+    const row = await db
+      .selectFrom('vocabularyItems')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   get database(): Db {

@@ -1,12 +1,12 @@
-import { SEARCH_MAX_WINDOW, type ErrorItem } from '@cairn/shared';
+import { SEARCH_MAX_WINDOW } from '@cairn/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../database/schema.js';
 import { AppError, pidDoesNotExist } from '../../../errors.js';
 import type { SearchParams } from '../../../lib/search.js';
 import { parseSuggestParams } from '../suggest-params.js';
-import { zodErrorItems } from '../../../lib/zod-errors.js';
 import { nowIso } from '../../../database/database.js';
 import { identifierQuery, normaliseSearchText, searchTokens } from '../search-text.js';
+import { MAX_LABEL_TERM, prepareItem, resolveReferences, validateItem } from './prepare.js';
 import { INDEXED_KINDS, type IndexedItem, type IndexedKind, type IndexedType } from './kinds.js';
 import type {
   BulkImport,
@@ -31,30 +31,9 @@ export interface ItemHits {
 export const MAX_QUERY_LENGTH = 500;
 // Words beyond these add nothing to a suggestion but cost a LIKE each.
 const MAX_QUERY_WORDS = 8;
-const MAX_LABEL_TERM = 200;
 // Past the last code point, so `prefix + END` bounds every term that starts with `prefix`.
 const END = '\u{10FFFF}';
 const FACETS_CACHE_MS = 60_000;
-
-/** Search terms of one item: words, whole labels ('='), identifiers ('#'). */
-export function prepareItem(kind: IndexedKind, item: IndexedItem): PreparedItem {
-  const index = kind.index(item);
-  const words = new Set<string>();
-  for (const text of index.words) for (const word of searchTokens(text)) words.add(word);
-  const extra = new Set<string>();
-  for (const label of index.labels) extra.add(`=${label.slice(0, MAX_LABEL_TERM)}`);
-  for (const identifier of index.identifiers) if (identifier !== '') extra.add(`#${identifier}`);
-  return {
-    id: item.id,
-    data: item,
-    sortKey: index.sortKey,
-    searchText: ` ${[...words].join(' ')} `,
-    extraTerms: [...extra],
-    facet: index.facet,
-    tags: index.tags.length > 0 ? ` ${index.tags.join(' ')} ` : '',
-    terms: [...words, ...extra],
-  };
-}
 
 /**
  * Names, affiliations, funders, awards and subjects: searched in SQL with the same ranking as
@@ -100,11 +79,8 @@ export class VocabularyItemsService {
 
   /** Validates an admin's or an importer's item; throws VALIDATION_FAILED with every problem. */
   validate(type: IndexedType, input: unknown): IndexedItem {
-    const kind = this.kind(type);
-    const parsed = kind.schema.safeParse(input);
-    if (!parsed.success)
-      throw new AppError('VALIDATION_FAILED', undefined, zodErrorItems(parsed.error));
-    return kind.complete(parsed.data);
+    this.kind(type);
+    return validateItem(type, input);
   }
 
   /** Creates an item; 400 when the id is taken (InvenioRDM's PIDAlreadyExists). */
@@ -134,13 +110,23 @@ export class VocabularyItemsService {
     this.facetsCache.delete(type);
   }
 
-  /** Stores validated, resolved items in the caller's transaction, or a new one. */
-  async write(type: IndexedType, items: readonly IndexedItem[], trx?: Trx, bulk?: BulkImport) {
+  /** Stores validated, resolved items in a transaction of their own. */
+  async write(type: IndexedType, items: readonly IndexedItem[]) {
     const kind = this.kind(type);
     const prepared = items.map((item) => prepareItem(kind, item));
     this.facetsCache.delete(type);
-    if (trx) return this.repo.upsert(trx, type, prepared, nowIso(), bulk);
     return this.repo.transaction((t) => this.repo.upsert(t, type, prepared, nowIso()));
+  }
+
+  /** Stores an import's prepared items in its transaction. */
+  async writePrepared(
+    type: IndexedType,
+    items: readonly PreparedItem[],
+    trx: Trx,
+    bulk: BulkImport,
+  ) {
+    this.facetsCache.delete(type);
+    return this.repo.upsert(trx, type, items, nowIso(), bulk);
   }
 
   private async resolvedOne(type: IndexedType, item: IndexedItem): Promise<IndexedItem> {
@@ -150,61 +136,31 @@ export class VocabularyItemsService {
     return resolved!.item;
   }
 
-  /**
-   * Awards name their funder and people their affiliations by id: each id must exist, and the
-   * stored item carries its current name, so that a suggestion shows it without a lookup.
-   */
-  async resolve(
+  /** Resolves the references of validated items (see resolveReferences). */
+  resolve(type: IndexedType, items: readonly IndexedItem[], db?: Trx) {
+    return resolveReferences(type, items, (refType, ids) => this.repo.names(refType, ids, db));
+  }
+
+  /** Every item's name of a vocabulary of at most `max` items (else undefined), by id. */
+  allNames(type: IndexedType, max: number, db?: Trx): Promise<Map<string, string> | undefined> {
+    return this.repo.allNames(type, max, db);
+  }
+
+  /** The names of the items among `ids` that exist, for an import resolving references. */
+  referenceNames(
     type: IndexedType,
-    items: readonly IndexedItem[],
+    ids: readonly string[],
     db?: Trx,
-  ): Promise<Array<{ item: IndexedItem } | { problems: ErrorItem[] }>> {
-    if (type === 'awards') {
-      const funders = await this.existing(
-        'funders',
-        items.map((i) => (i.funder as { id: string }).id),
-        db,
-      );
-      return items.map((i) => {
-        const { id } = i.funder as { id: string };
-        const funder = funders.get(id);
-        if (!funder)
-          return { problems: [{ field: 'funder.id', messages: [`Unknown funder ${id}.`] }] };
-        return { item: { ...i, funder: { id, name: funder.data.name as string } } };
-      });
-    }
-    if (type === 'names') {
-      type Ref = { id?: string; name?: string };
-      const refs = (i: IndexedItem) => (i.affiliations ?? []) as Ref[];
-      const affiliations = await this.existing(
-        'affiliations',
-        items.flatMap((i) => refs(i).flatMap((a) => (a.id ? [a.id] : []))),
-        db,
-      );
-      return items.map((i) => {
-        const problems: ErrorItem[] = [];
-        const resolved = refs(i).map((a, n) => {
-          if (!a.id) return a;
-          const found = affiliations.get(a.id);
-          if (!found) {
-            problems.push({
-              field: `affiliations.${n}.id`,
-              messages: [`Unknown affiliation ${a.id}.`],
-            });
-            return a;
-          }
-          return { id: a.id, name: found.data.name as string };
-        });
-        if (problems.length > 0) return { problems };
-        return { item: refs(i).length > 0 ? { ...i, affiliations: resolved } : i };
-      });
-    }
-    return items.map((item) => ({ item }));
+  ): Promise<Map<string, string>> {
+    return this.repo.names(type, ids, db);
   }
 
   /** One transaction for a whole import (see the repository's bulkTransaction). */
-  bulkTransaction<T>(work: (trx: Trx, bulk: BulkImport) => Promise<T>): Promise<T> {
-    return this.repo.bulkTransaction(work);
+  bulkTransaction<T>(
+    type: IndexedType,
+    work: (trx: Trx, bulk: BulkImport) => Promise<T>,
+  ): Promise<T> {
+    return this.repo.bulkTransaction(type, work);
   }
 
   private facets(type: IndexedType): Promise<string[]> {

@@ -142,10 +142,14 @@ function identifierTerms(entries: Array<{ scheme: string; identifier: string }> 
   return (entries ?? []).map((e) => compactIdentifier(e.identifier));
 }
 
+/** The distinct non-empty normalised forms of the values given. */
 function norm(values: Array<string | undefined>): string[] {
-  return [...new Set(values.filter((v): v is string => !!v).map(normaliseSearchText))].filter(
-    (v) => v !== '',
-  );
+  const out = new Set<string>();
+  for (const value of values) {
+    const normalised = value ? normaliseSearchText(value) : '';
+    if (normalised !== '') out.add(normalised);
+  }
+  return [...out];
 }
 
 const organisation = (type: 'affiliations' | 'funders'): IndexedKind => ({
@@ -180,7 +184,6 @@ const names: IndexedKind = {
   sortName: 'name',
   complete(input) {
     const v = input as z.infer<typeof NameSchema>;
-    const orcid = v.identifiers?.find((e) => e.scheme === 'orcid');
     const identifiers = v.identifiers?.map((e) =>
       e.scheme === 'orcid'
         ? { scheme: 'orcid', identifier: normalizeIdentifier('orcid', e.identifier) }
@@ -189,7 +192,8 @@ const names: IndexedKind = {
     const name = v.name ?? [v.family_name, v.given_name].filter((p) => p !== undefined).join(', ');
     return {
       ...v,
-      id: v.id ?? normalizeIdentifier('orcid', orcid!.identifier),
+      // The schema requires an id or an ORCID iD.
+      id: v.id ?? identifiers!.find((e) => e.scheme === 'orcid')!.identifier,
       name,
       ...(identifiers ? { identifiers } : {}),
     };

@@ -5,12 +5,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../../test/databases.js';
 import { createTestApp, type TestApp } from '../../../../test/app.js';
 import type { IndexedType } from '../kinds.js';
-import { ImportFailed, importVocabulary } from './importer.js';
+import { sql } from 'kysely';
+import { ImportAborted, ImportFailed, importVocabulary } from './importer.js';
 import { SAMPLES_DIR as SAMPLES } from './samples.js';
 
 function text(content: string) {
   return Readable.from([Buffer.from(content, 'utf8')]);
 }
+
+/** The n-th ORCID iD of the 0009 block, with its ISO 7064 11,2 check character. */
+function orcid(n: number): string {
+  const base = `0009${String(n).padStart(11, '0')}`;
+  let total = 0;
+  for (const digit of base) total = (total + Number(digit)) * 2;
+  const check = (12 - (total % 11)) % 11;
+  return `${base}${check === 10 ? 'X' : check}`.replace(/(\d{4})(?=.)/g, '$1-');
+}
+
+const NAMES_HEADER = 'orcid,given_names,family_name,affiliations';
+
+/** `count` valid names CSV rows, starting at `from`; row k is on line k + 2 of a file. */
+function nameRows(count: number, from = 0): string[] {
+  return Array.from({ length: count }, (_, k) => `${orcid(from + k)},Given${k},Family${from + k},`);
+}
+
+/** A dump handed over a few rows at a time, as a file is read. */
+function* chunksOf(lines: string[], size = 500): Generator<Buffer> {
+  for (let i = 0; i < lines.length; i += size) {
+    yield Buffer.from(`${lines.slice(i, i + size).join('\n')}\n`);
+  }
+}
+const inChunks = (lines: string[], size?: number) => Readable.from(chunksOf(lines, size));
 
 describe.each(ENGINES)('vocabulary imports on %s', (engine) => {
   let t: TestApp;
@@ -30,6 +55,11 @@ describe.each(ENGINES)('vocabulary imports on %s', (engine) => {
     );
   const count = async (type: IndexedType) =>
     (await t.services.vocabularyItems.search(type, { size: '100' })).total;
+  const stored = (id: string) =>
+    t.services.vocabularyItems.read('names', id).then(
+      () => true,
+      () => false,
+    );
 
   it('reads ROR schema v1 and v2 alike, and a second run changes nothing', async () => {
     const v1 = await run('affiliations', ['ror-v1.json'], 'json');
@@ -124,4 +154,119 @@ describe.each(ENGINES)('vocabulary imports on %s', (engine) => {
     expect(await run('subjects', csv, 'csv')).toMatchObject({ records: 2, inserted: 1 });
     expect((await t.services.vocabularyItems.read('subjects', 'x-1')).data.subject).toBe('Second');
   });
+
+  it('stops at a malformed line after batches were written, with nothing stored', async () => {
+    const rows = nameRows(5000, 500_000);
+    rows[4200] = `${orcid(504_200)},Anna,Mül"ler,`;
+    await expect(
+      importVocabulary(t.services.vocabularyItems, 'names', inChunks([NAMES_HEADER, ...rows]), {
+        format: 'csv',
+        locale: 'en',
+      }),
+    ).rejects.toMatchObject({
+      problems: [{ line: 4202, reason: 'A quote inside an unquoted field.' }],
+    });
+    expect(await stored(orcid(500_000))).toBe(false);
+  });
+
+  it('reports a bad record far into the file by its line, with nothing stored', async () => {
+    const rows = nameRows(5000, 510_000);
+    rows[4321] = '0000-0002-1825-0098,Bad,Checksum,';
+    const error = (await importVocabulary(
+      t.services.vocabularyItems,
+      'names',
+      inChunks([NAMES_HEADER, ...rows]),
+      { format: 'csv', locale: 'en' },
+    ).catch((e: unknown) => e)) as ImportFailed;
+    expect(error).toBeInstanceOf(ImportFailed);
+    expect(error.problems).toEqual([
+      { line: 4323, reason: 'identifiers.0.identifier: Invalid ORCID identifier.' },
+    ]);
+    expect(await stored(orcid(510_000))).toBe(false);
+  });
+
+  it('stores nothing when the file cannot be read to the end', async () => {
+    function* failing() {
+      yield* chunksOf([NAMES_HEADER, ...nameRows(4000, 520_000)]);
+      throw new Error('EIO: i/o error, read');
+    }
+    await expect(
+      importVocabulary(t.services.vocabularyItems, 'names', Readable.from(failing()), {
+        format: 'csv',
+        locale: 'en',
+      }),
+    ).rejects.toThrow('EIO: i/o error, read');
+    expect(await stored(orcid(520_000))).toBe(false);
+  });
+
+  it('stores nothing when its worker thread fails, here for want of memory', async () => {
+    // A quoted field that never ends: the reader holds it whole, past the worker's heap limit.
+    function* endless() {
+      yield* chunksOf([NAMES_HEADER, ...nameRows(4000, 530_000)]);
+      yield Buffer.from(`${orcid(534_000)},Anna,"`);
+      const mib = 'x'.repeat(2 ** 20);
+      for (let i = 0; i < 256; i++) yield mib;
+    }
+    const error = await importVocabulary(
+      t.services.vocabularyItems,
+      'names',
+      Readable.from(endless()),
+      {
+        format: 'csv',
+        locale: 'en',
+        workerHeapMb: 32,
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportAborted);
+    expect((error as Error).message).toBe(
+      'Reading the file needed more than 32 MB of memory: is a record unterminated?',
+    );
+    expect(await stored(orcid(530_000))).toBe(false);
+  });
+
+  it.runIf(engine === 'sqlite')(
+    'rebuilds the browse index it set aside during a large import, also when it fails',
+    async () => {
+      const indexed = async () =>
+        (
+          await sql<{ name: string }>`select name from sqlite_master
+            where name = 'vocabulary_items_sort_idx'`.execute(t.services.database.db)
+        ).rows.length === 1;
+      const rows = nameRows(120_000, 600_000).reverse();
+      const bad = [NAMES_HEADER, ...rows, '0000-0002-1825-0098,Bad,Checksum,'];
+      await expect(
+        importVocabulary(t.services.vocabularyItems, 'names', inChunks(bad, 5000), {
+          format: 'csv',
+          locale: 'en',
+        }),
+      ).rejects.toBeInstanceOf(ImportFailed);
+      expect(await indexed()).toBe(true);
+      expect(await stored(orcid(600_000))).toBe(false);
+
+      const result = await importVocabulary(
+        t.services.vocabularyItems,
+        'names',
+        inChunks([NAMES_HEADER, ...rows], 5000),
+        { format: 'csv', locale: 'en' },
+      );
+      expect(result).toMatchObject({ records: 120_000, inserted: 120_000 });
+      expect(await indexed()).toBe(true);
+      // Browsing reads that index: family names in order, though the file had them reversed.
+      const page = await t.services.vocabularyItems.search('names', {
+        sort: 'name',
+        size: '3',
+        q: 'family6000',
+      });
+      expect(page.items.map((i) => i.data.family_name)).toEqual([
+        'Family600000',
+        'Family600001',
+        'Family600002',
+      ]);
+      const plan = await sql<{ detail: string }>`explain query plan
+        select pk from vocabulary_items where type = 'names' order by sort_key, pk limit 3`.execute(
+        t.services.database.db,
+      );
+      expect(plan.rows.map((r) => r.detail).join(' ')).toContain('vocabulary_items_sort_idx');
+    },
+  );
 });

@@ -22,11 +22,12 @@ function strings(value: unknown): string[] {
 }
 
 function defined<T extends Raw>(record: T): T {
-  return Object.fromEntries(
-    Object.entries(record).filter(
-      ([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0),
-    ),
-  ) as T;
+  const out: Raw = {};
+  for (const key in record) {
+    const v = record[key];
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) out[key] = v;
+  }
+  return out as T;
 }
 
 /** A ROR record (schema v2 with `names`, or v1 with `name`) as an affiliation or funder. */

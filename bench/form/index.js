@@ -1,0 +1,484 @@
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { benchOrcid, consortiumDraft } from '../api/drafts.js';
+import { percentile } from '../lib/load.js';
+import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
+import { startServer } from '../lib/server.js';
+
+/**
+ * @typedef {import('../lib/report.js').BenchResult} BenchResult
+ * @typedef {import('../lib/report.js').BenchOptions} BenchOptions
+ * @typedef {import('playwright-core').Browser} Browser
+ * @typedef {import('playwright-core').Page} Page
+ * @typedef {{interactive: number[], htmlDone: number[], htmlKB: number, title: number[], filter: number[], add: number[], move: number[]}} Sample
+ */
+
+const EMAIL = 'bench-form@cairn.example';
+const PASSWORD = 'cairn-bench-password';
+const LARGE = 10_000;
+const SMALL = 10;
+/** Cold loads of each draft, alternating, after one unmeasured load of each. */
+const LOADS = 5;
+/** Keystrokes measured in each text box, per draft. */
+const KEYSTROKES = 40;
+/** Creators added, and moves made, per draft. */
+const ACTIONS = 5;
+const INTERACTIVE_MAX_MS = 2_000;
+const KEYSTROKE_P95_MAX_MS = 16;
+const RATIO_MAX = 1.5;
+const JS_GZIP_MAX_KB = 350;
+/** How long after interactive scripts are still collected, to report what the page defers. */
+const LATE_MS = 3_000;
+const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Installed before any page script (as source: it runs in the browser, not in Node).
+ *
+ * Interactive: the first idle moment of the main thread once the title input and the first
+ * creator row are in the page.
+ *
+ * Input-to-paint: `__arm(kind, arg)` waits for the next keydown (`key`) or click (`rowText`,
+ * `rowAt`) and records, in `__paint`, the time from the event's timestamp to the first moment
+ * after the frame that shows its effect: a requestAnimationFrame callback runs just before the
+ * frame is drawn, and a message posted from it is handled once the frame has been.
+ * `rowText` waits until a creator row shows `arg`; `rowAt` until the row holding the clicked
+ * button is at position `arg`.
+ */
+const INSTRUMENT = `
+  const check = () => {
+    if (window.__formAt !== undefined) return;
+    if (!document.querySelector('input[name="metadata.title"]')) return;
+    if (!document.querySelector('[aria-posinset]')) return;
+    window.__formAt = performance.now();
+    requestIdleCallback(() => { window.__interactiveAt = performance.now(); });
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+
+  const afterPaint = (start) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => { window.__paint = performance.now() - start; };
+    channel.port2.postMessage(null);
+  });
+  const whenTrue = (condition, then) => {
+    if (condition()) return then();
+    const observer = new MutationObserver(() => {
+      if (!condition()) return;
+      observer.disconnect();
+      then();
+    });
+    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+  };
+  window.__arm = (kind, arg) => {
+    window.__paint = undefined;
+    const type = kind === 'key' ? 'keydown' : 'click';
+    const listener = (event) => {
+      document.removeEventListener(type, listener, true);
+      const start = event.timeStamp;
+      if (kind === 'key') return afterPaint(start);
+      const button = event.target.closest('button');
+      const row = button && button.closest('[aria-posinset]');
+      const condition = kind === 'rowText'
+        ? () => [...document.querySelectorAll('[aria-posinset]')].some((r) => r.textContent.includes(arg))
+        : () => row && row.isConnected && row.getAttribute('aria-posinset') === String(arg);
+      whenTrue(condition, () => afterPaint(start));
+    };
+    document.addEventListener(type, listener, true);
+  };
+`;
+
+/**
+ * The deposit form with a draft of 10,000 creators beside the same draft with 10: time until
+ * the form is interactive, keystroke-to-paint latency in the title and in the creators filter,
+ * adding a creator and moving one; and the JavaScript the deposit page loads, gzipped.
+ * @param {BenchOptions} [options]
+ * @returns {Promise<BenchResult>}
+ */
+export async function run(options = {}) {
+  const startedAt = new Date().toISOString();
+  const server = await startServer(options);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
+    const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
+    const drafts = {
+      small: await createDraft(server.baseUrl, token, SMALL),
+      large: await createDraft(server.baseUrl, token, LARGE),
+    };
+    const storageState = await logIn(browser, server.baseUrl);
+
+    /** @type {{small: Sample, large: Sample}} */
+    const samples = {
+      small: { interactive: [], htmlDone: [], htmlKB: 0, title: [], filter: [], add: [], move: [] },
+      large: { interactive: [], htmlDone: [], htmlKB: 0, title: [], filter: [], add: [], move: [] },
+    };
+    const order = /** @type {const} */ (['small', 'large']);
+    for (let i = -1; i < LOADS; i++) {
+      for (const name of order) {
+        const context = await browser.newContext({ storageState });
+        try {
+          const page = await context.newPage();
+          const timing = await load(page, `${server.baseUrl}/uploads/${drafts[name]}`);
+          if (i >= 0) {
+            samples[name].interactive.push(timing.interactive);
+            samples[name].htmlDone.push(timing.htmlDone);
+            samples[name].htmlKB = timing.htmlKB;
+          }
+        } finally {
+          await context.close();
+        }
+      }
+    }
+    for (const name of order) {
+      const context = await browser.newContext({ storageState });
+      try {
+        const page = await context.newPage();
+        await load(page, `${server.baseUrl}/uploads/${drafts[name]}`);
+        samples[name].title = await typeAndMeasure(
+          page,
+          page.getByRole('textbox', { name: 'Title', exact: true }),
+        );
+        const filter = page.getByRole('searchbox', { name: 'Filter creators' });
+        // The filter shows above 10 entries only (CREATOR_FILTER_THRESHOLD).
+        if ((await filter.count()) > 0) samples[name].filter = await typeAndMeasure(page, filter);
+        samples[name].add = await addCreators(page);
+        samples[name].move = await moveCreator(page);
+      } finally {
+        await context.close();
+      }
+    }
+    const js = await measureJs(browser, storageState, `${server.baseUrl}/uploads/${drafts.large}`);
+
+    const median = (/** @type {number[]} */ xs) => percentile(sortedCopy(xs), 50);
+    const p95 = (/** @type {number[]} */ xs) => percentile(sortedCopy(xs), 95);
+    const phases = order.map((name) => {
+      const s = samples[name];
+      return {
+        name: `${(name === 'small' ? SMALL : LARGE).toLocaleString('en')} creators`,
+        interactiveMedianMs: round(median(s.interactive)),
+        interactiveMs: s.interactive.map(round),
+        htmlReceivedMedianMs: round(median(s.htmlDone)),
+        htmlKB: round(s.htmlKB),
+        titleP50Ms: round(median(s.title)),
+        titleP95Ms: round(p95(s.title)),
+        filterP50Ms: round(median(s.filter)),
+        filterP95Ms: round(p95(s.filter)),
+        addMedianMs: round(median(s.add)),
+        moveMedianMs: round(median(s.move)),
+      };
+    });
+    const [small, large] = phases;
+    if (!small || !large) throw new Error('a phase is missing');
+    const targets = [
+      target({
+        label: 'interactive, 10,000 creators',
+        value: large.interactiveMedianMs,
+        unit: 'ms',
+        comparison: '≤',
+        bound: INTERACTIVE_MAX_MS,
+      }),
+      target({
+        label: 'title keystroke p95, 10,000 creators',
+        value: large.titleP95Ms,
+        unit: 'ms',
+        comparison: '≤',
+        bound: KEYSTROKE_P95_MAX_MS,
+      }),
+      target({
+        label: 'filter keystroke p95, 10,000 creators',
+        value: large.filterP95Ms,
+        unit: 'ms',
+        comparison: '≤',
+        bound: KEYSTROKE_P95_MAX_MS,
+      }),
+      .../** @type {const} */ ([
+        ['interactive', 'interactiveMedianMs'],
+        ['title keystroke p95', 'titleP95Ms'],
+        ['add a creator', 'addMedianMs'],
+        ['move a creator', 'moveMedianMs'],
+      ]).map(([label, key]) =>
+        target({
+          label: `${label} 10,000 / 10`,
+          value: large[key] / small[key],
+          unit: '×',
+          comparison: '≤',
+          bound: RATIO_MAX,
+        }),
+      ),
+      target({
+        label: 'deposit page JS, gzipped',
+        value: js.gzipBytes / 1000,
+        unit: 'KB',
+        comparison: '≤',
+        bound: JS_GZIP_MAX_KB,
+      }),
+    ];
+
+    process.stdout.write(
+      `form: the deposit form in Chromium headless; ${LOADS} cold loads of each draft ` +
+        `(medians), ${KEYSTROKES} keystrokes per text box, ${ACTIONS} adds and moves\n\n` +
+        textTable([
+          [
+            'draft',
+            'interactive ms',
+            'HTML in ms',
+            'HTML KB',
+            'title p50/p95 ms',
+            'filter p50/p95 ms',
+            'add ms',
+            'move ms',
+            'all interactive',
+          ],
+          ...phases.map((p) => [
+            p.name,
+            String(p.interactiveMedianMs),
+            String(p.htmlReceivedMedianMs),
+            String(p.htmlKB),
+            `${p.titleP50Ms} / ${p.titleP95Ms}`,
+            Number.isNaN(p.filterP95Ms) ? '- (no filter)' : `${p.filterP50Ms} / ${p.filterP95Ms}`,
+            String(p.addMedianMs),
+            String(p.moveMedianMs),
+            p.interactiveMs.join(' '),
+          ]),
+        ]) +
+        `\n\nJavaScript of the deposit page until interactive: ${js.files} files, ` +
+        `${round(js.rawBytes / 1000)} KB, ${round(js.gzipBytes / 1000)} KB gzipped; ` +
+        `requested in the ${LATE_MS / 1000} s after: ${js.later.files} files, ` +
+        `${round(js.later.rawBytes / 1000)} KB, ${round(js.later.gzipBytes / 1000)} KB gzipped\n\n`,
+    );
+    for (const t of targets) process.stdout.write(`${targetLine(t)}\n`);
+    return {
+      name: 'form',
+      startedAt,
+      machine: machineInfo(),
+      phases,
+      targets,
+      notes: {
+        jsFiles: js.files,
+        jsRawKB: round(js.rawBytes / 1000),
+        jsGzipKB: round(js.gzipBytes / 1000),
+        jsLaterFiles: js.later.files,
+        jsLaterGzipKB: round(js.later.gzipBytes / 1000),
+      },
+      failures: [],
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/**
+ * The API benchmark's consortium draft with `count` creators, checked to be stored whole.
+ * @param {string} baseUrl
+ * @param {string} token
+ * @param {number} count
+ */
+async function createDraft(baseUrl, token, count) {
+  const draft = consortiumDraft(count);
+  // The API benchmark's ORCID iDs are valid for the first 2,000 creators; later ones reuse them.
+  for (const [n, creator] of draft.metadata.creators.entries()) {
+    const person = /** @type {{identifiers?: {scheme: string, identifier: string}[]}} */ (
+      creator.person_or_org
+    );
+    if (person.identifiers)
+      person.identifiers = [{ scheme: 'orcid', identifier: benchOrcid(n % 2000) }];
+  }
+  const response = await fetch(`${baseUrl}/api/records`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(draft),
+  });
+  const body = /** @type {any} */ (await response.json());
+  if (!response.ok) throw new Error(`POST /api/records answered ${response.status}`);
+  if (body.errors?.length)
+    throw new Error(`draft errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
+  if (body.metadata.creators.length !== count) throw new Error('creators were dropped');
+  return /** @type {string} */ (body.id);
+}
+
+/**
+ * Logs in through the login page once; every measured load reuses the session cookie.
+ * @param {Browser} browser
+ * @param {string} baseUrl
+ */
+async function logIn(browser, baseUrl) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/login`);
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(EMAIL);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Opens the draft's form; resolves with the time from navigation to interactive, and when the
+ * HTML (which embeds the draft) had arrived, and its size: the part the server and the network
+ * take, before any script runs.
+ * @param {Page} page
+ * @param {string} url
+ */
+async function load(page, url) {
+  await page.addInitScript({ content: INSTRUMENT });
+  await page.goto(url);
+  await page.waitForFunction('window.__interactiveAt !== undefined', undefined, {
+    timeout: 60_000,
+  });
+  return /** @type {{interactive: number, htmlDone: number, htmlKB: number}} */ (
+    await page.evaluate(`(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      return {
+        interactive: window.__interactiveAt,
+        htmlDone: nav.responseEnd,
+        htmlKB: nav.decodedBodySize / 1000,
+      };
+    })()`)
+  );
+}
+
+/**
+ * Types into `box` one key at a time (half of them letters, then as many backspaces) and
+ * resolves with each key's time to paint.
+ * @param {Page} page
+ * @param {import('playwright-core').Locator} box
+ */
+async function typeAndMeasure(page, box) {
+  await box.click();
+  await box.press('End');
+  const text = 'lovelace glacier melt hydrochemistry ice'.slice(0, KEYSTROKES / 2);
+  const keys = [...text.split('').map((c) => (c === ' ' ? 'Space' : c))];
+  keys.push(...keys.map(() => 'Backspace'));
+  /** @type {number[]} */
+  const latencies = [];
+  for (const key of keys) {
+    await page.evaluate("window.__arm('key')");
+    await page.keyboard.press(key);
+    latencies.push(await paintTime(page));
+    // A person types a few keys a second; let deferred work (the filter) finish in between.
+    await page.waitForTimeout(60);
+  }
+  return latencies;
+}
+
+/**
+ * Adds creators through the dialog; resolves with each one's time from the Save click to the
+ * frame that shows its row.
+ * @param {Page} page
+ */
+async function addCreators(page) {
+  /** @type {number[]} */
+  const times = [];
+  for (let i = 0; i < ACTIONS; i++) {
+    const family = `Benchadded${i}`;
+    await page.getByRole('button', { name: 'Add creator', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add creator' });
+    await dialog.getByRole('textbox', { name: 'Family name', exact: true }).fill(family);
+    await page.evaluate(`window.__arm('rowText', ${JSON.stringify(family)})`);
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    times.push(await paintTime(page));
+    await dialog.waitFor({ state: 'hidden' });
+  }
+  return times;
+}
+
+/**
+ * Moves the first creator down, step by step, with its move-down button; resolves with each
+ * move's time from the click to the frame that shows the row in its new place.
+ * @param {Page} page
+ */
+async function moveCreator(page) {
+  // Adding scrolled to the end; back to the top, where the first row is rendered again.
+  const region = page.getByRole('region', { name: 'Creators' });
+  await page.waitForTimeout(500);
+  await region.evaluate((element) => element.scrollTo({ top: 0 }));
+  const button = page
+    .locator('[aria-posinset="1"]')
+    .getByRole('button', { name: /^Move .* down$/ });
+  const label = await button.getAttribute('aria-label');
+  if (!label) throw new Error('no move button');
+  const sameButton = page.getByRole('button', { name: label, exact: true });
+  /** @type {number[]} */
+  const times = [];
+  for (let i = 0; i < ACTIONS; i++) {
+    await page.evaluate(`window.__arm('rowAt', ${i + 2})`);
+    await sameButton.click();
+    times.push(await paintTime(page));
+  }
+  return times;
+}
+
+/** @param {Page} page */
+async function paintTime(page) {
+  await page.waitForFunction('window.__paint !== undefined', undefined, { timeout: 30_000 });
+  return /** @type {number} */ (await page.evaluate('window.__paint'));
+}
+
+/**
+ * The scripts of the deposit page, gzipped at level 9 here (what a server's compression would
+ * send, independently of how Cairn serves): those it requested before it was interactive, which
+ * the target is about, and apart from them those it requested in the `LATE_MS` after (code the
+ * page defers until it is idle, such as the description editor), so that deferring shows.
+ * Each URL is counted once.
+ * @param {Browser} browser
+ * @param {any} storageState
+ * @param {string} url
+ */
+async function measureJs(browser, storageState, url) {
+  const context = await browser.newContext({ storageState });
+  try {
+    const page = await context.newPage();
+    /** @type {Map<string, Promise<Buffer>>} */
+    const bodies = new Map();
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      if (!bodies.has(response.url())) bodies.set(response.url(), response.body());
+    });
+    await load(page, url);
+    await page.waitForTimeout(LATE_MS);
+    const { interactiveAt, startedAt } =
+      /** @type {{interactiveAt: number, startedAt: [string, number][]}} */ (
+        await page.evaluate(`({
+        interactiveAt: window.__interactiveAt,
+        startedAt: performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime]),
+      })`)
+      );
+    const startOf = new Map(startedAt);
+    const before = { files: 0, rawBytes: 0, gzipBytes: 0 };
+    const after = { files: 0, rawBytes: 0, gzipBytes: 0 };
+    for (const [scriptUrl, bodyPromise] of bodies) {
+      const body = await bodyPromise;
+      const start = startOf.get(scriptUrl);
+      if (start === undefined) throw new Error(`no resource timing for ${scriptUrl}`);
+      const sum = start < interactiveAt ? before : after;
+      sum.files += 1;
+      sum.rawBytes += body.byteLength;
+      sum.gzipBytes += gzipSync(body, { level: 9 }).byteLength;
+    }
+    return { ...before, later: after };
+  } finally {
+    await context.close();
+  }
+}
+
+/** @param {number[]} xs */
+function sortedCopy(xs) {
+  return [...xs].sort((a, b) => a - b);
+}
+
+/** @param {number} x */
+function round(x) {
+  return Number.isNaN(x) ? NaN : Math.round(x * 10) / 10;
+}

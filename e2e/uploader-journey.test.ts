@@ -1,0 +1,284 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page, Request, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { axeViolations } from './support/axe.js';
+import { addCreator, DRAFT_PATH, publishFromEditor } from './support/deposit.js';
+import { createAccount, type TestAccount } from './support/server.js';
+import { expectPath, test } from './support/test.js';
+
+const MiB = 1024 * 1024;
+let dir = '';
+
+/** A file of `size` bytes whose content depends on `seed`, so two files never share parts. */
+async function makeFile(name: string, size: number, seed: number): Promise<string> {
+  const bytes = Buffer.alloc(size);
+  for (let i = 0; i < size; i += 4) bytes.writeUInt32LE((i * 2654435761 + seed) >>> 0, i);
+  const file = path.join(dir, name);
+  await fs.writeFile(file, bytes);
+  return file;
+}
+
+async function md5Of(file: string): Promise<string> {
+  return `md5:${createHash('md5')
+    .update(await fs.readFile(file))
+    .digest('hex')}`;
+}
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cairn-uploads-'));
+});
+afterAll(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+async function logIn(page: Page, account: TestAccount): Promise<void> {
+  await page.goto('/login?next=%2Fuploads%2Fnew');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'New upload', level: 1 }).waitFor();
+}
+
+async function fillDraft(page: Page, title: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+  await addCreator(page, 'Franklin', 'Rosalind');
+  await page.getByRole('textbox', { name: 'Publication date', exact: true }).fill('1952-05-06');
+  await page.getByRole('combobox', { name: 'Resource type', exact: true }).click();
+  await page.getByRole('option', { name: 'Dataset', exact: true }).click();
+}
+
+/** Picks files through the "Choose files" button, operated from the keyboard. */
+async function chooseFiles(page: Page, files: string[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Choose files' }).focus();
+  await page.keyboard.press('Enter');
+  await (await chooser).setFiles(files);
+}
+
+function fileRow(page: Page, name: string) {
+  return page.getByRole('row').filter({ hasText: name });
+}
+
+async function waitUploaded(page: Page, name: string): Promise<void> {
+  await fileRow(page, name).getByRole('link', { name, exact: true }).waitFor({ timeout: 60_000 });
+  await fileRow(page, name).getByText('100%').waitFor();
+}
+
+/** The API as the page's own session (cookies and CSRF), as the app itself calls it. */
+async function apiGet(page: Page, url: string): Promise<Record<string, unknown>> {
+  return page.evaluate(async (target) => {
+    const response = await fetch(target, { headers: { Accept: 'application/json' } });
+    if (!response.ok) throw new Error(`${target}: ${response.status}`);
+    return (await response.json()) as Record<string, unknown>;
+  }, url);
+}
+
+function draftIdOf(page: Page): string {
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+}
+
+describe('file uploader journey', () => {
+  test('three files, one of 20 MiB sent in parts, are uploaded and published', async ({
+    page,
+    server,
+  }) => {
+    const small = await makeFile('readme.txt', 2_000, 1);
+    const medium = await makeFile('counts.csv', 3 * MiB, 2);
+    const big = await makeFile('diffraction.bin', 20 * MiB, 3);
+    const account = await createAccount(server.services);
+    await logIn(page, account);
+    await fillDraft(page, 'Photo 51 diffraction data');
+
+    const puts: Request[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().includes('/draft/files/')) puts.push(request);
+    });
+    await chooseFiles(page, [small, medium, big]);
+    await expectPath(page, DRAFT_PATH);
+    for (const name of ['readme.txt', 'counts.csv', 'diffraction.bin'])
+      await waitUploaded(page, name);
+
+    // 20 MiB is two parts of 16 MiB and 4 MiB (SPEC §9), each with its Content-MD5.
+    const parts = puts.filter((r) => /\/diffraction\.bin\/content\/\d+$/.test(r.url()));
+    expect(parts.map((r) => r.url().split('/').pop()).sort()).toEqual(['1', '2']);
+    for (const part of parts)
+      expect(part.headers()['content-md5']).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(puts.filter((r) => r.url().endsWith('/readme.txt/content'))).toHaveLength(1);
+    await page.getByText('3 out of 5 files').waitFor();
+    await page.getByText('24.1 MB out of 10 GB').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    const id = draftIdOf(page);
+    await page.getByRole('radio', { name: 'Preview counts.csv' }).check();
+    await publishFromEditor(page);
+    await expectPath(page, `/records/${id}`);
+
+    const files = (await apiGet(page, `/api/records/${id}/files`)) as {
+      default_preview?: string;
+      entries: Array<{ key: string; checksum: string; size: number }>;
+    };
+    const byKey = Object.fromEntries(files.entries.map((e) => [e.key, e]));
+    expect(byKey['readme.txt']?.checksum).toBe(await md5Of(small));
+    expect(byKey['counts.csv']?.checksum).toBe(await md5Of(medium));
+    expect(byKey['diffraction.bin']).toMatchObject({ size: 20 * MiB, checksum: await md5Of(big) });
+    expect(files.default_preview).toBe('counts.csv');
+  });
+
+  test('an upload interrupted by a reload resumes, sending only the missing part', async ({
+    page,
+    server,
+  }) => {
+    // 40 MiB: parts of 16, 16 and 8 MiB.
+    const big = await makeFile('survey.bin', 40 * MiB, 4);
+    const account = await createAccount(server.services);
+    await logIn(page, account);
+    await fillDraft(page, 'A survey sent twice');
+
+    // The last part hangs, as on a dropped connection, while the first two arrive.
+    const held: Route[] = [];
+    await page.route('**/draft/files/survey.bin/content/3', (route) => {
+      held.push(route);
+    });
+    const arrived: string[] = [];
+    page.on('response', (response) => {
+      if (/\/survey\.bin\/content\/\d$/.test(response.url()) && response.ok())
+        arrived.push(response.url().split('/').pop()!);
+    });
+    await chooseFiles(page, [big]);
+    await expect.poll(() => arrived.sort(), { timeout: 60_000 }).toEqual(['1', '2']);
+    const id = draftIdOf(page);
+
+    // SPEC §2: leaving during an upload asks first.
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.accept();
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
+    // The held request died with the page it belonged to.
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    expect(held).toHaveLength(1);
+    expect(dialogs).toEqual(['beforeunload']);
+    await fileRow(page, 'survey.bin')
+      .getByText('Upload interrupted. Choose the same file again to resume it.')
+      .waitFor();
+
+    const listing = (await apiGet(page, `/api/records/${id}/draft/files/survey.bin/parts`)) as {
+      received: Array<{ part: number }>;
+      missing: number[];
+    };
+    expect(listing.received.map((p) => p.part)).toEqual([1, 2]);
+    expect(listing.missing).toEqual([3]);
+
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (
+        request.method() === 'PUT' ||
+        request.method() === 'POST' ||
+        request.method() === 'DELETE'
+      )
+        sent.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await chooseFiles(page, [big]);
+    await waitUploaded(page, 'survey.bin');
+    await page.getByText('Resumed: 2 parts were already uploaded.').waitFor();
+    const base = `/api/records/${id}/draft/files/survey.bin`;
+    expect(sent).toEqual([`PUT ${base}/content/3`, `POST ${base}/commit`]);
+
+    const file = (await apiGet(page, base)) as { checksum: string; size: number };
+    expect(file).toMatchObject({ size: 40 * MiB, checksum: await md5Of(big) });
+  });
+
+  test('expired part links are replaced from the file, and a part refused with 503 is sent again', async ({
+    page,
+    server,
+  }) => {
+    // 12 MiB: parts of 5, 5 and 2 MiB.
+    const file = await makeFile('retried.bin', 12 * MiB, 5);
+    const account = await createAccount(server.services);
+    await logIn(page, account);
+    await fillDraft(page, 'Links that age');
+
+    // The announcement's part links arrive already expired, at addresses never to be used.
+    await page.route('**/api/records/*/draft/files', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      const response = await route.fetch();
+      const body = (await response.json()) as {
+        entries: Array<{ links: { parts?: Array<{ url: string; expiration?: string }> } }>;
+      };
+      for (const part of body.entries[0]?.links.parts ?? []) {
+        part.url = `${part.url}?stale=1`;
+        part.expiration = '2000-01-01T00:00:00+00:00';
+      }
+      await route.fulfill({ response, json: body });
+    });
+    // The first attempt of part 2 meets an unavailable server.
+    let refused = 0;
+    await page.route('**/draft/files/retried.bin/content/2', async (route) => {
+      if (refused > 0) return route.fallback();
+      refused++;
+      await route.fulfill({ status: 503, json: { status: 503, message: 'Try again later.' } });
+    });
+    const seen: string[] = [];
+    page.on('request', (request) => {
+      const { pathname, search } = new URL(request.url());
+      if (pathname.includes('/draft/files/retried.bin'))
+        seen.push(`${request.method()} ${pathname.replace(/^.*\/draft\/files\//, '')}${search}`);
+    });
+
+    await chooseFiles(page, [file]);
+    await waitUploaded(page, 'retried.bin');
+
+    // The file's self link was read for fresh links before any part was sent.
+    expect(seen.indexOf('GET retried.bin')).toBeGreaterThanOrEqual(0);
+    expect(seen.indexOf('GET retried.bin')).toBeLessThan(
+      seen.findIndex((r) => r.startsWith('PUT')),
+    );
+    const puts = seen.filter((r) => r.startsWith('PUT'));
+    expect(puts.sort()).toEqual([
+      'PUT retried.bin/content/1',
+      'PUT retried.bin/content/2',
+      'PUT retried.bin/content/2',
+      'PUT retried.bin/content/3',
+    ]);
+    expect(refused).toBe(1);
+    const id = draftIdOf(page);
+    const stored = (await apiGet(page, `/api/records/${id}/draft/files/retried.bin`)) as {
+      checksum: string;
+      status: string;
+    };
+    expect(stored).toMatchObject({ status: 'completed', checksum: await md5Of(file) });
+  });
+
+  test('a metadata-only record is saved as such and published without files', async ({
+    page,
+    server,
+  }) => {
+    const account = await createAccount(server.services);
+    await logIn(page, account);
+    await fillDraft(page, 'Field notes without data');
+    await page.getByRole('checkbox', { name: 'Metadata-only record' }).check();
+    await page.getByText('This is a Metadata-only record.').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Record successfully saved.').waitFor();
+    const id = draftIdOf(page);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Metadata-only record' }).isChecked()).toBe(
+      true,
+    );
+    await publishFromEditor(page);
+    await expectPath(page, `/records/${id}`);
+    const record = (await apiGet(page, `/api/records/${id}`)) as {
+      files: { enabled: boolean };
+      access: { files: string };
+    };
+    expect(record.files.enabled).toBe(false);
+    expect(record.access.files).toBe('public');
+  });
+});

@@ -1,0 +1,183 @@
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../test/databases.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+
+// The web app's own index.html as the shell: what the pages module fills in is what is tested.
+const SHELL = fileURLToPath(new URL('../../../../web/index.html', import.meta.url));
+
+/** The draft the deposit page carries at the end of its body. */
+function streamedDraftOf(html: string): Record<string, unknown> {
+  const match =
+    /<script id="cairn-draft" type="application\/json">([\s\S]*?)<\/script>\s*<\/body>/.exec(html);
+  if (!match?.[1]) throw new Error('no draft at the end of the page');
+  return JSON.parse(match[1]) as Record<string, unknown>;
+}
+
+/** The bootstrap JSON the page carries. */
+function bootstrapOf(html: string): Record<string, unknown> {
+  const match = /<script id="cairn-bootstrap" type="application\/json">([\s\S]*?)<\/script>/.exec(
+    html,
+  );
+  if (!match?.[1]) throw new Error('no bootstrap in the page');
+  return JSON.parse(match[1]) as Record<string, unknown>;
+}
+
+describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
+  let t: TestApp;
+  let dist: string;
+
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(os.tmpdir(), 'cairn-shell-'));
+    await mkdir(path.join(dist, 'assets'));
+    await cp(SHELL, path.join(dist, 'index.html'));
+    t = await createTestApp(
+      engine,
+      {
+        CAIRN_FILES_MAX_PER_RECORD: '7',
+        CAIRN_UPLOAD_CONCURRENCY: '4',
+        CAIRN_PUBLISH_MODAL_EXTRA: JSON.stringify({
+          checkboxes: [{ id: 'terms', label: 'I accept the terms.' }],
+        }),
+        CAIRN_CREATOR_MODE: 'off',
+        CAIRN_RESTRICTION_GRACE_DAYS: '10',
+      },
+      { webDist: dist },
+    );
+  });
+  /** A draft titled "Gulls" (and nothing else: publishing would find errors) of the caller. */
+  async function createDraft(headers: Record<string, string>): Promise<string> {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers,
+      payload: { metadata: { title: 'Gulls' } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json<{ id: string }>().id;
+  }
+
+  afterAll(async () => {
+    await t.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('tells the editor its configuration', async () => {
+    const user = await t.user();
+    const res = await t.request({ method: 'GET', url: '/uploads/new', headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    expect(bootstrapOf(res.body)['config']).toMatchObject({
+      createUrl: '/api/records',
+      defaultLocale: 'en',
+      quota: { maxFiles: 7, maxStorage: 1e10 },
+      fileUploadConcurrency: 4,
+      defaultTransferType: 'L',
+      enabledTransferTypes: ['L', 'M'],
+      publishModalExtra: { checkboxes: [{ id: 'terms', label: 'I accept the terms.' }], text: '' },
+      gracePeriodDays: 10,
+      allowRestrictionAfterGracePeriod: false,
+      creatorMode: 'off',
+      vocabularyCustomFields: [],
+    });
+  });
+
+  it("gives the draft's owner every permission on the edit page", async () => {
+    const user = await t.user();
+    const id = await createDraft(user.headers);
+    const res = await t.request({ method: 'GET', url: `/uploads/${id}`, headers: user.headers });
+    expect(bootstrapOf(res.body)['permissions']).toEqual({
+      can_manage: true,
+      can_new_version: true,
+      can_delete_draft: true,
+    });
+  });
+
+  it('gives the editor the community its draft is submitted to, as the API expands it', async () => {
+    const owner = await t.user();
+    const depositor = await t.user();
+    const community = await t.request({
+      method: 'POST',
+      url: '/api/communities',
+      headers: owner.headers,
+      payload: {
+        slug: 'gulls',
+        metadata: { title: 'Gull watch' },
+        access: { review_policy: 'open' },
+      },
+    });
+    expect(community.statusCode, community.body).toBe(201);
+    const communityId = community.json<{ id: string }>().id;
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: depositor.headers,
+      payload: { metadata: { title: 'Gulls' } },
+    });
+    const id = created.json<{ id: string }>().id;
+    const review = await t.request({
+      method: 'PUT',
+      url: `/api/records/${id}/draft/review`,
+      headers: depositor.headers,
+      payload: { receiver: { community: communityId }, type: 'community-submission' },
+    });
+    expect(review.statusCode, review.body).toBe(200);
+
+    const res = await t.request({
+      method: 'GET',
+      url: `/uploads/${id}`,
+      headers: depositor.headers,
+    });
+    const draft = streamedDraftOf(res.body) as Record<string, any>;
+    expect(draft['expanded'].parent.review).toMatchObject({
+      status: 'created',
+      receiver: {
+        id: communityId,
+        slug: 'gulls',
+        metadata: { title: 'Gull watch' },
+        ui: { permissions: { can_include_directly: false, can_submit_record: true } },
+      },
+    });
+  });
+
+  it('sends the draft after the page, with its validation feedback and without ui', async () => {
+    const user = await t.user();
+    const id = await createDraft(user.headers);
+
+    const res = await t.request({ method: 'GET', url: `/uploads/${id}`, headers: user.headers });
+
+    expect(res.statusCode).toBe(200);
+    // The head (and the scripts in it) does not wait for the draft.
+    expect(bootstrapOf(res.body)['draft']).toBeNull();
+    const draft = streamedDraftOf(res.body);
+    expect(draft).toMatchObject({ id, metadata: { title: 'Gulls' } });
+    expect(draft).not.toHaveProperty('ui');
+    const errors = draft['errors'] as { field: string }[];
+    expect(errors.map((e) => e.field)).toContain('metadata.creators');
+  });
+
+  it("answers someone else's or a missing draft with the error page and its status", async () => {
+    const owner = await t.user();
+    const other = await t.user();
+    const id = await createDraft(owner.headers);
+
+    const forbidden = await t.request({
+      method: 'GET',
+      url: `/uploads/${id}`,
+      headers: other.headers,
+    });
+    expect(forbidden.statusCode).toBe(403);
+    expect(bootstrapOf(forbidden.body)['error']).toMatchObject({ status: 403 });
+    expect(forbidden.body).not.toContain('id="cairn-draft"');
+
+    const missing = await t.request({
+      method: 'GET',
+      url: '/uploads/zzzzz-zzzzz',
+      headers: owner.headers,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(bootstrapOf(missing.body)['error']).toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MULTIPART_CHUNK_SIZES,
+  MULTIPART_MAX_UPLOAD,
+  chooseChunkSize,
+  planTransfer,
+} from './multipart.js';
+
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+const TiB = 1024 ** 4;
+
+describe('multipart chunk rule (SPEC §9)', () => {
+  it('has five candidates spaced on a log scale from 5 MiB to ≈524.29 MiB', () => {
+    expect(MULTIPART_CHUNK_SIZES).toEqual([
+      5 * MiB,
+      16 * MiB,
+      53_687_091,
+      171_798_692,
+      549_755_814,
+    ]);
+    const ratios = MULTIPART_CHUNK_SIZES.slice(1).map((s, i) => s / MULTIPART_CHUNK_SIZES[i]!);
+    for (const ratio of ratios) expect(ratio).toBeCloseTo(3.2, 5);
+  });
+
+  it.each([
+    [4 * MiB, 4 * MiB, 1],
+    [5 * MiB, 5 * MiB, 1],
+    [6 * MiB, 5 * MiB, 2],
+    [20 * MiB, 16 * MiB, 2],
+    [100 * MiB, 53_687_091, 2],
+    [1 * GiB, 549_755_814, 2],
+    [10 * GiB, 549_755_814, 20],
+    [100 * GiB, 549_755_814, 196],
+    [1 * TiB, 549_755_814, 2000],
+  ])('a file of %d bytes is sent in parts of %d bytes, %d of them', (size, chunk, parts) => {
+    expect(chooseChunkSize(size)).toBe(chunk);
+    expect(Math.ceil(size / chunk)).toBe(parts);
+  });
+
+  it('never needs more than 10,000 parts, and refuses what does not fit in them', () => {
+    expect(Math.ceil(MULTIPART_MAX_UPLOAD / chooseChunkSize(MULTIPART_MAX_UPLOAD)!)).toBe(10_000);
+    expect(chooseChunkSize(MULTIPART_MAX_UPLOAD + 1)).toBeUndefined();
+  });
+
+  it('gives an empty file a one-byte chunk so it is still one part', () => {
+    expect(chooseChunkSize(0)).toBe(1);
+    expect(planTransfer(0, true)).toEqual({ type: 'L' });
+  });
+});
+
+describe('planTransfer', () => {
+  it('sends a file that fits one chunk in one request', () => {
+    expect(planTransfer(5 * MiB, true)).toEqual({ type: 'L' });
+  });
+
+  it('sends a larger file in parts when multipart is enabled', () => {
+    expect(planTransfer(20 * MiB, true)).toEqual({ type: 'M', parts: 2, partSize: 16 * MiB });
+  });
+
+  it('sends everything in one request when only L is enabled', () => {
+    expect(planTransfer(20 * MiB, false)).toEqual({ type: 'L' });
+  });
+
+  it('refuses a file larger than the largest multipart upload', () => {
+    expect(planTransfer(6 * TiB, true)).toEqual({
+      type: 'too-large',
+      maxSize: MULTIPART_MAX_UPLOAD,
+    });
+  });
+});

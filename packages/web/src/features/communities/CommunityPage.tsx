@@ -1,0 +1,181 @@
+import { Anchor, Badge, Group, List, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ApiError, serverMessageOf } from '../../api/client';
+import { formatCreatorName } from '../../api/records';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { PageLoader } from '../../components/PageLoader';
+import { SafeHtml } from '../../components/SafeHtml';
+import { PagePagination } from '../../components/PagePagination';
+import { roleKey } from '../deposit/community/CommunityBadges';
+import {
+  COMMUNITY_RECORDS_PAGE_SIZE,
+  useCommunity,
+  membersScopeOf,
+  useCommunityMembers,
+  useCommunityRecords,
+  type CommunityJson,
+} from './api';
+import { CommunityLogo } from './CommunityLogo';
+import { CurationPolicy } from './CurationPolicy';
+import { VerifiedBadge } from './VerifiedBadge';
+
+/** `/communities/:slug`: the community, its records, its curation policy and its members. */
+export function CommunityPage() {
+  const { t } = useTranslation();
+  const { slug = '' } = useParams();
+  const community = useCommunity(slug);
+
+  if (community.isPending) return <PageLoader label={t('app.loading')} />;
+  if (community.isError) {
+    return (
+      <ErrorNotice
+        title={t('communities.notFound')}
+        message={serverMessageOf(community.error) ?? t('communities.loadFailed')}
+      />
+    );
+  }
+  const c = community.data;
+  return (
+    <Stack gap="lg">
+      <Group wrap="nowrap" align="center">
+        <CommunityLogo community={c} size={80} />
+        <Stack gap={4}>
+          <Title order={1}>{c.metadata.title ?? c.slug}</Title>
+          <Group gap="xs">
+            <VerifiedBadge community={c} />
+            {c.ui?.type?.title_l10n && <Badge variant="outline">{c.ui.type.title_l10n}</Badge>}
+            {c.access.visibility === 'restricted' && (
+              <Badge color="gray" variant="light">
+                {t('communities.restricted')}
+              </Badge>
+            )}
+          </Group>
+        </Stack>
+      </Group>
+      {c.metadata.description && <Text>{c.metadata.description}</Text>}
+      {c.metadata.website && (
+        <Anchor href={c.metadata.website} rel="noopener noreferrer">
+          {c.metadata.website}
+        </Anchor>
+      )}
+      <CommunityRecords community={c} />
+      <section aria-labelledby="community-policy">
+        <Title order={2} size="h3" id="community-policy" mb="xs">
+          {t('communities.curationPolicy')}
+        </Title>
+        <CurationPolicy access={c.access} />
+        {c.metadata.curation_policy && <SafeHtml html={c.metadata.curation_policy} />}
+      </section>
+      <CommunityMembers community={c} />
+    </Stack>
+  );
+}
+
+function CommunityRecords({ community }: { community: CommunityJson }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const records = useCommunityRecords(community, page);
+  const pages = Math.ceil((records.data?.total ?? 0) / COMMUNITY_RECORDS_PAGE_SIZE);
+  return (
+    <section aria-labelledby="community-records">
+      <Title order={2} size="h3" id="community-records" mb="xs">
+        {t('communities.records')}
+      </Title>
+      {records.isPending ? (
+        <PageLoader label={t('app.loading')} />
+      ) : records.isError ? (
+        <ErrorNotice
+          title={t('communities.recordsFailed')}
+          message={serverMessageOf(records.error)}
+        />
+      ) : records.data.hits.length === 0 ? (
+        <Text>{t('communities.noRecords')}</Text>
+      ) : (
+        <Stack gap="sm">
+          <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+            {records.data.hits.map((record) => (
+              <li key={record.id}>
+                <Anchor component={Link} to={`/records/${encodeURIComponent(record.id)}`}>
+                  {record.metadata.title || t('records.untitled')}
+                </Anchor>
+                <Text size="sm" c="dimmed">
+                  {[
+                    (record.metadata.creators ?? []).slice(0, 3).map(formatCreatorName).join('; '),
+                    record.metadata.publication_date,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </Text>
+              </li>
+            ))}
+          </Stack>
+          <PagePagination total={pages} value={page} onChange={setPage} />
+        </Stack>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The members, with their roles for those who belong to the community (the public list names no
+ * roles); nothing but a note where the community does not show its members.
+ */
+function CommunityMembers({ community }: { community: CommunityJson }) {
+  const { t } = useTranslation();
+  const scope = membersScopeOf(community);
+  const members = useCommunityMembers(community, scope);
+  return (
+    <section aria-labelledby="community-members">
+      <Title order={2} size="h3" id="community-members" mb="xs">
+        {t('communities.members')}
+      </Title>
+      {scope === 'all' && community.access.members_visibility === 'restricted' && (
+        <Text size="sm" c="dimmed" mb="xs">
+          {t('communities.membersForMembers')}
+        </Text>
+      )}
+      {scope === 'none' ? (
+        <Text>{t('communities.membersHidden')}</Text>
+      ) : members.isPending ? (
+        <PageLoader label={t('app.loading')} />
+      ) : members.isError ? (
+        members.error instanceof ApiError && members.error.status === 403 ? (
+          <Text>{t('communities.membersHidden')}</Text>
+        ) : (
+          <ErrorNotice
+            title={t('communities.membersFailed')}
+            message={serverMessageOf(members.error)}
+          />
+        )
+      ) : members.data.hits.length === 0 ? (
+        <Text>{t('communities.noMembers')}</Text>
+      ) : (
+        <>
+          <List>
+            {members.data.hits.map((m) => (
+              <List.Item key={m.id}>
+                <Group gap="xs" wrap="nowrap">
+                  <Text span>{m.member.name ?? m.member.id}</Text>
+                  {m.role && (
+                    <Badge color="teal" variant="light">
+                      {t(roleKey(m.role))}
+                    </Badge>
+                  )}
+                </Group>
+              </List.Item>
+            ))}
+          </List>
+          {members.data.total > members.data.hits.length && (
+            <Text size="sm" c="dimmed">
+              {t('communities.moreMembers', {
+                count: members.data.total - members.data.hits.length,
+              })}
+            </Text>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { CommunityJson } from './api';
+
+/** Communities with a theme enabled are Verified (SPEC §2, community selection). */
+export function VerifiedBadge({ community }: { community: CommunityJson }) {
+  const { t } = useTranslation();
+  if (!community.theme?.enabled) return null;
+  return (
+    <Badge color="green" variant="light">
+      {t('communities.verified')}
+    </Badge>
+  );
+}

@@ -1,0 +1,179 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { RecordJsonSchema } from '../../api/records';
+import { useApiClient } from '../../api/useApiClient';
+
+/** A community (invenio-api.md §1.13) in the vnd form, whose `ui` carries the caller's view. */
+export const CommunityJsonSchema = z.looseObject({
+  id: z.string(),
+  slug: z.string(),
+  metadata: z.looseObject({
+    title: z.string().optional(),
+    description: z.string().optional(),
+    curation_policy: z.string().optional(),
+    website: z.string().optional(),
+    type: z.looseObject({ id: z.string() }).optional(),
+  }),
+  access: z
+    .looseObject({
+      visibility: z.string().optional(),
+      members_visibility: z.string().optional(),
+      record_submission_policy: z.string().optional(),
+      review_policy: z.string().optional(),
+    })
+    .prefault({}),
+  theme: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  links: z.looseObject({
+    self: z.string(),
+    logo: z.string().optional(),
+    records: z.string().optional(),
+    members: z.string().optional(),
+    public_members: z.string().optional(),
+  }),
+  ui: z
+    .looseObject({
+      has_logo: z.boolean().optional(),
+      membership_role: z.string().optional(),
+      type: z.looseObject({ title_l10n: z.string().optional() }).optional(),
+    })
+    .optional(),
+});
+export type CommunityJson = z.infer<typeof CommunityJsonSchema>;
+
+const CommunityHitsSchema = z.looseObject({
+  hits: z.looseObject({ hits: z.array(CommunityJsonSchema), total: z.number() }),
+});
+
+const RecordHitsSchema = z.looseObject({
+  hits: z.looseObject({ hits: z.array(RecordJsonSchema), total: z.number() }),
+});
+
+const MemberHitsSchema = z.looseObject({
+  hits: z.looseObject({
+    hits: z.array(
+      z.looseObject({
+        id: z.string(),
+        member: z.looseObject({ id: z.string(), name: z.string().optional() }),
+        /** Only in the members' own list: the public list names no roles (invenio-api.md). */
+        role: z.string().optional(),
+      }),
+    ),
+    total: z.number(),
+  }),
+});
+
+export const COMMUNITIES_PAGE_SIZE = 10;
+export const COMMUNITY_RECORDS_PAGE_SIZE = 10;
+export const MEMBERS_PAGE_SIZE = 25;
+export const COMMUNITY_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
+
+export interface CommunitiesQuery {
+  q: string;
+  sort: string;
+  page: number;
+}
+
+/** `GET /api/communities`: the communities the caller may see, searched and paged. */
+export function useCommunities(query: CommunitiesQuery) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['communities', 'search', query] as const,
+    queryFn: async () =>
+      CommunityHitsSchema.parse(
+        await client.get('/api/communities', {
+          query: {
+            ...(query.q ? { q: query.q } : {}),
+            sort: query.sort,
+            page: String(query.page),
+            size: String(COMMUNITIES_PAGE_SIZE),
+          },
+        }),
+      ).hits,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** One community by slug (or uuid). */
+export function useCommunity(slug: string) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['communities', slug] as const,
+    queryFn: async () =>
+      CommunityJsonSchema.parse(await client.get(`/api/communities/${encodeURIComponent(slug)}`)),
+    retry: false,
+  });
+}
+
+/** `GET /api/communities/{id}/records`: the published records the community includes. */
+export function useCommunityRecords(community: CommunityJson, page: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['communities', community.id, 'records', page] as const,
+    queryFn: async () =>
+      RecordHitsSchema.parse(
+        await client.get(community.links.records ?? `${community.links.self}/records`, {
+          query: { page: String(page), size: String(COMMUNITY_RECORDS_PAGE_SIZE), sort: 'newest' },
+        }),
+      ).hits,
+    placeholderData: (previous) => previous,
+    retry: false,
+  });
+}
+
+/**
+ * Which members list the person may read: members read the full one, with roles
+ * (`GET …/members`); others the public one while the community shows its members; else none.
+ */
+export type MembersScope = 'all' | 'public' | 'none';
+
+export function membersScopeOf(community: CommunityJson): MembersScope {
+  if (community.ui?.membership_role) return 'all';
+  return community.access.members_visibility === 'restricted' ? 'none' : 'public';
+}
+
+/** The first page of the community's members, from the list `scope` names. */
+export function useCommunityMembers(community: CommunityJson, scope: MembersScope) {
+  const client = useApiClient();
+  const url =
+    scope === 'all'
+      ? (community.links.members ?? `${community.links.self}/members`)
+      : (community.links.public_members ?? `${community.links.self}/members/public`);
+  return useQuery({
+    queryKey: ['communities', community.id, 'members', scope] as const,
+    queryFn: async () =>
+      MemberHitsSchema.parse(await client.get(url, { query: { size: String(MEMBERS_PAGE_SIZE) } }))
+        .hits,
+    enabled: scope !== 'none',
+    retry: false,
+  });
+}
+
+/** The body of `POST /api/communities` as the form fills it. */
+export interface NewCommunity {
+  slug: string;
+  metadata: { title: string; description: string };
+  access: {
+    visibility: 'public' | 'restricted';
+    review_policy: 'closed' | 'open' | 'members';
+    record_submission_policy: 'open' | 'closed';
+  };
+}
+
+export function useCreateCommunity() {
+  const client = useApiClient();
+  return useMutation({
+    mutationFn: async (body: NewCommunity) =>
+      CommunityJsonSchema.parse(
+        await client.post('/api/communities', {
+          ...body,
+          slug: body.slug.trim(),
+          metadata: {
+            title: body.metadata.title.trim(),
+            ...(body.metadata.description.trim()
+              ? { description: body.metadata.description.trim() }
+              : {}),
+          },
+        }),
+      ),
+  });
+}

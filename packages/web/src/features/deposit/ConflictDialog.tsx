@@ -1,0 +1,81 @@
+import { Button, Group, Modal, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { deserializeDraft, serializeDraft } from '@cairn/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { diffPayloads } from './conflict-diff';
+import { useSerializerOptions } from './draft-values';
+import type { SaveConflict } from './useDepositController';
+
+export interface ConflictDialogProps {
+  conflict: SaveConflict | null;
+  onKeepMine: () => void;
+  onTakeTheirs: () => void;
+}
+
+/**
+ * A save was refused because the draft changed elsewhere (HTTP 412, SPEC-beyond "never lose an
+ * edit"): both versions side by side, field by field, and the person chooses. Closing the dialog
+ * chooses nothing; the form keeps this tab's values.
+ */
+export function ConflictDialog({ conflict, onKeepMine, onTakeTheirs }: ConflictDialogProps) {
+  const { t } = useTranslation();
+  const options = useSerializerOptions();
+  const differences = useMemo(() => {
+    if (!conflict) return [];
+    // The server's draft goes through the same serializer, so only real differences show.
+    const theirs = serializeDraft(
+      deserializeDraft(conflict.theirs, options).values,
+      conflict.theirs,
+      options,
+    );
+    return diffPayloads(conflict.mine, theirs);
+  }, [conflict, options]);
+
+  return (
+    <Modal
+      opened={conflict !== null}
+      onClose={() => undefined}
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      title={t('deposit.conflict.title')}
+      size="xl"
+    >
+      <Stack>
+        <Text size="sm">{t('deposit.conflict.explanation')}</Text>
+        {differences.length === 0 ? (
+          <Text size="sm">{t('deposit.conflict.noDifference')}</Text>
+        ) : (
+          <ScrollArea.Autosize mah={360}>
+            <Table striped withTableBorder>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('deposit.conflict.field')}</Table.Th>
+                  <Table.Th scope="col">{t('deposit.conflict.mine')}</Table.Th>
+                  <Table.Th scope="col">{t('deposit.conflict.theirs')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {differences.map((difference) => (
+                  <Table.Tr key={difference.path}>
+                    <Table.Th scope="row">
+                      <code>{difference.path}</code>
+                    </Table.Th>
+                    <Table.Td>{difference.mine || '—'}</Table.Td>
+                    <Table.Td>{difference.theirs || '—'}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea.Autosize>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onTakeTheirs}>
+            {t('deposit.conflict.takeTheirs')}
+          </Button>
+          <Button onClick={onKeepMine}>{t('deposit.conflict.keepMine')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/*
+ * The slice of a community's JSON the deposit editor reads (SPEC §3 "Community"), both from the
+ * picker's search (GET /api/communities with the vnd Accept header, which adds `ui`) and from a
+ * draft's `expanded.parent.review.receiver` / `expanded.parent.communities.default` stubs.
+ */
+
+export const CommunityPermissionsSchema = z.looseObject({
+  can_include_directly: z.boolean().optional(),
+  can_submit_record: z.boolean().optional(),
+});
+
+export const CommunityJsonSchema = z.looseObject({
+  id: z.string(),
+  slug: z.string().optional(),
+  is_ghost: z.boolean().optional(),
+  metadata: z.looseObject({ title: z.string().optional() }).prefault({}),
+  links: z
+    .looseObject({ logo: z.string().optional(), self_html: z.string().optional() })
+    .prefault({}),
+  access: z.looseObject({ visibility: z.string().optional() }).optional(),
+  /** A themed community is a verified one (the Verified badge). */
+  theme: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+  /** Cairn extension: the community has its own deposit form, reached from its page. */
+  upload_form: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+  ui: z
+    .looseObject({
+      permissions: CommunityPermissionsSchema.optional(),
+      has_logo: z.boolean().optional(),
+      /** The caller's role in the community; absent for non-members. */
+      membership_role: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** A community as the deposit editor shows and chooses it. */
+export type CommunityJson = z.infer<typeof CommunityJsonSchema>;
+
+export const CommunitySearchResultSchema = z.looseObject({
+  hits: z.looseObject({
+    hits: z.array(CommunityJsonSchema),
+    total: z.number(),
+  }),
+});
+export type CommunitySearchResult = z.infer<typeof CommunitySearchResultSchema>;
+
+/** Only public communities take public records; a missing visibility counts as public. */
+export function isRestrictedCommunity(community: CommunityJson | null | undefined): boolean {
+  return community?.access?.visibility === 'restricted';
+}
+
+/** Why a community cannot be chosen in the picker (SPEC §5), or undefined when it can. */
+export type CommunitySelectBlock = 'recordPublic' | 'membersOnly' | 'uploadForm';
+
+export interface CommunitySelectContext {
+  /** The form's `access.record` is public. */
+  isRecordPublic: boolean;
+  /**
+   * The record is being submitted for the first time (not a change after a declined review):
+   * only then does a community with its own upload form send the person there.
+   */
+  isInitialSubmission: boolean;
+}
+
+/**
+ * The first rule of SPEC §5 "Community select" that blocks `community`: a public record cannot
+ * go to a restricted community (the server refuses it at accept time, reference §3.4), only
+ * members may submit where `can_submit_record` is false, and a community with its own upload
+ * form takes new records through that form.
+ */
+export function communitySelectBlock(
+  community: CommunityJson,
+  { isRecordPublic, isInitialSubmission }: CommunitySelectContext,
+): CommunitySelectBlock | undefined {
+  if (isRecordPublic && isRestrictedCommunity(community)) return 'recordPublic';
+  if (community.ui?.permissions?.can_submit_record === false) return 'membersOnly';
+  if (isInitialSubmission && community.upload_form?.enabled === true) return 'uploadForm';
+  return undefined;
+}

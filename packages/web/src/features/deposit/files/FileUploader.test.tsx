@@ -1,0 +1,645 @@
+import type { DepositFormValues } from '@cairn/shared';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
+import { FormProvider, useForm, type UseFormReturn } from 'react-hook-form';
+import { describe, expect, it, vi } from 'vitest';
+import type { RecordJson } from '../../../api/records';
+import { AppProviders } from '../../../app/AppProviders';
+import { createQueryClient } from '../../../app/query-client';
+import { createI18n } from '../../../i18n/i18n';
+import { buildBootstrap, buildDraft, buildRecord } from '../../../test/builders';
+import { jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
+import { FileUploader, type FileUploaderProps } from './FileUploader';
+import type { ResumeRecord, ResumeStore } from './resume-store';
+import { sendBytesWithFetch } from './test-send-bytes';
+import { UploadRequestError } from './transport';
+
+const SITE = 'http://127.0.0.1:5000';
+const FILES = `${SITE}/api/records/abcde-12345/draft/files`;
+const FILES_PATH = '/api/records/abcde-12345/draft/files';
+const MiB = 1024 ** 2;
+
+const DRAFT = buildDraft({
+  files: { enabled: true },
+  links: { ...buildDraft().links, files: FILES },
+});
+
+/** The draft as the API returns it with these files (its `files.entries` map, no links). */
+function draftWith(entries: Array<Record<string, unknown>>, overrides: Partial<RecordJson> = {}) {
+  return {
+    ...DRAFT,
+    files: {
+      enabled: true,
+      entries: Object.fromEntries(entries.map((e) => [e.key as string, e])),
+    },
+    ...overrides,
+  } as RecordJson;
+}
+
+const summaryEntry = (key: string, size: number, status?: string) => ({
+  key,
+  size,
+  checksum: status ? null : 'md5:0cc175b9c0f1b6a831c399e269772661',
+  mimetype: 'text/csv',
+  ...(status ? { status } : {}),
+});
+
+function memoryStore(initial: Record<string, ResumeRecord> = {}): ResumeStore & {
+  data: Map<string, ResumeRecord>;
+} {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    get: (key) => data.get(key),
+    put: (key, record) => void data.set(key, record),
+    remove: (key) => void data.delete(key),
+  };
+}
+
+function fileItem(key: string, overrides: Record<string, unknown> = {}) {
+  const self = `${FILES}/${encodeURIComponent(key)}`;
+  return {
+    key,
+    status: 'pending',
+    transfer: { type: 'L' },
+    links: { self, content: `${self}/content`, commit: `${self}/commit` },
+    ...overrides,
+  };
+}
+
+function completedItem(
+  key: string,
+  size: number,
+  checksum = 'md5:0cc175b9c0f1b6a831c399e269772661',
+) {
+  return fileItem(key, { status: 'completed', size, checksum, mimetype: 'text/csv' });
+}
+
+type Route = (request: RecordedRequest) => Response | undefined;
+
+/** Answers each request with the first route that answers; anything else fails the test. */
+function serve(...routes: Route[]): RecordedRequest[] {
+  return stubFetch((request) => {
+    for (const route of routes) {
+      const response = route(request);
+      if (response) return response;
+    }
+    throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+  });
+}
+
+/** A server that takes single-request uploads: init, content, commit. */
+function singleUploads(checksum = 'md5:0cc175b9c0f1b6a831c399e269772661'): Route {
+  const sizes = new Map<string, number>();
+  return (r) => {
+    if (r.method === 'POST' && r.url === FILES_PATH) {
+      const [entry] = r.body as Array<{ key: string; size: number }>;
+      sizes.set(entry!.key, entry!.size);
+      return jsonResponse(201, { enabled: true, entries: [fileItem(entry!.key)] });
+    }
+    const match = /\/draft\/files\/([^/]+)\/(content|commit)$/.exec(r.url);
+    if (!match) return undefined;
+    const key = decodeURIComponent(match[1]!);
+    if (r.method === 'PUT' && match[2] === 'content') return jsonResponse(200, fileItem(key));
+    if (r.method === 'POST' && match[2] === 'commit')
+      return jsonResponse(200, completedItem(key, sizes.get(key) ?? 0, checksum));
+    return undefined;
+  };
+}
+
+interface Rendered {
+  form: () => UseFormReturn<DepositFormValues>;
+  user: ReturnType<typeof userEvent.setup>;
+  input: () => HTMLInputElement;
+}
+
+function renderUploader(
+  props: Partial<FileUploaderProps> = {},
+  values: Partial<DepositFormValues> = {},
+  language = 'en',
+): Rendered {
+  let form: UseFormReturn<DepositFormValues> | undefined;
+  function Harness() {
+    const methods = useForm<DepositFormValues>({
+      defaultValues: {
+        access: { record: 'public', files: 'restricted' },
+        files: { enabled: true },
+        ...values,
+      } as DepositFormValues,
+    });
+    useEffect(() => {
+      form = methods;
+    }, [methods]);
+    return (
+      <FormProvider {...methods}>
+        <FileUploader
+          draft={DRAFT}
+          ensureDraft={() => Promise.resolve(DRAFT)}
+          sendBytes={sendBytesWithFetch}
+          resumeStore={memoryStore()}
+          retryDelaysMs={[0, 0, 0, 0]}
+          {...props}
+        />
+      </FormProvider>
+    );
+  }
+  const { container } = render(
+    <AppProviders
+      bootstrap={buildBootstrap()}
+      queryClient={createQueryClient()}
+      i18n={createI18n(language)}
+      env="test"
+    >
+      <Harness />
+    </AppProviders>,
+  );
+  return {
+    form: () => form!,
+    user: userEvent.setup(),
+    input: () => container.querySelector<HTMLInputElement>('input[type="file"]')!,
+  };
+}
+
+function bytes(size: number): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) & 0xff);
+}
+
+describe('FileUploader', () => {
+  it('uploads a small file with one PUT: init with transfer L, content, commit', async () => {
+    const requests = serve(singleUploads());
+    const { user, input } = renderUploader();
+    await user.upload(input(), new File([bytes(1500)], 'data.csv'));
+
+    const cells = within(await screen.findByRole('row', { name: /data\.csv.*100%/ }));
+    expect(cells.getByRole('link', { name: 'data.csv' })).toBeTruthy();
+    expect(cells.getByText('1.5 kB')).toBeTruthy();
+    expect(cells.getByText('MD5 checksum: 0cc175b9c0f1b6a831c399e269772661')).toBeTruthy();
+    const upload = requests.filter((r) => r.url.startsWith(FILES_PATH) && r.method !== 'GET');
+    expect(upload.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `POST ${FILES_PATH}`,
+      `PUT ${FILES_PATH}/data.csv/content`,
+      `POST ${FILES_PATH}/data.csv/commit`,
+    ]);
+    expect(upload[0]?.body).toEqual([{ key: 'data.csv', size: 1500, transfer: { type: 'L' } }]);
+    expect(upload[1]?.headers.get('Content-Type')).toBe('application/octet-stream');
+    expect(screen.getByText('1 out of 5 files')).toBeTruthy();
+    expect(screen.getByText('1.5 kB out of 10 GB')).toBeTruthy();
+  });
+
+  it('opens the file picker from the "Choose files" button, by keyboard too', async () => {
+    serve();
+    const { user, input } = renderUploader();
+    const click = vi.spyOn(input(), 'click');
+    screen.getByRole('button', { name: 'Choose files' }).focus();
+    await user.keyboard('{Enter}');
+    expect(click).toHaveBeenCalled();
+  });
+
+  it('sends a file larger than one chunk in parts, each with its Content-MD5', async () => {
+    const parts = [1, 2].map((part) => ({
+      part,
+      url: `${FILES}/big.bin/content/${part}`,
+      expiration: '2999-01-01T00:00:00+00:00',
+    }));
+    const requests = serve((r) => {
+      if (r.method === 'POST' && r.url === FILES_PATH)
+        return jsonResponse(201, {
+          entries: [
+            fileItem('big.bin', {
+              transfer: { type: 'M', parts: 2, part_size: 5 * MiB },
+              links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
+            }),
+          ],
+        });
+      if (r.method === 'PUT' && /\/big\.bin\/content\/\d$/.test(r.url))
+        return jsonResponse(200, fileItem('big.bin'));
+      if (r.method === 'POST' && r.url.endsWith('/big.bin/commit'))
+        return jsonResponse(200, completedItem('big.bin', 6 * MiB));
+      return undefined;
+    });
+    const store = memoryStore();
+    const { user, input } = renderUploader({
+      enabledTransferTypes: ['L', 'M'],
+      resumeStore: store,
+    });
+    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+
+    await screen.findByRole('row', { name: /big\.bin.*100%/ });
+    const init = requests.find((r) => r.method === 'POST' && r.url === FILES_PATH);
+    expect(init?.body).toEqual([
+      { key: 'big.bin', size: 6 * MiB, transfer: { type: 'M', parts: 2, part_size: 5 * MiB } },
+    ]);
+    const puts = requests.filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => [r.url, r.headers.get('Content-MD5')]).sort()).toEqual([
+      [`${FILES_PATH}/big.bin/content/1`, 'bwn3Q5hDjiPRs6IpqVX6yw=='],
+      [`${FILES_PATH}/big.bin/content/2`, 'PyyL2c/eZVD9/0s2YXwyYQ=='],
+    ]);
+    // Finished uploads leave nothing to resume.
+    expect(store.data.size).toBe(0);
+  });
+
+  it('resumes a remembered upload by sending only the parts the server lacks', async () => {
+    const file = new File([bytes(6 * MiB)], 'big.bin');
+    const { fingerprintOf } = await import('./resume-store');
+    const store = memoryStore({
+      'cairn.upload.abcde-12345/6291456/big.bin': {
+        self: `${FILES}/big.bin`,
+        parts: 2,
+        partSize: 5 * MiB,
+        fingerprint: await fingerprintOf(file),
+        savedAt: '2026-01-01T00:00:00Z',
+      },
+    });
+    const parts = [1, 2].map((part) => ({ part, url: `${FILES}/big.bin/content/${part}` }));
+    const pendingBig = fileItem('big.bin', {
+      size: 6 * MiB,
+      transfer: { type: 'M', parts: 2, part_size: 5 * MiB },
+      links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
+    });
+    const requests = serve(
+      (r) =>
+        r.method === 'GET' && r.url.endsWith('/big.bin/parts')
+          ? jsonResponse(200, {
+              key: 'big.bin',
+              received: [
+                { part: 1, size: 5 * MiB, checksum: 'md5:6f09f74398438e23d1b3a229a955facb' },
+              ],
+              missing: [2],
+            })
+          : undefined,
+      (r) =>
+        r.method === 'GET' && r.url.endsWith('/big.bin')
+          ? jsonResponse(200, pendingBig)
+          : undefined,
+      (r) => (r.method === 'PUT' ? jsonResponse(200, pendingBig) : undefined),
+      (r) =>
+        r.method === 'POST' && r.url.endsWith('/commit')
+          ? jsonResponse(200, completedItem('big.bin', 6 * MiB))
+          : undefined,
+    );
+    const { user, input } = renderUploader({
+      draft: draftWith([summaryEntry('big.bin', 6 * MiB, 'pending')]),
+      enabledTransferTypes: ['L', 'M'],
+      resumeStore: store,
+    });
+
+    expect(
+      await screen.findByText('Upload interrupted. Choose the same file again to resume it.'),
+    ).toBeTruthy();
+    await user.upload(input(), file);
+
+    await screen.findByRole('row', { name: /big\.bin.*100%/ });
+    expect(screen.getByText('Resumed: 1 part was already uploaded.')).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual([
+      `${FILES_PATH}/big.bin/content/2`,
+    ]);
+    // Resuming never announces the file again nor deletes what the server holds.
+    expect(requests.some((r) => r.method === 'POST' && r.url === FILES_PATH)).toBe(false);
+    expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+  });
+
+  it('fetches fresh links through the file self link when a part link has expired', async () => {
+    const stale = [
+      { part: 1, url: `${FILES}/big.bin/content/1?old`, expiration: '2000-01-01T00:00:00+00:00' },
+      { part: 2, url: `${FILES}/big.bin/content/2?old`, expiration: '2000-01-01T00:00:00+00:00' },
+    ];
+    const fresh = [1, 2].map((part) => ({
+      part,
+      url: `${FILES}/big.bin/content/${part}`,
+      expiration: '2999-01-01T00:00:00+00:00',
+    }));
+    const links = (parts: unknown) => ({
+      self: `${FILES}/big.bin`,
+      commit: `${FILES}/big.bin/commit`,
+      parts,
+    });
+    const requests = serve(
+      (r) =>
+        r.method === 'POST' && r.url === FILES_PATH
+          ? jsonResponse(201, { entries: [fileItem('big.bin', { links: links(stale) })] })
+          : undefined,
+      (r) =>
+        r.method === 'GET' && r.url.endsWith('/big.bin')
+          ? jsonResponse(200, fileItem('big.bin', { links: links(fresh) }))
+          : undefined,
+      (r) => (r.method === 'PUT' ? jsonResponse(200, fileItem('big.bin')) : undefined),
+      (r) =>
+        r.method === 'POST' && r.url.endsWith('/commit')
+          ? jsonResponse(200, completedItem('big.bin', 6 * MiB))
+          : undefined,
+    );
+    const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
+    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+
+    await screen.findByRole('row', { name: /big\.bin.*100%/ });
+    expect(
+      requests
+        .filter((r) => r.method === 'PUT')
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual([`${FILES_PATH}/big.bin/content/1`, `${FILES_PATH}/big.bin/content/2`]);
+  });
+
+  it('fails an entry with the server message, trying again only what may pass', async () => {
+    let contentAttempts = 0;
+    serve((r) => {
+      if (r.method === 'POST' && r.url === FILES_PATH) {
+        const [entry] = r.body as Array<{ key: string }>;
+        return jsonResponse(201, { entries: [fileItem(entry!.key)] });
+      }
+      if (r.url.endsWith('/refused.csv/content'))
+        return jsonResponse(400, { status: 400, message: 'File size limit exceeded.' });
+      if (r.url.endsWith('/flaky.csv/content')) {
+        contentAttempts++;
+        return new Response(null, { status: 503 });
+      }
+      return undefined;
+    });
+    const { user, input } = renderUploader();
+    await user.upload(input(), [new File(['x'], 'refused.csv'), new File(['y'], 'flaky.csv')]);
+
+    expect(
+      within(await screen.findByRole('row', { name: /refused\.csv.*Failed/ })).getByText(
+        'File size limit exceeded.',
+      ),
+    ).toBeTruthy();
+    expect(
+      within(await screen.findByRole('row', { name: /flaky\.csv.*Failed/ })).getByText(
+        'Upload failed',
+      ),
+    ).toBeTruthy();
+    // The first attempt and one after each of the four retry delays (SPEC §9).
+    expect(contentAttempts).toBe(5);
+  });
+
+  it('says how long an upload stalled when every attempt stalled', async () => {
+    serve(singleUploads());
+    let attempts = 0;
+    const { user, input } = renderUploader({
+      stallMs: 30_000,
+      sendBytes: ({ stallMs }) => {
+        attempts++;
+        const seconds = stallMs / 1000;
+        return Promise.reject(
+          new UploadRequestError('stalled', 'no progress', { stalledSeconds: seconds }),
+        );
+      },
+    });
+    await user.upload(input(), new File(['x'], 'stuck.csv'));
+    const failed = await screen.findByRole('row', { name: /stuck\.csv.*Failed/ });
+    expect(within(failed).getByText('Upload stalled for 30 seconds.')).toBeTruthy();
+    expect(attempts).toBe(5);
+  });
+
+  it('asks for fresh links when the storage refuses a presigned part URL, then says so', async () => {
+    // Part 1 goes to a storage that refuses it; part 2 arrives.
+    const storageParts = [
+      {
+        part: 1,
+        url: 'http://storage.example/bucket/big.bin?partNumber=1&X-Amz-Expires=900',
+        expiration: '2999-01-01T00:00:00+00:00',
+      },
+      { part: 2, url: `${FILES}/big.bin/content/2`, expiration: '2999-01-01T00:00:00+00:00' },
+    ];
+    const item = fileItem('big.bin', {
+      links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts: storageParts },
+    });
+    const requests = serve(
+      (r) =>
+        r.method === 'POST' && r.url === FILES_PATH
+          ? jsonResponse(201, { entries: [item] })
+          : undefined,
+      (r) =>
+        r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined,
+      (r) =>
+        r.method === 'PUT' && r.url.startsWith('http://storage.example/')
+          ? new Response('<Error><Code>AccessDenied</Code></Error>', { status: 403 })
+          : undefined,
+      (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
+    );
+    document.cookie = 'csrftoken=t0ken';
+    const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
+    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+
+    const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ }, { timeout: 5000 });
+    expect(
+      within(failed).getByText('The upload link expired and fresh links did not help either.'),
+    ).toBeTruthy();
+    const part1 = requests.filter((r) => r.url.includes('partNumber=1'));
+    expect(part1).toHaveLength(5);
+    // The CSRF token goes to Cairn only, never to the storage.
+    expect(requests.find((r) => r.method === 'POST')?.headers.get('X-CSRFToken')).toBe('t0ken');
+    expect(part1[0]?.headers.get('X-CSRFToken')).toBeNull();
+    expect(
+      requests.filter((r) => r.method === 'GET' && r.url.endsWith('/big.bin')).length,
+    ).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses a selection over the file count with "Could not upload files."', async () => {
+    const requests = serve();
+    const { user, input } = renderUploader({ quota: { maxFiles: 2, maxStorage: 1e10 } });
+    await user.upload(input(), [new File(['a'], 'a'), new File(['b'], 'b'), new File(['c'], 'c')]);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not upload files.');
+    expect(alert.textContent).toContain(
+      'Uploading the selected files would result in 3 files (max. 2).',
+    );
+    expect(screen.getByText('No files yet.')).toBeTruthy();
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('refuses a selection over the storage quota, in decimal units', async () => {
+    serve();
+    const { user, input } = renderUploader({ quota: { maxFiles: 5, maxStorage: 2000 } });
+    await user.upload(input(), [new File([bytes(1500)], 'a'), new File([bytes(1000)], 'b')]);
+
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Uploading the selected files would result in 2.5 kB of storage use, exceeding the limit of 2 kB.',
+    );
+  });
+
+  it('skips files already part of the upload and empty files when those are not allowed', async () => {
+    serve(singleUploads());
+    const { user, input } = renderUploader({
+      draft: draftWith([summaryEntry('data.csv', 12)]),
+      allowEmptyFiles: false,
+    });
+    await screen.findByRole('link', { name: 'data.csv' });
+    await user.upload(input(), [
+      new File(['x'], 'data.csv'),
+      new File([], 'empty.txt'),
+      new File(['z'], 'new.txt'),
+    ]);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The following files already exist');
+    expect(alert.textContent).toContain('data.csv is already part of this upload.');
+    expect(alert.textContent).toContain('Could not upload all files.');
+    expect(alert.textContent).toContain('Empty files were skipped.');
+    expect(alert.textContent).toContain('empty.txt');
+    await screen.findByRole('row', { name: /new\.txt.*100%/ });
+    expect(screen.queryByRole('row', { name: /empty\.txt/ })).toBeNull();
+  });
+
+  it('rejects a file whose transfer type the repository does not enable', async () => {
+    serve();
+    const { user, input } = renderUploader({ enabledTransferTypes: ['M'] });
+    await user.upload(input(), new File(['x'], 'small.txt'));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'small.txt: the transfer type L is not enabled on this repository.',
+    );
+  });
+
+  it('counts a 404 on deleting an interrupted upload as deleted', async () => {
+    const requests = serve((r) =>
+      r.method === 'DELETE'
+        ? jsonResponse(404, { status: 404, message: 'File with key half.bin not found.' })
+        : undefined,
+    );
+    const { user } = renderUploader({
+      draft: draftWith([summaryEntry('half.bin', 10, 'pending')]),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Delete file half.bin' }));
+    await screen.findByText('No files yet.');
+    expect(requests.at(-1)?.url).toBe(`${FILES_PATH}/half.bin`);
+  });
+
+  it('cancels an upload: aborts it, removes the row and deletes the pending file', async () => {
+    let release: (() => void) | undefined;
+    const requests = serve((r) => {
+      if (r.method === 'POST' && r.url === FILES_PATH)
+        return jsonResponse(201, { entries: [fileItem('slow.csv')] });
+      if (r.method === 'PUT')
+        return new Promise<Response>((resolve) => {
+          release = () => resolve(jsonResponse(200, fileItem('slow.csv')));
+        }) as unknown as Response;
+      if (r.method === 'DELETE') return new Response(null, { status: 204 });
+      return undefined;
+    });
+    const onUploadingChange = vi.fn();
+    const { user, input } = renderUploader({ onUploadingChange });
+    await user.upload(input(), new File(['x'], 'slow.csv'));
+    await waitFor(() => expect(release).toBeDefined());
+    expect(onUploadingChange).toHaveBeenLastCalledWith(true);
+
+    // SPEC §2: leaving the page during an upload triggers the browser's warning.
+    const leave = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(leave);
+    expect(leave.defaultPrevented).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Cancel the upload of slow.csv' }));
+    await screen.findByText('No files yet.');
+    await waitFor(() => expect(requests.at(-1)?.method).toBe('DELETE'));
+    expect(requests.at(-1)?.url).toBe(`${FILES_PATH}/slow.csv`);
+    expect(onUploadingChange).toHaveBeenLastCalledWith(false);
+    const after = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(after);
+    expect(after.defaultPrevented).toBe(false);
+  });
+
+  it('binds metadata-only to files.enabled and makes the files public', async () => {
+    serve();
+    const { user, form } = renderUploader();
+    await user.click(screen.getByRole('checkbox', { name: 'Metadata-only record' }));
+    expect(form().getValues('files.enabled')).toBe(false);
+    expect(form().getValues('access.files')).toBe('public');
+    expect(screen.getByText('This is a Metadata-only record.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Choose files' })).toBeNull();
+  });
+
+  it('chooses the default preview, and clears it when chosen again', async () => {
+    serve();
+    const { user, form } = renderUploader({
+      draft: draftWith([summaryEntry('a.csv', 1), summaryEntry('b.csv', 1)]),
+    });
+    const preview = await screen.findByRole('radio', { name: 'Preview b.csv' });
+    await user.click(preview);
+    expect(form().getValues('files.default_preview')).toBe('b.csv');
+    await user.click(preview);
+    expect(form().getValues('files.default_preview')).toBeUndefined();
+    expect(screen.getByRole('checkbox', { name: 'Metadata-only record' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+
+  it('imports the files of the previous version, or reports the failure to the core', async () => {
+    const newVersion = { ...DRAFT, versions: { index: 2 } } as RecordJson;
+    let fail = true;
+    const requests = serve((r) => {
+      if (r.method !== 'POST' || !r.url.endsWith('/draft/actions/files-import')) return undefined;
+      if (fail) return jsonResponse(500, { status: 500, message: 'Boom' });
+      return jsonResponse(201, { enabled: true, entries: [completedItem('old.csv', 3000)] });
+    });
+    const onImportFailed = vi.fn();
+    const { user } = renderUploader({ draft: newVersion, onImportFailed });
+    expect(screen.getByText('You can import files from the previous version.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Import files' }));
+    await waitFor(() => expect(onImportFailed).toHaveBeenCalledOnce());
+
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Import files' }));
+    await screen.findByRole('row', { name: /old\.csv.*3 kB.*100%/ });
+    expect(requests.at(-1)?.url).toBe('/api/records/abcde-12345/draft/actions/files-import');
+    expect(screen.queryByText('You can import files from the previous version.')).toBeNull();
+  });
+
+  it('locks the files of a published record behind a new version', async () => {
+    const published = draftWith([summaryEntry('a.csv', 1)], {
+      ...buildRecord(),
+      is_draft: true,
+    });
+    published.files = draftWith([summaryEntry('a.csv', 1)]).files;
+    serve();
+    const onNewVersion = vi.fn();
+    const { user } = renderUploader({ draft: published, onNewVersion });
+    expect(
+      screen.getByText('You must create a new version to add, modify or delete files.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Choose files' })).toBeNull();
+    const button = screen.getByRole('button', { name: 'New version' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    await user.hover(button);
+    expect(
+      await screen.findByText("You don't have permissions to create a new version."),
+    ).toBeTruthy();
+    await user.click(button);
+    expect(onNewVersion).not.toHaveBeenCalled();
+  });
+
+  it('offers the new version to those who may make one', async () => {
+    const published = { ...buildRecord(), files: { enabled: true } } as RecordJson;
+    serve();
+    const onNewVersion = vi.fn();
+    const { user } = renderUploader({ draft: published, canNewVersion: true, onNewVersion });
+    await user.click(screen.getByRole('button', { name: 'New version' }));
+    expect(onNewVersion).toHaveBeenCalledOnce();
+  });
+
+  it('saves the draft first when there is none, and drops the batch if that fails', async () => {
+    const requests = serve(singleUploads());
+    const ensureDraft = vi
+      .fn()
+      .mockRejectedValueOnce(new Error('save failed'))
+      .mockResolvedValue(DRAFT);
+    const { user, input } = renderUploader({ draft: null, ensureDraft });
+    await user.upload(input(), new File(['x'], 'a.csv'));
+    await waitFor(() => expect(screen.getByText('No files yet.')).toBeTruthy());
+    expect(requests).toEqual([]);
+
+    await user.upload(input(), new File(['x'], 'a.csv'));
+    await screen.findByRole('row', { name: /a\.csv.*100%/ });
+    expect(ensureDraft).toHaveBeenCalledTimes(2);
+  });
+
+  it('speaks German', () => {
+    serve();
+    renderUploader({}, {}, 'de');
+    expect(screen.getByRole('button', { name: 'Dateien auswählen' })).toBeTruthy();
+    expect(screen.getByText('0 von 5 Dateien')).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Nur Metadaten' }));
+    expect(screen.getByText('Dieser Datensatz enthält nur Metadaten.')).toBeTruthy();
+  });
+});

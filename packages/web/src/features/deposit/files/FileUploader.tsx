@@ -1,0 +1,445 @@
+import '@mantine/dropzone/styles.css';
+import { Alert, Button, Checkbox, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import {
+  DEFAULT_MAX_FILES,
+  DEFAULT_MAX_STORAGE,
+  DEFAULT_TRANSFER_TYPE,
+  RETRY_DELAYS_MS,
+  UPLOAD_CONCURRENCY,
+  type DepositFormValues,
+} from '@cairn/shared';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/client';
+import type { RecordJson } from '../../../api/records';
+import { useApiClient } from '../../../api/useApiClient';
+import { useBootstrap } from '../../../bootstrap';
+import { formatBytes } from '../../../lib/format-bytes';
+import { deleteFile, FileItemSchema, FilesListSchema, type FileItem } from './files-api';
+import { FileTable } from './FileTable';
+import { createLocalResumeStore, resumeKey, type ResumeStore } from './resume-store';
+import { checkSelection, type Quota, type SelectionWarning } from './selection-checks';
+import { sendBytesWithXhr, UploadRequestError, type SendBytes } from './transport';
+import { createUploadEngine, type UploadEngine } from './upload-engine';
+import {
+  initialUploaderState,
+  isUploading,
+  sameKey,
+  uploaderReducer,
+  type FileEntry,
+} from './uploader-state';
+import { UploadWarnings } from './UploadWarnings';
+
+/** Without progress for this long, a request carrying bytes is abandoned and retried (Uppy's). */
+export const UPLOAD_STALL_MS = 30_000;
+
+export interface FileUploaderProps {
+  /** The draft as last saved, or null for a new upload that has not been saved yet. */
+  draft: RecordJson | null;
+  /**
+   * Called before each batch of uploads: resolves with a saved draft whose `files.enabled`
+   * matches the form (the core saves first when the draft has no id yet or the toggle changed;
+   * a failure is the core's "Draft save failed before file upload" banner, and the batch is
+   * dropped).
+   */
+  ensureDraft: () => Promise<RecordJson>;
+  /** Files and bytes per record (SPEC §9 defaults: 5 files, 1e10 bytes). */
+  quota?: Quota;
+  /** Requests carrying bytes at once, across files (config `fileUploadConcurrency`). */
+  concurrency?: number;
+  /** Config `enabled_transfer_types` (default `[DEFAULT_TRANSFER_TYPE]`); `M` enables multipart. */
+  enabledTransferTypes?: readonly string[];
+  /** Server's `allowEmptyFiles`; when false, empty files are skipped with a warning. */
+  allowEmptyFiles?: boolean;
+  /** Permission `can_new_version`: without it the new-version button is disabled. */
+  canNewVersion?: boolean;
+  /** The core's new-version action (shown when files are locked on a published record). */
+  onNewVersion?: () => void;
+  /** SPEC §3's upload-in-progress flag, for the core's button enablement. */
+  onUploadingChange?: (uploading: boolean) => void;
+  /** Every change of the entries, for publish enablement (SPEC §5: all finished, none missing). */
+  onFilesChange?: (entries: readonly FileEntry[]) => void;
+  /**
+   * The draft's files changed on the server (a file announced, committed, deleted, imported),
+   * which raises the draft's revision: the core re-reads it before its next `If-Match` save.
+   */
+  onFilesSaved?: () => void;
+  /** The import failed: the core shows "Files import from the previous version failed…". */
+  onImportFailed?: (error: unknown) => void;
+  /** Waits before the second, third… attempt of a part (SPEC §9: 0, 1, 3, 5 s). */
+  retryDelaysMs?: readonly number[];
+  /** A byte request with no progress for this long is abandoned and tried again. */
+  stallMs?: number;
+  /** Replaces XMLHttpRequest as the carrier of the bytes (tests, other environments). */
+  sendBytes?: SendBytes;
+  /** Replaces localStorage as the memory of unfinished multipart uploads. */
+  resumeStore?: ResumeStore;
+}
+
+/**
+ * The deposit form's files: metadata-only toggle (`files.enabled`), drop area and "Choose files"
+ * button, storage summary, file table with default preview (`files.default_preview`), progress,
+ * cancel and delete, import from the previous version, and the lock of published records.
+ * Uploads go to Cairn's files API through Uppy (single PUT or multipart with resume); see
+ * upload-engine.ts.
+ */
+export function FileUploader({
+  draft,
+  ensureDraft,
+  quota = { maxFiles: DEFAULT_MAX_FILES, maxStorage: DEFAULT_MAX_STORAGE },
+  concurrency = UPLOAD_CONCURRENCY,
+  enabledTransferTypes = [DEFAULT_TRANSFER_TYPE],
+  allowEmptyFiles = true,
+  canNewVersion = false,
+  onNewVersion,
+  onUploadingChange,
+  onFilesChange,
+  onFilesSaved,
+  onImportFailed,
+  retryDelaysMs = RETRY_DELAYS_MS,
+  stallMs = UPLOAD_STALL_MS,
+  sendBytes = sendBytesWithXhr,
+  resumeStore,
+}: FileUploaderProps) {
+  const { t, i18n } = useTranslation();
+  const client = useApiClient();
+  const { config } = useBootstrap();
+  const { control, setValue } = useFormContext<DepositFormValues>();
+  const enabled = useWatch({ control, name: 'files.enabled' }) ?? true;
+  const defaultPreview = useWatch({ control, name: 'files.default_preview' });
+  const [state, dispatch] = useReducer(uploaderReducer, initialUploaderState);
+  const [warnings, setWarnings] = useState<SelectionWarning[]>([]);
+  const [notice, setNotice] = useState('');
+  const openRef = useRef<() => void>(null);
+  const store = useMemo(() => resumeStore ?? createLocalResumeStore(), [resumeStore]);
+
+  // Made on the first upload and kept while the form is open, whatever re-renders bring.
+  const engineRef = useRef<UploadEngine | null>(null);
+  const engine = () =>
+    (engineRef.current ??= createUploadEngine({
+      api: client,
+      sendBytes,
+      csrf: { csrfCookieName: config.csrfCookieName, csrfHeaderName: config.csrfHeaderName },
+      concurrency,
+      retryDelaysMs,
+      stallMs,
+      resumeStore: store,
+    }));
+
+  const locked = draft?.is_published === true;
+  const filesLink = draft ? filesLinkOf(draft) : undefined;
+  const uploading = isUploading(state);
+
+  // The draft's entries as it was loaded, interrupted uploads included; afterwards this page
+  // knows better than a save's answer, which may predate an upload that finished meanwhile.
+  const loadedId = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!draft || !filesLink || loadedId.current === draft.id) return;
+    loadedId.current = draft.id;
+    dispatch({ type: 'loaded', items: itemsOfDraft(draft, filesLink) });
+  }, [draft, filesLink]);
+
+  useEffect(() => onUploadingChange?.(uploading), [uploading, onUploadingChange]);
+  useEffect(() => onFilesChange?.(state.entries), [state.entries, onFilesChange]);
+
+  // SPEC §2: leaving during an upload triggers the browser's leave warning.
+  useEffect(() => {
+    if (!uploading) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [uploading]);
+
+  // Leaving the form stops its uploads; their parts stay on the server for a resume.
+  useEffect(
+    () => () => {
+      engineRef.current?.destroy();
+      engineRef.current = null;
+    },
+    [],
+  );
+
+  function messageOf(error: unknown): string {
+    if (
+      (error instanceof UploadRequestError || error instanceof ApiError) &&
+      error.hasServerMessage
+    )
+      return error.message;
+    if (error instanceof UploadRequestError) {
+      if (error.reason) return t(`uploader.errors.${error.reason}`);
+      if (error.kind === 'stalled')
+        return t('uploader.errors.uploadStalled', { seconds: error.stalledSeconds ?? 0 });
+    } else if (error instanceof Error && !(error instanceof ApiError) && error.message) {
+      return error.message;
+    }
+    return t('uploader.errors.uploadFailed');
+  }
+
+  async function handleFiles(files: File[]) {
+    if (locked || !enabled || files.length === 0) return;
+    const outcome = checkSelection(state.entries, files, {
+      quota,
+      allowEmptyFiles,
+      enabledTransferTypes,
+    });
+    setWarnings(outcome.warnings);
+    setNotice('');
+    if (outcome.accepted.length === 0) return;
+    dispatch({
+      type: 'added',
+      files: outcome.accepted.map(({ file }) => ({ key: file.name, size: file.size })),
+    });
+    let target: RecordJson;
+    try {
+      target = await ensureDraft();
+    } catch {
+      for (const { file } of outcome.accepted) dispatch({ type: 'removed', key: file.name });
+      return;
+    }
+    const link = filesLinkOf(target);
+    for (const { file, plan, replaces } of outcome.accepted) {
+      engine()
+        .upload({
+          file,
+          key: file.name,
+          draftId: target.id,
+          filesLink: link,
+          plan,
+          ...(replaces?.links.self ? { existing: replaces } : {}),
+          onProgress: (percent) => dispatch({ type: 'progress', key: file.name, percent }),
+          onCreated: (item) => {
+            dispatch({ type: 'created', key: file.name, item });
+            onFilesSaved?.();
+          },
+          onResumed: (count) => setNotice(t('uploader.resumed', { count })),
+          onDeleted: () => onFilesSaved?.(),
+        })
+        .then((item) => {
+          dispatch({ type: 'finished', key: file.name, item });
+          onFilesSaved?.();
+        })
+        .catch((error: unknown) => {
+          if (error instanceof UploadRequestError && error.kind === 'aborted') return;
+          dispatch({ type: 'failed', key: file.name, message: messageOf(error) });
+        });
+    }
+  }
+
+  function forget(entry: FileEntry) {
+    if (draft) store.remove(resumeKey(draft.id, entry.key, entry.size));
+    if (defaultPreview !== undefined && sameKey(defaultPreview, entry.key))
+      setValue('files.default_preview', undefined, { shouldDirty: true });
+  }
+
+  /** Stops the upload; the engine deletes the pending file it announced (SPEC §7). */
+  function handleCancel(entry: FileEntry) {
+    engineRef.current?.cancel(entry.key);
+    dispatch({ type: 'removed', key: entry.key });
+    forget(entry);
+  }
+
+  async function handleDelete(entry: FileEntry) {
+    const self = entry.links.self;
+    if (!self) {
+      dispatch({ type: 'removed', key: entry.key });
+      return;
+    }
+    dispatch({ type: 'deleting', key: entry.key });
+    try {
+      await deleteFile(client, self);
+      dispatch({ type: 'removed', key: entry.key });
+      forget(entry);
+      onFilesSaved?.();
+    } catch (error) {
+      dispatch({
+        type: 'delete-failed',
+        key: entry.key,
+        message:
+          error instanceof ApiError && error.hasServerMessage
+            ? error.message
+            : t('uploader.errors.deleteFailed'),
+      });
+    }
+  }
+
+  async function handleImport() {
+    if (!draft?.links.self) return;
+    dispatch({ type: 'import-started' });
+    try {
+      const body = await client.post(`${draft.links.self}/actions/files-import`);
+      const list = FilesListSchema.parse(body);
+      dispatch({
+        type: 'imported',
+        items: (list.entries ?? []).map((e) => FileItemSchema.parse(e)),
+      });
+      onFilesSaved?.();
+    } catch (error) {
+      dispatch({ type: 'import-failed' });
+      onImportFailed?.(error);
+    }
+  }
+
+  function handleMetadataOnly(metadataOnly: boolean) {
+    setValue('files.enabled', !metadataOnly, { shouldDirty: true });
+    // SPEC §4: switching files to metadata-only sets access.files to public.
+    if (metadataOnly) setValue('access.files', 'public', { shouldDirty: true });
+  }
+
+  const used = state.entries.reduce((sum, e) => sum + e.size, 0);
+  const quotaReached = state.entries.length >= quota.maxFiles || used >= quota.maxStorage;
+  const versionIndex = (draft as { versions?: { index?: number } } | null)?.versions?.index ?? 1;
+  const canImport =
+    enabled && !locked && draft !== null && versionIndex > 1 && state.entries.length === 0;
+  const size = (bytes: number) => formatBytes(bytes, i18n.language);
+
+  return (
+    <Stack component="section" id="files" tabIndex={-1} aria-labelledby="files-heading" gap="md">
+      <Group justify="space-between" align="flex-start">
+        <Title order={2} size="h3" id="files-heading">
+          {t('uploader.title')}
+        </Title>
+        {enabled && (
+          <Stack gap={0} align="flex-end" aria-label={t('uploader.storage.label')} role="group">
+            <Text size="sm" fw={600}>
+              {t('uploader.storage.label')}
+            </Text>
+            <Text size="sm" c={state.entries.length >= quota.maxFiles ? 'blue.8' : undefined}>
+              {t('uploader.storage.files', { count: state.entries.length, max: quota.maxFiles })}
+            </Text>
+            <Text size="sm" c={used >= quota.maxStorage ? 'blue.8' : undefined}>
+              {t('uploader.storage.bytes', { used: size(used), max: size(quota.maxStorage) })}
+            </Text>
+          </Stack>
+        )}
+      </Group>
+
+      {!locked && (
+        <Checkbox
+          label={t('uploader.metadataOnly')}
+          description={
+            state.entries.length > 0
+              ? t('uploader.metadataOnlyHasFiles')
+              : t('uploader.metadataOnlyHelp')
+          }
+          checked={!enabled}
+          disabled={state.entries.length > 0}
+          onChange={(event) => handleMetadataOnly(event.currentTarget.checked)}
+        />
+      )}
+
+      {canImport && (
+        <Alert color="blue" variant="light">
+          <Group justify="space-between">
+            <Text>{t('uploader.import.info')}</Text>
+            <Button loading={state.importing} onClick={() => void handleImport()}>
+              {t('uploader.import.button')}
+            </Button>
+          </Group>
+        </Alert>
+      )}
+
+      <UploadWarnings warnings={warnings} onDismiss={() => setWarnings([])} />
+
+      {!enabled ? (
+        <Text>{t('uploader.metadataOnlyNotice')}</Text>
+      ) : (
+        <>
+          {!locked && (
+            <Dropzone
+              openRef={openRef}
+              onDrop={(files) => void handleFiles(files)}
+              multiple
+              activateOnClick={false}
+              activateOnKeyboard={false}
+              useFsAccessApi={false}
+              enablePointerEvents
+              disabled={quotaReached}
+              inputProps={{ 'aria-label': t('uploader.fileInput') }}
+            >
+              <Stack align="center" gap="xs" py="md">
+                <Text fw={600}>
+                  {quotaReached ? t('uploader.quotaReached') : t('uploader.dropTitle')}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {t('uploader.dropOr')}
+                </Text>
+                <Button
+                  variant="default"
+                  disabled={quotaReached}
+                  onClick={() => openRef.current?.()}
+                >
+                  {t('uploader.chooseFiles')}
+                </Button>
+              </Stack>
+            </Dropzone>
+          )}
+          <Text aria-live="polite" size="sm">
+            {notice}
+          </Text>
+          <FileTable
+            entries={state.entries}
+            locked={locked}
+            defaultPreview={defaultPreview ?? undefined}
+            onPreviewChange={(key) => setValue('files.default_preview', key, { shouldDirty: true })}
+            onDelete={(entry) => void handleDelete(entry)}
+            onCancel={handleCancel}
+          />
+        </>
+      )}
+
+      {locked ? (
+        <Alert color="blue" variant="light">
+          <Group justify="space-between">
+            <Text>{t('uploader.locked.notice')}</Text>
+            {canNewVersion ? (
+              <Button onClick={onNewVersion}>{t('uploader.locked.newVersion')}</Button>
+            ) : (
+              <Tooltip label={t('uploader.locked.noPermission')}>
+                <Button data-disabled aria-disabled onClick={(event) => event.preventDefault()}>
+                  {t('uploader.locked.newVersion')}
+                </Button>
+              </Tooltip>
+            )}
+          </Group>
+        </Alert>
+      ) : (
+        enabled && (
+          <Text size="sm" c="dimmed">
+            {t('uploader.draftNote')}
+          </Text>
+        )
+      )}
+    </Stack>
+  );
+}
+
+/** The draft's `files.entries` (a map without links) as file items with their links. */
+function itemsOfDraft(draft: RecordJson, filesLink: string): FileItem[] {
+  const entries = draft.files?.entries ?? {};
+  return Object.entries(entries).flatMap(([key, value]) => {
+    const fields = Object.entries(value as object).filter(([, v]) => v !== null);
+    const parsed = FileItemSchema.safeParse({ ...Object.fromEntries(fields), key });
+    if (!parsed.success) return [];
+    const self = `${filesLink}/${key.split('/').map(encodeURIComponent).join('/')}`;
+    return [
+      {
+        ...parsed.data,
+        status: parsed.data.status ?? 'completed',
+        links: { self, content: `${self}/content`, commit: `${self}/commit` },
+      },
+    ];
+  });
+}
+
+function filesLinkOf(draft: RecordJson): string {
+  const links = draft.links as Record<string, unknown>;
+  if (typeof links.files === 'string') return links.files;
+  return `${draft.links.self ?? `/api/records/${encodeURIComponent(draft.id)}/draft`}/files`;
+}
+
+export type { FileEntry, FileItem, Quota };

@@ -1,0 +1,106 @@
+import { planTransfer, type TransferPlan } from '@cairn/shared';
+import { sameKey, type FileEntry } from './uploader-state';
+
+export interface Quota {
+  maxFiles: number;
+  maxStorage: number;
+}
+
+/** One warning of SPEC §5/§8, as translation keys and values; the component words it. */
+export type SelectionWarning =
+  | { kind: 'too-many-files'; count: number; max: number }
+  | { kind: 'storage-exceeded'; total: number; limit: number }
+  | { kind: 'duplicates'; names: string[] }
+  | { kind: 'empty-skipped'; names: string[] }
+  | { kind: 'unsupported-transfer'; files: Array<{ name: string; type: string }> }
+  | { kind: 'too-large'; names: string[]; limit: number };
+
+export interface AcceptedFile {
+  file: File;
+  plan: Extract<TransferPlan, { type: 'L' | 'M' }>;
+  /** The interrupted or failed entry of the same name it replaces or resumes. */
+  replaces?: FileEntry;
+}
+
+export interface SelectionOutcome {
+  accepted: AcceptedFile[];
+  warnings: SelectionWarning[];
+}
+
+export interface SelectionRules {
+  quota: Quota;
+  allowEmptyFiles: boolean;
+  enabledTransferTypes: readonly string[];
+}
+
+/**
+ * The client checks of reference §4.3, in its order: too many files or too much storage refuses
+ * the whole selection; then files already present (same NFC name, not failed or interrupted)
+ * are skipped, empty files are skipped when empty files are not allowed, and files whose
+ * transfer type is not enabled are rejected. The rest are accepted.
+ */
+export function checkSelection(
+  entries: readonly FileEntry[],
+  selected: readonly File[],
+  rules: SelectionRules,
+): SelectionOutcome {
+  // A failed or interrupted entry of the same name is replaced by the new file, not counted twice.
+  const replaced = (name: string) =>
+    entries.find((e) => sameKey(e.key, name) && (e.status === 'failed' || e.interrupted));
+  const present = (name: string) =>
+    entries.some((e) => sameKey(e.key, name) && e.status !== 'failed' && !e.interrupted);
+  const staying = entries.filter((e) => !selected.some((f) => replaced(f.name) === e));
+
+  const count = staying.length + selected.length;
+  if (count > rules.quota.maxFiles) {
+    return {
+      accepted: [],
+      warnings: [{ kind: 'too-many-files', count, max: rules.quota.maxFiles }],
+    };
+  }
+  const total =
+    staying.reduce((sum, e) => sum + e.size, 0) + selected.reduce((sum, f) => sum + f.size, 0);
+  if (total > rules.quota.maxStorage) {
+    return {
+      accepted: [],
+      warnings: [{ kind: 'storage-exceeded', total, limit: rules.quota.maxStorage }],
+    };
+  }
+
+  const duplicates: string[] = [];
+  const empty: string[] = [];
+  const unsupported: Array<{ name: string; type: string }> = [];
+  const tooLarge: string[] = [];
+  let limit = 0;
+  const accepted: AcceptedFile[] = [];
+  const seen: string[] = [];
+  for (const file of selected) {
+    if (present(file.name) || seen.some((name) => sameKey(name, file.name))) {
+      duplicates.push(file.name);
+      continue;
+    }
+    seen.push(file.name);
+    if (file.size === 0 && !rules.allowEmptyFiles) {
+      empty.push(file.name);
+      continue;
+    }
+    const plan = planTransfer(file.size, rules.enabledTransferTypes.includes('M'));
+    if (plan.type === 'too-large') {
+      tooLarge.push(file.name);
+      limit = plan.maxSize;
+      continue;
+    }
+    if (!rules.enabledTransferTypes.includes(plan.type)) {
+      unsupported.push({ name: file.name, type: plan.type });
+      continue;
+    }
+    const replaces = replaced(file.name);
+    accepted.push({ file, plan, ...(replaces ? { replaces } : {}) });
+  }
+  const warnings: SelectionWarning[] = [];
+  if (duplicates.length > 0) warnings.push({ kind: 'duplicates', names: duplicates });
+  if (empty.length > 0) warnings.push({ kind: 'empty-skipped', names: empty });
+  if (unsupported.length > 0) warnings.push({ kind: 'unsupported-transfer', files: unsupported });
+  if (tooLarge.length > 0) warnings.push({ kind: 'too-large', names: tooLarge, limit });
+  return { accepted, warnings };
+}

@@ -1,0 +1,317 @@
+import { planTransfer } from '@cairn/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiClient } from '../../../api/client';
+import { jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
+import { createLocalResumeStore, fingerprintOf, resumeKey } from './resume-store';
+import { sendBytesWithFetch } from './test-send-bytes';
+import type { SendBytes } from './transport';
+import {
+  createUploadEngine,
+  expiresOf,
+  percentOf,
+  type EngineSettings,
+  type UploadEngine,
+  type UploadJob,
+} from './upload-engine';
+
+const FILES = 'http://127.0.0.1:5000/api/records/r1/draft/files';
+const FILES_PATH = '/api/records/r1/draft/files';
+const MiB = 1024 ** 2;
+const CSRF = { csrfCookieName: 'csrftoken', csrfHeaderName: 'X-CSRFToken' };
+
+interface ServedFile {
+  key: string;
+  size: number;
+  parts?: number;
+  status: 'pending' | 'completed';
+}
+
+/**
+ * Cairn's files API as far as the engine uses it, behind the stubbed `fetch`: init, content and
+ * part PUTs, the file's self link, its parts listing (`received` as given), commit and delete.
+ * `hold` lets a test keep a request waiting; `refuse` answers a request instead of the server.
+ */
+function filesApi(
+  options: {
+    hold?: (r: RecordedRequest) => Promise<void> | undefined;
+    refuse?: (r: RecordedRequest) => Response | undefined;
+    received?: Array<{ part: number; size: number; checksum: string }>;
+  } = {},
+) {
+  const files = new Map<string, ServedFile>();
+  const itemOf = (file: ServedFile) => {
+    const self = `${FILES}/${encodeURIComponent(file.key)}`;
+    return {
+      key: file.key,
+      size: file.size,
+      status: file.status,
+      links: {
+        self,
+        content: `${self}/content`,
+        commit: `${self}/commit`,
+        ...(file.parts
+          ? {
+              parts: Array.from({ length: file.parts }, (_, i) => ({
+                part: i + 1,
+                url: `${self}/content/${i + 1}`,
+                expiration: '2999-01-01T00:00:00+00:00',
+              })),
+            }
+          : {}),
+      },
+    };
+  };
+  const requests = stubFetch(async (r) => {
+    await options.hold?.(r);
+    const refusal = options.refuse?.(r);
+    if (refusal) return refusal;
+    if (r.method === 'POST' && r.url === FILES_PATH) {
+      const [entry] = r.body as Array<{ key: string; size: number; transfer: { parts?: number } }>;
+      const file: ServedFile = {
+        key: entry!.key,
+        size: entry!.size,
+        status: 'pending',
+        ...(entry!.transfer.parts ? { parts: entry!.transfer.parts } : {}),
+      };
+      files.set(file.key, file);
+      return jsonResponse(201, { entries: [itemOf(file)] });
+    }
+    const match = /^\/api\/records\/r1\/draft\/files\/([^/]+)(?:\/(\w+))?(?:\/(\d+))?$/.exec(r.url);
+    const file = match && files.get(decodeURIComponent(match[1]!));
+    if (!match || !file) return jsonResponse(404, { status: 404, message: 'Not found.' });
+    const action = `${r.method} ${match[2] ?? 'self'}`;
+    if (action === 'GET self') return jsonResponse(200, itemOf(file));
+    if (action === 'PUT content') return jsonResponse(200, itemOf(file));
+    if (action === 'GET parts')
+      return jsonResponse(200, { key: file.key, received: options.received ?? [], missing: [] });
+    if (action === 'POST commit') {
+      file.status = 'completed';
+      return jsonResponse(200, itemOf(file));
+    }
+    if (action === 'DELETE self') {
+      files.delete(file.key);
+      return new Response(null, { status: 204 });
+    }
+    throw new Error(`Unexpected request: ${r.method} ${r.url}`);
+  });
+  return { requests, files, add: (file: ServedFile) => files.set(file.key, file) };
+}
+
+const wire = (requests: RecordedRequest[]) => requests.map((r) => `${r.method} ${r.url}`);
+
+const engines: UploadEngine[] = [];
+
+/** An engine on the stubbed network, stopped after the test so none outlives it. */
+function engineWith(overrides: Partial<EngineSettings> = {}): UploadEngine {
+  const engine = createUploadEngine({
+    api: new ApiClient(CSRF),
+    sendBytes: sendBytesWithFetch,
+    csrf: CSRF,
+    concurrency: 3,
+    retryDelaysMs: [0, 0, 0, 0],
+    stallMs: 30_000,
+    resumeStore: createLocalResumeStore(),
+    ...overrides,
+  });
+  engines.push(engine);
+  return engine;
+}
+
+function job(file: File, overrides: Partial<UploadJob> = {}): UploadJob {
+  const plan = planTransfer(file.size, true);
+  if (plan.type === 'too-large') throw new Error('too large');
+  return {
+    file,
+    key: file.name,
+    draftId: 'r1',
+    filesLink: FILES,
+    plan,
+    onProgress: () => undefined,
+    onCreated: () => undefined,
+    ...overrides,
+  };
+}
+
+const bytes = (size: number, seed = 0) =>
+  Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7 + seed) & 0xff);
+
+beforeEach(() => window.localStorage.clear());
+afterEach(() => {
+  for (const engine of engines.splice(0)) engine.destroy();
+});
+
+describe('createUploadEngine', () => {
+  it('never has more byte requests in flight than the concurrency allows, across files', async () => {
+    const server = filesApi();
+    const waiting: Array<() => void> = [];
+    let inFlight = 0;
+    let peak = 0;
+    const sendBytes: SendBytes = async (request) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      inFlight--;
+      return sendBytesWithFetch(request);
+    };
+    const engine = engineWith({ concurrency: 2, sendBytes });
+    const names = ['a.csv', 'b.csv', 'c.csv', 'd.csv'];
+    const done = Promise.all(names.map((name) => engine.upload(job(new File(['x'], name)))));
+    for (let released = 0; released < names.length;) {
+      await vi.waitFor(() => expect(waiting).toHaveLength(2));
+      released += waiting.length;
+      for (const release of waiting.splice(0)) release();
+    }
+    const items = await done;
+    expect(items.map((item) => item.status)).toEqual(names.map(() => 'completed'));
+    expect(peak).toBe(2);
+    expect(wire(server.requests).filter((r) => r.startsWith('PUT'))).toHaveLength(4);
+  });
+
+  it('sends a part again after a 5xx, then commits', async () => {
+    let failed = false;
+    const server = filesApi({
+      refuse: (r) => {
+        if (failed || r.method !== 'PUT' || !r.url.endsWith('/content/2')) return undefined;
+        failed = true;
+        return jsonResponse(503, { status: 503, message: 'Try again later.' });
+      },
+    });
+    const engine = engineWith();
+    const item = await engine.upload(job(new File([bytes(6 * MiB)], 'big.bin')));
+
+    expect(item.status).toBe('completed');
+    const puts = wire(server.requests).filter((r) => r.startsWith('PUT'));
+    expect(puts.sort()).toEqual([
+      `PUT ${FILES_PATH}/big.bin/content/1`,
+      `PUT ${FILES_PATH}/big.bin/content/2`,
+      `PUT ${FILES_PATH}/big.bin/content/2`,
+    ]);
+    expect(wire(server.requests).at(-1)).toBe(`POST ${FILES_PATH}/big.bin/commit`);
+  });
+
+  it('sends an empty file as init, one empty PUT, commit', async () => {
+    const server = filesApi();
+    const item = await engineWith().upload(job(new File([], 'empty.txt')));
+    expect(item.status).toBe('completed');
+    expect(wire(server.requests)).toEqual([
+      `POST ${FILES_PATH}`,
+      `PUT ${FILES_PATH}/empty.txt/content`,
+      `POST ${FILES_PATH}/empty.txt/commit`,
+    ]);
+  });
+
+  it('keeps apart files whose names differ only in case', async () => {
+    filesApi();
+    const engine = engineWith();
+    const items = await Promise.all([
+      engine.upload(job(new File(['a'], 'Data.csv'))),
+      engine.upload(job(new File(['b'], 'data.csv'))),
+    ]);
+    expect(items.map((item) => [item.key, item.status])).toEqual([
+      ['Data.csv', 'completed'],
+      ['data.csv', 'completed'],
+    ]);
+  });
+
+  it('deletes the entry of a file cancelled while the server was announcing it', async () => {
+    let answer: (() => void) | undefined;
+    const server = filesApi({
+      hold: (r) =>
+        r.method === 'POST' && r.url === FILES_PATH
+          ? new Promise<void>((resolve) => (answer = resolve))
+          : undefined,
+    });
+    const onCreated = vi.fn();
+    const onDeleted = vi.fn();
+    const engine = engineWith();
+    const upload = engine.upload(job(new File(['x'], 'late.csv'), { onCreated, onDeleted }));
+    await vi.waitFor(() => expect(answer).toBeDefined());
+
+    engine.cancel('late.csv');
+    await expect(upload).rejects.toMatchObject({ kind: 'aborted' });
+    answer!();
+    await vi.waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+    expect(onCreated).not.toHaveBeenCalled();
+    expect(wire(server.requests)).toEqual([`POST ${FILES_PATH}`, `DELETE ${FILES_PATH}/late.csv`]);
+    expect(server.files.size).toBe(0);
+  });
+
+  it('leaves what reached the server when stopped, ready to resume', async () => {
+    const server = filesApi({
+      hold: (r) =>
+        r.method === 'PUT' && r.url.endsWith('/content/2')
+          ? new Promise(() => undefined)
+          : undefined,
+    });
+    const store = createLocalResumeStore();
+    const engine = engineWith({ resumeStore: store });
+    const file = new File([bytes(6 * MiB)], 'big.bin');
+    const upload = engine.upload(job(file));
+    await vi.waitFor(() =>
+      expect(wire(server.requests)).toContain(`PUT ${FILES_PATH}/big.bin/content/2`),
+    );
+
+    engine.destroy();
+    await expect(upload).rejects.toMatchObject({ kind: 'aborted' });
+    expect(wire(server.requests).some((r) => r.startsWith('DELETE'))).toBe(false);
+    expect(server.files.get('big.bin')?.status).toBe('pending');
+    expect(store.get(resumeKey('r1', 'big.bin', 6 * MiB))).toMatchObject({
+      self: `${FILES}/big.bin`,
+      parts: 2,
+      partSize: 5 * MiB,
+      fingerprint: await fingerprintOf(file),
+    });
+  });
+
+  it('sends again a received part whose bytes differ from the local ones', async () => {
+    const file = new File([bytes(6 * MiB)], 'big.bin');
+    const server = filesApi({
+      received: [
+        // Part 1 of another file (its MD5 differs), part 2 of this one (its MD5 matches).
+        { part: 1, size: 5 * MiB, checksum: 'md5:00000000000000000000000000000000' },
+        { part: 2, size: 1 * MiB, checksum: 'md5:3f2c8bd9cfde6550fdff4b36617c3261' },
+      ],
+    });
+    server.add({ key: 'big.bin', size: 6 * MiB, parts: 2, status: 'pending' });
+    const store = createLocalResumeStore();
+    store.put(resumeKey('r1', 'big.bin', 6 * MiB), {
+      self: `${FILES}/big.bin`,
+      parts: 2,
+      partSize: 5 * MiB,
+      fingerprint: await fingerprintOf(file),
+      savedAt: '2026-01-01T00:00:00Z',
+    });
+    const onResumed = vi.fn();
+    const engine = engineWith({ resumeStore: store });
+    const item = await engine.upload(job(file, { onResumed }));
+
+    expect(item.status).toBe('completed');
+    expect(onResumed).toHaveBeenCalledWith(1);
+    expect(wire(server.requests)).toEqual([
+      `GET ${FILES_PATH}/big.bin`,
+      `GET ${FILES_PATH}/big.bin/parts`,
+      `PUT ${FILES_PATH}/big.bin/content/1`,
+      `POST ${FILES_PATH}/big.bin/commit`,
+    ]);
+    expect(store.get(resumeKey('r1', 'big.bin', 6 * MiB))).toBeUndefined();
+  });
+});
+
+describe('percentOf', () => {
+  it('gives whole percent, rounded down, and 100 for an empty file (SPEC §9)', () => {
+    expect(percentOf(999, 1000)).toBe(99);
+    expect(percentOf(1000, 1000)).toBe(100);
+    expect(percentOf(0, 0)).toBe(100);
+  });
+});
+
+describe('expiresOf', () => {
+  it("reads a presigned URL's lifetime in seconds (SPEC §9: the time-out is expires × 1000)", () => {
+    expect(
+      expiresOf('https://s3.example/b/k?partNumber=1&X-Amz-Expires=900&X-Amz-Signature=x'),
+    ).toBe(900);
+    expect(
+      expiresOf('http://127.0.0.1:5000/api/records/x/draft/files/a/content/1'),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,491 @@
+import { MULTIPART_MAX_PART, type TransferPlan } from '@cairn/shared';
+import AwsS3, { type AwsS3Part, type AwsS3UploadParameters } from '@uppy/aws-s3';
+import Uppy, { type Body, type Meta, type UppyFile } from '@uppy/core';
+import { readCookie, toRequestPath, type ApiClient } from '../../../api/client';
+import {
+  deleteFile,
+  FileItemSchema,
+  ReceivedPartsSchema,
+  type FileItem,
+  type PartLink,
+} from './files-api';
+import { md5OfBlob, toBase64, toHex } from './md5';
+import { fingerprintOf, resumeKey, type ResumeStore } from './resume-store';
+import { UploadRequestError, type SendBytes } from './transport';
+
+export interface EngineSettings {
+  /** Cairn's JSON calls: init, parts listing, the file's self link, commit, delete. */
+  api: ApiClient;
+  /** Carries the bytes (XMLHttpRequest in the browser). */
+  sendBytes: SendBytes;
+  /** The CSRF token goes on byte requests to Cairn's own origin, never to a storage. */
+  csrf: { csrfCookieName: string; csrfHeaderName: string };
+  /** Requests at once, across files (SPEC §9, config `fileUploadConcurrency`). */
+  concurrency: number;
+  /** Waits before the second, third… attempt of a part (SPEC §9: 0, 1, 3, 5 s). */
+  retryDelaysMs: readonly number[];
+  /** A byte request with no progress for this long is abandoned (and tried again). */
+  stallMs: number;
+  resumeStore: ResumeStore;
+  now?: () => number;
+}
+
+export interface UploadJob {
+  file: File;
+  /** The file's name: its key on the server. */
+  key: string;
+  draftId: string;
+  /** The draft's `links.files`. */
+  filesLink: string;
+  plan: Extract<TransferPlan, { type: 'L' | 'M' }>;
+  /** A pending entry of the same name already on the server (an interrupted upload). */
+  existing?: { links: { self?: string | undefined } };
+  /** Whole percent, from the bytes the server has over the file's size (SPEC §9). */
+  onProgress: (percent: number) => void;
+  /** The entry exists on the server from now on. */
+  onCreated: (item: FileItem) => void;
+  /** How many parts the server already held when a multipart upload was resumed. */
+  onResumed?: (receivedParts: number) => void;
+  /** A cancelled upload's pending entry is gone from the server. */
+  onDeleted?: () => void;
+}
+
+export interface UploadEngine {
+  /**
+   * Sends one file and resolves with its committed entry; rejects with the failure (an
+   * {@link UploadRequestError}, an {@link ApiError}), or with an `aborted` UploadRequestError when
+   * it was cancelled or the engine stopped.
+   */
+  upload(job: UploadJob): Promise<FileItem>;
+  /** Stops the file's upload and deletes its pending entry on the server. */
+  cancel(key: string): void;
+  /** Stops every upload; what reached the server stays there for a resume. */
+  destroy(): void;
+}
+
+interface Upload {
+  job: UploadJob;
+  /** Uppy's id of the file, once it was handed over. */
+  fileId?: string;
+  /** The entry on the server with its links, once announced or found again. */
+  item?: FileItem;
+  committed?: FileItem;
+  /** Content-MD5 of each part, computed once however often the part is tried. */
+  digests: Map<number, string>;
+  fingerprint?: Promise<string>;
+  refreshing?: Promise<void>;
+  cancelled: boolean;
+  settled: boolean;
+  resolve: (item: FileItem) => void;
+  reject: (error: unknown) => void;
+}
+
+const quietLogger = { debug: () => undefined, warn: () => undefined, error: () => undefined };
+
+const cancelled = () => new UploadRequestError('aborted', 'Upload cancelled.');
+
+/**
+ * The deposit form's uploads: Uppy core with @uppy/aws-s3 5, its callbacks speaking Cairn's
+ * files API (InvenioRDM's: init with transfer `L` or `M`, part links, commit). Every file takes
+ * the plugin's multipart path, so even a one-chunk file is init, one PUT of its content, commit.
+ * Uppy queues all requests under one limit, tries parts again after the retry delays, re-signs
+ * each attempt and resumes from `s3Multipart` through `listParts`; the callbacks add Content-MD5
+ * per part, fresh links from the file's self link when a link expired or a storage refused it,
+ * the CSRF token on Cairn's own origin only, and the resume store.
+ */
+export function createUploadEngine(settings: EngineSettings): UploadEngine {
+  const { api } = settings;
+  const now = settings.now ?? Date.now;
+  const active = new Set<Upload>();
+  /** Multipart files' part size, by the Blob Uppy was given; the rest go in one piece. */
+  const partSizes = new WeakMap<object, number>();
+  /** Storage URLs that answered 403: the next attempt asks for fresh links. */
+  const refused = new Set<string>();
+  let sequence = 0;
+
+  const uppy = new Uppy<Meta, Body>({
+    logger: quietLogger,
+    // Uppy's own id lower-cases the name; Cairn's keys are case-sensitive.
+    onBeforeFileAdded: (file) => ({ ...file, id: `${file.id}-${++sequence}` }),
+  });
+
+  function find(fileId: string): Upload | undefined {
+    for (const upload of active) if (upload.fileId === fileId) return upload;
+    return undefined;
+  }
+
+  function uploadOf(file: { id: string }): Upload {
+    const upload = find(file.id);
+    if (!upload) throw new Error(`No upload for ${file.id}.`);
+    return upload;
+  }
+
+  function settle(upload: Upload, outcome: () => void) {
+    if (upload.settled) return;
+    upload.settled = true;
+    if (!upload.cancelled) active.delete(upload);
+    outcome();
+  }
+
+  /**
+   * Takes the file out of Uppy: a finished or failed one so that a later upload() does not take
+   * it up again; a cancelled one so that Uppy aborts its requests and calls abortMultipartUpload.
+   */
+  function release(upload: Upload) {
+    if (upload.fileId !== undefined && uppy.getFile(upload.fileId)) uppy.removeFile(upload.fileId);
+  }
+
+  const storeKeyOf = ({ job }: Upload) => resumeKey(job.draftId, job.key, job.file.size);
+  const fingerprint = (upload: Upload) => (upload.fingerprint ??= fingerprintOf(upload.job.file));
+
+  function partBlob({ job }: Upload, part: number): Blob {
+    const size = job.plan.type === 'M' ? job.plan.partSize : job.file.size;
+    return job.file.slice((part - 1) * size, Math.min(part * size, job.file.size));
+  }
+
+  async function readItem(url: string): Promise<FileItem> {
+    return FileItemSchema.parse(await api.get(url));
+  }
+
+  /** A cancelled upload leaves no pending file behind to block publishing (unlike InvenioRDM). */
+  async function discard(upload: Upload, self: string): Promise<void> {
+    try {
+      await deleteFile(api, self);
+      upload.job.onDeleted?.();
+    } catch (error) {
+      console.error(error);
+    } finally {
+      active.delete(upload);
+    }
+  }
+
+  // ---- @uppy/aws-s3's callbacks
+
+  async function createMultipartUpload(upload: Upload) {
+    const { job } = upload;
+    if (job.plan.type === 'M' && job.plan.partSize > MULTIPART_MAX_PART)
+      throw new UploadRequestError('http', 'Part too large.', { reason: 'exceedsSize' });
+    // An interrupted upload that cannot be resumed starts again from nothing.
+    const stale = job.existing?.links.self;
+    if (stale) await deleteFile(api, stale);
+    const transfer =
+      job.plan.type === 'L'
+        ? { type: 'L' }
+        : { type: 'M', parts: job.plan.parts, part_size: job.plan.partSize };
+    const body = await api.post(job.filesLink, [{ key: job.key, size: job.file.size, transfer }]);
+    const item = entryNamed(body, job.key);
+    const self = item.links.self;
+    if (!self) throw new UploadRequestError('http', 'Upload failed');
+    upload.item = item;
+    // Cancelled while the server was creating it: Uppy has let go of the file by now.
+    if (upload.cancelled) {
+      await discard(upload, self);
+      throw cancelled();
+    }
+    job.onCreated(item);
+    if (job.plan.type === 'M') {
+      settings.resumeStore.put(storeKeyOf(upload), {
+        self,
+        parts: job.plan.parts,
+        partSize: job.plan.partSize,
+        fingerprint: await fingerprint(upload),
+        savedAt: new Date(now()).toISOString(),
+      });
+    }
+    return { uploadId: self, key: job.key };
+  }
+
+  /** Cairn's parts listing: only parts whose size and MD5 match the local bytes count. */
+  async function listParts(upload: Upload, self: string): Promise<AwsS3Part[]> {
+    const listing = ReceivedPartsSchema.parse(await api.get(`${self}/parts`));
+    const kept: AwsS3Part[] = [];
+    let bytes = 0;
+    for (const part of listing.received) {
+      const local = partBlob(upload, part.part);
+      if (part.size !== local.size) continue;
+      if (toHex(await md5OfBlob(local)) !== part.checksum.replace(/^md5:/, '')) continue;
+      kept.push({ PartNumber: part.part, Size: part.size, ETag: part.checksum });
+      bytes += part.size;
+    }
+    upload.job.onResumed?.(kept.length);
+    upload.job.onProgress(percentOf(bytes, upload.job.file.size));
+    return kept;
+  }
+
+  async function refreshLinks(upload: Upload): Promise<void> {
+    const self = upload.item?.links.self;
+    if (!self) return;
+    upload.refreshing ??= readItem(self)
+      .then((fresh) => {
+        upload.item = fresh;
+      })
+      .finally(() => {
+        upload.refreshing = undefined;
+      });
+    await upload.refreshing;
+  }
+
+  async function linkOf(upload: Upload, part: number): Promise<string> {
+    if (upload.job.plan.type === 'L') {
+      const content = upload.item?.links.content;
+      if (!content) throw new UploadRequestError('http', 'Upload failed');
+      return content;
+    }
+    const find = () => upload.item?.links.parts?.find((p) => p.part === part);
+    let link = find();
+    // SPEC §7: an expired signed URL is replaced by re-reading the file's self link.
+    if (!link || isExpired(link, now()) || refused.has(link.url)) {
+      await refreshLinks(upload);
+      link = find();
+    }
+    if (!link)
+      throw new UploadRequestError('http', `No link for part ${part}.`, {
+        reason: 'invalidPartNumber',
+      });
+    return link.url;
+  }
+
+  /** Called before every attempt of a part, so each attempt gets a link that is still good. */
+  async function signPart(upload: Upload, part: number, body: Blob) {
+    const url = await linkOf(upload, part);
+    const headers: Record<string, string> = {};
+    if (upload.job.plan.type === 'M') {
+      let digest = upload.digests.get(part);
+      if (digest === undefined) {
+        digest = toBase64(await md5OfBlob(body));
+        upload.digests.set(part, digest);
+      }
+      headers['Content-MD5'] = digest;
+    }
+    const origin = new URL(upload.job.filesLink, window.location.href).origin;
+    if (new URL(url, window.location.href).origin !== origin) {
+      const expires = expiresOf(url);
+      return {
+        method: 'PUT',
+        url,
+        headers,
+        ...(expires === undefined ? {} : { expires }),
+      } as const;
+    }
+    headers.Accept = 'application/json';
+    const token = readCookie(settings.csrf.csrfCookieName);
+    if (token !== undefined) headers[settings.csrf.csrfHeaderName] = token;
+    return { method: 'PUT', url: toRequestPath(url), headers } as const;
+  }
+
+  async function uploadPartBytes(
+    signature: AwsS3UploadParameters,
+    body: Blob,
+    onProgress: (event: { loaded: number; lengthComputable: true }) => void,
+    onComplete: (etag: string | undefined) => void,
+    signal: AbortSignal | undefined,
+  ) {
+    try {
+      const { etag } = await settings.sendBytes({
+        url: signature.url,
+        headers: signature.headers ?? {},
+        body,
+        stallMs: settings.stallMs,
+        ...(signature.expires === undefined ? {} : { timeoutMs: signature.expires * 1000 }),
+        ...(signal ? { signal } : {}),
+        onProgress: (loaded) => onProgress({ loaded, lengthComputable: true }),
+      });
+      onProgress({ loaded: body.size, lengthComputable: true });
+      onComplete(etag);
+      return { ETag: etag ?? '' };
+    } catch (error) {
+      // A storage URL refused with 403 has most likely expired: the next attempt re-signs.
+      const foreign =
+        new URL(signature.url, window.location.href).origin !== window.location.origin;
+      if (error instanceof UploadRequestError && error.status === 403 && foreign) {
+        refused.add(signature.url);
+        throw new UploadRequestError('http', error.message, {
+          status: 403,
+          reason: 'signedUrlExpired',
+        });
+      }
+      throw error;
+    }
+  }
+
+  async function completeMultipartUpload(upload: Upload) {
+    const link = upload.item?.links.commit;
+    const self = upload.item?.links.self;
+    if (!link) throw new UploadRequestError('http', 'Upload failed');
+    try {
+      upload.committed = FileItemSchema.parse(await api.post(link));
+    } catch (error) {
+      // A commit whose answer was lost may still have happened.
+      const current = self ? await readItem(self).catch(() => undefined) : undefined;
+      if (current?.status !== 'completed') throw error;
+      upload.committed = current;
+    }
+    settings.resumeStore.remove(storeKeyOf(upload));
+    return {};
+  }
+
+  uppy.use(AwsS3<Meta, Body>, {
+    limit: settings.concurrency,
+    retryDelays: [...settings.retryDelaysMs],
+    shouldUseMultipart: true,
+    getChunkSize: (data) => partSizes.get(data) ?? data.size,
+    createMultipartUpload: (file) => createMultipartUpload(uploadOf(file)),
+    listParts: (file, { uploadId }) => listParts(uploadOf(file), uploadId!),
+    signPart: (file, { partNumber, body }) => signPart(uploadOf(file), partNumber, body),
+    uploadPartBytes: ({ signature, body, onProgress, onComplete, signal }) =>
+      uploadPartBytes(
+        signature,
+        body as Blob,
+        onProgress as (event: { loaded: number; lengthComputable: true }) => void,
+        onComplete as (etag: string | undefined) => void,
+        signal,
+      ),
+    completeMultipartUpload: (file) => completeMultipartUpload(uploadOf(file)),
+    // Uppy calls this when a file is removed (and after a failure); only a cancel deletes.
+    abortMultipartUpload: async (file, { uploadId }) => {
+      const upload = find(file.id);
+      if (upload?.cancelled && uploadId) await discard(upload, uploadId);
+    },
+  });
+
+  uppy.on('upload-progress', (file, progress) => {
+    const upload = file && find(file.id);
+    if (!upload || upload.settled) return;
+    const loaded = progress.bytesUploaded || 0;
+    upload.job.onProgress(percentOf(loaded, progress.bytesTotal ?? upload.job.file.size));
+  });
+  uppy.on('upload-success', (file) => {
+    const upload = file && find(file.id);
+    if (!upload) return;
+    settle(upload, () =>
+      upload.committed
+        ? upload.resolve(upload.committed)
+        : upload.reject(new UploadRequestError('http', 'Upload failed')),
+    );
+    release(upload);
+  });
+  uppy.on('upload-error', (file, error) => {
+    const upload = file && find(file.id);
+    if (!upload) return;
+    settle(upload, () => upload.reject(error));
+    release(upload);
+  });
+  uppy.on('file-removed', (file) => {
+    const upload = find(file.id);
+    if (upload) settle(upload, () => upload.reject(cancelled()));
+  });
+
+  /** Finds a remembered multipart upload of this very file that the server still holds. */
+  async function resumable(upload: Upload): Promise<string | undefined> {
+    const { job } = upload;
+    if (job.plan.type !== 'M') return undefined;
+    const key = storeKeyOf(upload);
+    const saved = settings.resumeStore.get(key);
+    if (
+      !saved ||
+      saved.parts !== job.plan.parts ||
+      saved.partSize !== job.plan.partSize ||
+      saved.fingerprint !== (await fingerprint(upload))
+    )
+      return undefined;
+    try {
+      const item = await readItem(saved.self);
+      if (item.status === 'completed') throw new Error('Already committed.');
+      upload.item = item;
+      return saved.self;
+    } catch {
+      // The upload is gone (deleted, committed, swept): begin again.
+      settings.resumeStore.remove(key);
+      return undefined;
+    }
+  }
+
+  async function start(upload: Upload): Promise<void> {
+    const { job } = upload;
+    const resumeFrom = await resumable(upload);
+    if (upload.settled) {
+      if (upload.cancelled && upload.item?.links.self)
+        await discard(upload, upload.item.links.self);
+      return;
+    }
+    if (upload.item) job.onCreated(upload.item);
+    // A Blob of its own: Uppy keeps each upload's id by its Blob, and the same File may come back.
+    const data = job.file.slice(0, job.file.size, job.file.type);
+    if (job.plan.type === 'M') partSizes.set(data, job.plan.partSize);
+    const fileId = uppy.addFile({ name: job.key, type: job.file.type, data });
+    upload.fileId = fileId;
+    if (resumeFrom) {
+      // @uppy/aws-s3 resumes a file that carries its upload id: listParts, then the rest.
+      const restored = { s3Multipart: { uploadId: resumeFrom, key: job.key } };
+      uppy.setFileState(fileId, restored as Partial<UppyFile<Meta, Body>>);
+    }
+    await uppy.upload();
+  }
+
+  return {
+    upload(job) {
+      return new Promise<FileItem>((resolve, reject) => {
+        const upload: Upload = {
+          job,
+          digests: new Map(),
+          cancelled: false,
+          settled: false,
+          resolve,
+          reject,
+        };
+        active.add(upload);
+        start(upload).catch((error: unknown) => {
+          settle(upload, () => upload.reject(error));
+          release(upload);
+        });
+      });
+    },
+
+    cancel(key) {
+      for (const upload of [...active]) {
+        if (upload.settled || !sameName(upload.job.key, key)) continue;
+        upload.cancelled = true;
+        settle(upload, () => upload.reject(cancelled()));
+        release(upload);
+      }
+    },
+
+    destroy() {
+      for (const upload of [...active]) settle(upload, () => upload.reject(cancelled()));
+      uppy.destroy();
+    },
+  };
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.normalize('NFC') === b.normalize('NFC');
+}
+
+/** The entry of `key` in an init answer (`{ entries: [...] }`). */
+function entryNamed(body: unknown, key: string): FileItem {
+  const entries = (body as { entries?: unknown[] } | undefined)?.entries ?? [];
+  const wanted = key.normalize('NFC');
+  const raw = entries.find(
+    (e) =>
+      typeof e === 'object' &&
+      e !== null &&
+      String((e as { key?: unknown }).key).normalize('NFC') === wanted,
+  );
+  if (!raw) throw new UploadRequestError('http', 'Upload failed');
+  return FileItemSchema.parse(raw);
+}
+
+function isExpired(link: PartLink, now: number): boolean {
+  return link.expiration !== undefined && Date.parse(link.expiration) <= now;
+}
+
+/** A presigned URL's own lifetime in seconds (`X-Amz-Expires`), when it states one. */
+export function expiresOf(url: string): number | undefined {
+  const expires = new URL(url, window.location.href).searchParams.get('X-Amz-Expires');
+  return expires && /^\d+$/.test(expires) ? Number(expires) : undefined;
+}
+
+export function percentOf(loaded: number, total: number): number {
+  if (total <= 0) return 100;
+  return Math.min(100, Math.floor((loaded / total) * 100));
+}

@@ -1,0 +1,139 @@
+import type { FileItem } from './files-api';
+
+/** SPEC §4 File states: pending → uploading (percent) → completed, or failed; removed on cancel. */
+export type EntryStatus = 'pending' | 'uploading' | 'completed' | 'failed';
+
+export interface FileEntry {
+  key: string;
+  size: number;
+  status: EntryStatus;
+  /** Whole percent (SPEC §9). */
+  percent: number;
+  checksum?: string;
+  mimetype?: string;
+  links: FileItem['links'];
+  /** The failure as the person reads it. */
+  error?: string;
+  /** A pending entry found on the server, not being sent by this page: an interrupted upload. */
+  interrupted?: boolean;
+  /** A delete request is on its way. */
+  deleting?: boolean;
+}
+
+export interface UploaderState {
+  /** In the order files were added; keys are unique by their NFC form. */
+  entries: FileEntry[];
+  /** SPEC §3: the import-in-progress flag. */
+  importing: boolean;
+}
+
+export type UploaderEvent =
+  | { type: 'loaded'; items: FileItem[] }
+  | { type: 'added'; files: Array<{ key: string; size: number }> }
+  | { type: 'created'; key: string; item: FileItem }
+  | { type: 'progress'; key: string; percent: number }
+  | { type: 'finished'; key: string; item: FileItem }
+  | { type: 'failed'; key: string; message: string }
+  | { type: 'deleting'; key: string }
+  | { type: 'delete-failed'; key: string; message: string }
+  | { type: 'removed'; key: string }
+  | { type: 'import-started' }
+  | { type: 'imported'; items: FileItem[] }
+  | { type: 'import-failed' };
+
+export const initialUploaderState: UploaderState = { entries: [], importing: false };
+
+export function sameKey(a: string, b: string): boolean {
+  return a.normalize('NFC') === b.normalize('NFC');
+}
+
+/** An entry as the server describes it: completed ones at 100 %, others interrupted. */
+export function entryFromItem(item: FileItem): FileEntry {
+  const completed = item.status === 'completed';
+  return {
+    key: item.key,
+    size: item.size ?? 0,
+    status: completed ? 'completed' : item.status === 'failed' ? 'failed' : 'pending',
+    percent: completed ? 100 : 0,
+    links: item.links,
+    ...(item.checksum ? { checksum: item.checksum } : {}),
+    ...(item.mimetype ? { mimetype: item.mimetype } : {}),
+    ...(completed ? {} : { interrupted: true }),
+  };
+}
+
+function update(
+  state: UploaderState,
+  key: string,
+  change: (entry: FileEntry) => FileEntry,
+): UploaderState {
+  return {
+    ...state,
+    entries: state.entries.map((entry) => (sameKey(entry.key, key) ? change(entry) : entry)),
+  };
+}
+
+/** The uploader's state machine, free of React and the network so it is tested alone. */
+export function uploaderReducer(state: UploaderState, event: UploaderEvent): UploaderState {
+  switch (event.type) {
+    case 'loaded': {
+      // Entries this page is sending stay as they are; the server's view fills in the rest.
+      const active = state.entries.filter((e) => !e.interrupted && e.status !== 'completed');
+      const loaded = event.items
+        .filter((item) => !active.some((e) => sameKey(e.key, item.key)))
+        .map(entryFromItem);
+      return { ...state, entries: [...loaded, ...active] };
+    }
+    case 'added': {
+      const kept = state.entries.filter((e) => !event.files.some((f) => sameKey(f.key, e.key)));
+      const added = event.files.map((f): FileEntry => ({
+        key: f.key,
+        size: f.size,
+        status: 'pending',
+        percent: 0,
+        links: {},
+      }));
+      return { ...state, entries: [...kept, ...added] };
+    }
+    case 'created':
+      return update(state, event.key, (e) => ({ ...e, links: event.item.links }));
+    case 'progress':
+      return update(state, event.key, (e) => {
+        const { interrupted: _, error: __, ...rest } = e;
+        return { ...rest, status: 'uploading', percent: event.percent };
+      });
+    case 'finished':
+      return update(state, event.key, (e) => ({ ...entryFromItem(event.item), key: e.key }));
+    case 'failed':
+      return update(state, event.key, (e) => ({ ...e, status: 'failed', error: event.message }));
+    case 'deleting':
+      return update(state, event.key, (e) => ({ ...e, deleting: true }));
+    case 'delete-failed':
+      return update(state, event.key, (e) => {
+        const { deleting: _, ...rest } = e;
+        return { ...rest, error: event.message };
+      });
+    case 'removed':
+      return { ...state, entries: state.entries.filter((e) => !sameKey(e.key, event.key)) };
+    case 'import-started':
+      return { ...state, importing: true };
+    case 'imported':
+      return {
+        importing: false,
+        entries: event.items.map((item) => ({
+          ...entryFromItem(item),
+          status: 'completed',
+          percent: 100,
+        })),
+      };
+    case 'import-failed':
+      return { ...state, importing: false };
+  }
+}
+
+/** SPEC §3: true while any entry is uploading. */
+export function isUploading(state: UploaderState): boolean {
+  return state.entries.some(
+    (e) => e.status === 'uploading' || (e.status === 'pending' && !e.interrupted),
+  );
+}

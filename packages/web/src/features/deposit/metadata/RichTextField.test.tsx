@@ -1,0 +1,50 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { buildFormValues, renderInDepositForm } from '../../../test/renderInDepositForm';
+import { RichTextField } from './RichTextField';
+
+/** A screen the field never comes near: what a long form shows above a description. */
+class FarAwayObserver {
+  observe(): void {}
+  disconnect(): void {}
+}
+
+function renderDescription(html: string) {
+  return renderInDepositForm(<RichTextField name="metadata.description" label="Description" />, {
+    values: { metadata: { ...buildFormValues().metadata, description: html } },
+  });
+}
+
+function editor(): HTMLElement | null {
+  return document.querySelector('[contenteditable="true"]');
+}
+
+describe('RichTextField', () => {
+  it('shows the text until the field comes near the screen, then the editor', async () => {
+    renderDescription('<p>Counts from <strong>Bass Rock</strong>.</p>');
+
+    await waitFor(() => expect(editor()).not.toBeNull());
+    expect(editor()?.textContent).toBe('Counts from Bass Rock.');
+  });
+
+  it('keeps the editor away below the fold, showing the text read only', async () => {
+    vi.stubGlobal('IntersectionObserver', FarAwayObserver);
+    renderDescription('<p>Counts from <strong>Bass Rock</strong>.</p>');
+
+    const placeholder = screen.getByRole('textbox', { name: 'Description' });
+    expect(placeholder.textContent).toBe('Counts from Bass Rock.');
+    expect(placeholder.querySelector('strong')?.textContent).toBe('Bass Rock');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(editor()).toBeNull();
+  });
+
+  it('brings the editor, with the caret in it, when the field is reached with the keyboard', async () => {
+    vi.stubGlobal('IntersectionObserver', FarAwayObserver);
+    renderDescription('<p>Gulls</p>');
+
+    fireEvent.focus(screen.getByRole('textbox', { name: 'Description' }));
+
+    await waitFor(() => expect(editor()).not.toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(editor()));
+  });
+});

@@ -1,0 +1,15 @@
+export { DatesField } from './DatesField';
+export { DescriptionsField } from './DescriptionsField';
+export { FundingField } from './FundingField';
+export { IdentifiersField } from './IdentifiersField';
+export { LanguagesField } from './LanguagesField';
+export { LicensesField } from './LicensesField';
+export { MetadataSection } from './MetadataSection';
+export { PublicationDateField } from './PublicationDateField';
+export { PublisherField } from './PublisherField';
+export { ReferencesField } from './ReferencesField';
+export { RelatedWorksField } from './RelatedWorksField';
+export { ResourceTypeField } from './ResourceTypeField';
+export { SubjectsField } from './SubjectsField';
+export { TitlesField } from './TitlesField';
+export { VersionField } from './VersionField';

@@ -1,0 +1,33 @@
+import { useFormContext, type FieldPath } from 'react-hook-form';
+import type { DepositFormValues } from '@cairn/shared';
+import type { z } from 'zod';
+
+/** The error type of messages the form found itself, so a later blur may clear them again. */
+const BLUR_ERROR = 'blur';
+
+/**
+ * The first message `schema` gives for a non-empty `value`, else undefined. Empty values pass:
+ * whether a field is required is decided by the server at publish, a draft may be incomplete.
+ */
+export function schemaMessage(schema: z.ZodType, value: unknown): string | undefined {
+  if (value === '' || value === undefined || value === null) return undefined;
+  const result = schema.safeParse(value);
+  return result.success ? undefined : result.error.issues[0]?.message;
+}
+
+/**
+ * A blur handler that shows `check`'s message on `name` at once, instead of after a save
+ * (InvenioRDM checks nothing in the browser, reference §6.6). It clears only messages it set
+ * itself: a server message stays until the next save answers.
+ */
+export function useBlurValidation(
+  name: FieldPath<DepositFormValues>,
+  check: (value: string) => string | undefined,
+): (value: string) => void {
+  const { setError, clearErrors, getFieldState } = useFormContext<DepositFormValues>();
+  return (value) => {
+    const message = check(value);
+    if (message !== undefined) setError(name, { type: BLUR_ERROR, message });
+    else if (getFieldState(name).error?.type === BLUR_ERROR) clearErrors(name);
+  };
+}

@@ -1,0 +1,61 @@
+import { EXTERNAL_PID_PROVIDER, isManagedProvider, type PidFormValues } from '@cairn/shared';
+
+/** The answer to "Do you already have a DOI for this upload?". */
+export type DoiChoice = 'yes' | 'no' | 'not_needed';
+
+/** The DOI settings of the instance (InvenioRDM's `pids` form config, reference §4.1). */
+export interface DoiConfig {
+  /** `is_doi_required`: every record gets a DOI; "No, I don't need one" is not offered. */
+  required: boolean;
+  /** Cairn may reserve and register the DOI (managed). */
+  canBeManaged: boolean;
+  /** The depositor may bring their own DOI (unmanaged, provider `external`). */
+  canBeUnmanaged: boolean;
+  /** The answer preselected on a new upload. */
+  defaultSelected: DoiChoice;
+}
+
+export const DEFAULT_DOI_CONFIG: DoiConfig = Object.freeze({
+  required: false,
+  canBeManaged: true,
+  canBeUnmanaged: true,
+  defaultSelected: 'not_needed',
+});
+
+/** A managed DOI has been reserved (any provider but `external` and `not_needed`, SPEC §9). */
+export function isManagedDoi(doi: PidFormValues | undefined): boolean {
+  return doi !== undefined && doi.identifier !== '' && isManagedProvider(doi.provider);
+}
+
+/** The answer a stored DOI stands for, else the configured default that the rules allow. */
+export function initialDoiChoice(
+  doi: PidFormValues | undefined,
+  config: DoiConfig,
+  isRequired: boolean,
+): DoiChoice {
+  if (doi?.provider === EXTERNAL_PID_PROVIDER) return 'yes';
+  if (isManagedDoi(doi)) return 'no';
+  if (!config.canBeManaged) return 'yes';
+  if (!config.canBeUnmanaged) return 'no';
+  if (isRequired && config.defaultSelected === 'not_needed') return 'no';
+  return config.defaultSelected;
+}
+
+/**
+ * The optional-DOI transitions between versions (reference §1.2, §4.7): after a version with a
+ * DOI registered here (the parent then has a DOI), only a managed DOI is allowed; after a version
+ * with an external DOI or none, a managed one is not.
+ */
+export function allowedDoiChoices({
+  parentDoi,
+  isNewVersion,
+}: {
+  parentDoi?: string;
+  isNewVersion: boolean;
+}):
+  | { allowed: readonly DoiChoice[]; message: 'transitionManaged' | 'transitionExternal' }
+  | undefined {
+  if (parentDoi) return { allowed: ['no'], message: 'transitionManaged' };
+  if (isNewVersion) return { allowed: ['yes', 'not_needed'], message: 'transitionExternal' };
+  return undefined;
+}

@@ -1,0 +1,479 @@
+import {
+  computeDepositState,
+  deserializeDraft,
+  doiNeededFor,
+  hasBlockingErrors,
+  readRecordInfo,
+  serializeDraft,
+  type DepositCommunity,
+  type DepositFormValues,
+  type DraftPayload,
+  type DraftRecordInfo,
+  type ServerFieldError,
+} from '@cairn/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { ApiError, serverMessageOf } from '../../api/client';
+import type { RecordJson } from '../../api/records';
+import { useBootstrap } from '../../bootstrap';
+import { browser } from '../../browser';
+import {
+  actionStateReducer,
+  createInitialActionState,
+  type ActionState,
+  type DepositAction,
+} from './action-state';
+import { draftKeys, useDepositApi, type ReviewComment, type SubmitReviewOptions } from './api';
+import { asFormValues, useSerializerOptions } from './draft-values';
+import { applyFieldErrors } from './field-errors';
+
+/** A save refused because the draft changed elsewhere (HTTP 412): both versions, to choose. */
+export interface SaveConflict {
+  /** What this tab would have saved. */
+  mine: DraftPayload;
+  /** The draft as the server holds it now. */
+  theirs: RecordJson;
+}
+
+/** Thrown inside an action when it must stop; the outcome was already dispatched. */
+class ActionStopped extends Error {
+  override readonly name = 'ActionStopped';
+}
+
+export interface DepositController {
+  /** The draft as the server last returned it; null before the first save. */
+  draft: RecordJson | null;
+  record: DraftRecordInfo;
+  actionState: ActionState;
+  dismissFeedback: () => void;
+  /** `undefined`: the record's; `null`: removed by the person; else newly chosen. */
+  selectedCommunity: DepositCommunity | null | undefined;
+  selectCommunity: (community: DepositCommunity | null) => void;
+  editorState: ReturnType<typeof computeDepositState>;
+  save: () => Promise<void>;
+  publish: () => Promise<void>;
+  publishWithoutCommunity: () => Promise<void>;
+  preview: () => Promise<void>;
+  remove: () => Promise<void>;
+  /** Saves, submits the review with the message, and goes where the server says (SPEC §4). */
+  submitReview: (comment: ReviewComment, options?: SubmitReviewOptions) => Promise<boolean>;
+  reservePid: (scheme: string) => Promise<void>;
+  discardPid: (scheme: string) => Promise<void>;
+  newVersion: () => Promise<void>;
+  /**
+   * Saves first when the draft has no id yet or its `files.enabled` differs from the form (file
+   * uploads need both right), and returns the saved draft.
+   */
+  ensureDraft: () => Promise<RecordJson>;
+  /** Files changed on the server (which raises the revision): re-reads the draft's revision. */
+  refreshAfterFileChange: () => Promise<void>;
+  /**
+   * The uploader's import from the previous version failed: the banner says so (SPEC §8). The
+   * uploader makes the import call itself, as its entries follow the answer.
+   */
+  reportImportFailed: (error: unknown) => void;
+  /** A quiet save for autosave: no banner, no field errors; resolves false when it did not run. */
+  autosave: () => Promise<boolean>;
+  conflict: SaveConflict | null;
+  /** Keep this tab's version: saved again on the server's current revision. */
+  keepMine: () => Promise<void>;
+  /** Take the server's version: the form is filled from it. */
+  takeTheirs: () => void;
+  /** The DOI widget's answer to "Do you need a DOI?" (SPEC §5 DOI check). */
+  setNeedsDoi: (needsDoi: boolean) => void;
+  /** The payload last saved (or loaded): what autosave compares against. */
+  lastSavedPayload: () => string;
+  serializeValues: () => DraftPayload;
+}
+
+export interface UseDepositControllerOptions {
+  initialDraft: RecordJson | null;
+  form: UseFormReturn<DepositFormValues>;
+  /** Called once the first save has created the draft. */
+  onCreated?: (draft: RecordJson) => void;
+  /** Called after every save that reached the server (the journal forgets saved edits). */
+  onSaved?: (draft: RecordJson, payload: DraftPayload) => void;
+}
+
+/**
+ * Every action of the deposit editor that calls the server, as one state machine (SPEC §4 "Draft
+ * actions", §2 navigation). Publish and submit first save, stop on errors of severity error, then
+ * call the server, then navigate. The form's values are never replaced by a server answer: a
+ * partial save drops invalid values on the server, and the person must still see what they typed
+ * to correct it (invenio-reference §2.7).
+ */
+export function useDepositController({
+  initialDraft,
+  form,
+  onCreated,
+  onSaved,
+}: UseDepositControllerOptions): DepositController {
+  const { t } = useTranslation();
+  const { config } = useBootstrap();
+  const api = useDepositApi();
+  const queryClient = useQueryClient();
+  const serializerOptions = useSerializerOptions();
+  const { clearErrors, getValues, setError, setValue, reset } = form;
+
+  const [draft, setDraft] = useState(initialDraft);
+  // The draft for the next request: state lags a render behind inside one action.
+  const draftRef = useRef(initialDraft);
+  const [actionState, dispatch] = useReducer(
+    actionStateReducer,
+    initialDraft?.errors ?? [],
+    createInitialActionState,
+  );
+  const runningRef = useRef(false);
+  const [selectedCommunity, setSelectedCommunity] = useState<DepositCommunity | null | undefined>(
+    undefined,
+  );
+  const selectedRef = useRef<DepositCommunity | null | undefined>(undefined);
+  const [conflict, setConflict] = useState<SaveConflict | null>(null);
+  const needsDoiRef = useRef<boolean | undefined>(undefined);
+
+  const serializeValues = useCallback(
+    () => serializeDraft(getValues(), draftRef.current, serializerOptions),
+    [getValues, serializerOptions],
+  );
+  // The form was just filled from the draft: its values are the draft's, read once already.
+  const [initialPayload] = useState(() =>
+    JSON.stringify(
+      initialDraft ? serializeDraft(getValues(), initialDraft, serializerOptions) : null,
+    ),
+  );
+  const lastSavedRef = useRef<string>(initialPayload);
+
+  const record = useMemo(() => readRecordInfo(draft ?? {}), [draft]);
+  const editorState = useMemo(
+    () => computeDepositState(record, selectedCommunity),
+    [record, selectedCommunity],
+  );
+
+  function keep(next: RecordJson) {
+    draftRef.current = next;
+    setDraft(next);
+    queryClient.setQueryData(draftKeys.detail(next.id), next);
+  }
+
+  /**
+   * Saves the form (SPEC §7 "save draft"), then brings the review in line with the chosen
+   * community (SPEC §4 review rules) and re-reads the draft. Throws the request's error.
+   */
+  async function saveDraft(options: { quiet?: boolean } = {}): Promise<RecordJson> {
+    if (!options.quiet) clearErrors();
+    const base = draftRef.current;
+    const payload = serializeValues();
+    let saved: RecordJson;
+    try {
+      saved = await api.save(payload, base);
+    } catch (error) {
+      if (isConflict(error) && base) {
+        const theirs = await api.read(base).catch(() => null);
+        if (theirs) setConflict({ mine: payload, theirs });
+      }
+      throw error;
+    }
+    const errors = saved.errors ?? [];
+    keep(saved);
+    lastSavedRef.current = JSON.stringify(payload);
+    if (!base) {
+      if (saved.links.self_html) browser.replaceUrl(saved.links.self_html);
+      onCreated?.(saved);
+    }
+    const savedRecord = readRecordInfo(saved);
+    const state = computeDepositState(savedRecord, selectedRef.current);
+    if (state.actions.communityStateMustBeChecked) {
+      if (state.actions.shouldDeleteReview) await api.deleteReview(saved);
+      if (state.actions.shouldUpdateReview && state.selectedCommunity) {
+        await api.putReview(saved, state.selectedCommunity.id);
+      }
+      // The review changes the status and revision; the save's feedback still holds.
+      const reread = await api.read(saved);
+      keep({ ...reread, ...(errors.length > 0 ? { errors } : {}) });
+      selectedRef.current = undefined;
+      setSelectedCommunity(undefined);
+    }
+    if (!options.quiet) applyFieldErrors(setError, errors);
+    onSaved?.(draftRef.current ?? saved, payload);
+    return draftRef.current ?? saved;
+  }
+
+  function begin(action: DepositAction): boolean {
+    // A second click before the busy state has rendered must not start a second action.
+    if (runningRef.current) return false;
+    runningRef.current = true;
+    dispatch({ type: 'started', action });
+    return true;
+  }
+
+  function fail(action: DepositAction, error: unknown) {
+    runningRef.current = false;
+    if (!(error instanceof ApiError)) console.error(error);
+    const errors = error instanceof ApiError ? (error.errors ?? []) : [];
+    applyFieldErrors(setError, errors);
+    // A conflict is explained in the banner and resolved in its dialog.
+    const serverMessage = isConflict(error)
+      ? t('deposit.feedback.conflict')
+      : serverMessageOf(error);
+    dispatch({ type: 'failed', action, errors, ...(serverMessage ? { serverMessage } : {}) });
+  }
+
+  function succeed(action: DepositAction, errors: readonly ServerFieldError[] = []) {
+    runningRef.current = false;
+    dispatch({ type: 'succeeded', action, errors });
+  }
+
+  function stopWithValidation(action: DepositAction, errors: readonly ServerFieldError[]): never {
+    runningRef.current = false;
+    dispatch({ type: 'validation-failed', action, errors });
+    throw new ActionStopped();
+  }
+
+  /** Saves as the first step of `action`; stops it on a failed save. */
+  async function saveFor(action: DepositAction): Promise<RecordJson> {
+    try {
+      return await saveDraft();
+    } catch (error) {
+      fail(action, error);
+      throw new ActionStopped();
+    }
+  }
+
+  /** Runs the server call of `action` after a save; the save's field errors stop it. */
+  async function saveThen(
+    action: DepositAction,
+    gate: 'errors' | 'none',
+    call: (saved: RecordJson) => Promise<void> | void,
+  ): Promise<boolean> {
+    if (!begin(action)) return false;
+    try {
+      const saved = await saveFor(action);
+      if (gate === 'errors') {
+        const errors = saved.errors ?? [];
+        if (hasBlockingErrors(errors)) stopWithValidation(action, errors);
+        const doiAction = action === 'submit-review' ? 'submit-review' : 'publish';
+        const doiNeeded = doiNeededFor(doiAction, {
+          isDoiRequired: config.isDoiRequired,
+          pids: getValues().pids,
+          ...(needsDoiRef.current === undefined ? {} : { userNeedsDoi: needsDoiRef.current }),
+        });
+        if (doiNeeded && action !== 'preview') {
+          const message = t(
+            doiNeeded === 'publish'
+              ? 'depositPids.doiNeededPublish'
+              : 'depositPids.doiNeededSubmit',
+          );
+          setError('pids.doi', { type: 'server', message });
+          stopWithValidation(action, [{ field: 'pids.doi', messages: [message] }]);
+        }
+      }
+      await call(saved);
+      return true;
+    } catch (error) {
+      if (error instanceof ActionStopped) return false;
+      // The save succeeded: field errors of the call are validation feedback of this action.
+      const errors = error instanceof ApiError ? (error.errors ?? []) : [];
+      if (errors.length > 0) {
+        applyFieldErrors(setError, errors);
+        runningRef.current = false;
+        dispatch({ type: 'validation-failed', action, errors });
+        return false;
+      }
+      fail(action, error);
+      return false;
+    }
+  }
+
+  const save = async () => {
+    if (!begin('save')) return;
+    try {
+      const saved = await saveDraft();
+      succeed('save', saved.errors ?? []);
+    } catch (error) {
+      fail('save', error);
+    }
+  };
+
+  async function publishAction(action: 'publish' | 'publish-without-community') {
+    await saveThen(action, 'errors', async (saved) => {
+      const published = await api.publish(saved);
+      queryClient.removeQueries({ queryKey: draftKeys.detail(published.id) });
+      // Stays busy until the record page has loaded, so the draft cannot be published twice.
+      browser.assign(published.links.self_html ?? `/records/${encodeURIComponent(published.id)}`);
+    });
+  }
+
+  const publish = () => publishAction('publish');
+
+  const publishWithoutCommunity = async () => {
+    // "Publishing without a community first clears the selected community" (SPEC §4): the save
+    // then deletes the review.
+    selectedRef.current = null;
+    setSelectedCommunity(null);
+    await publishAction('publish-without-community');
+  };
+
+  const preview = async () => {
+    await saveThen('preview', 'errors', (saved) => {
+      runningRef.current = false;
+      dispatch({ type: 'succeeded', action: 'preview' });
+      const base = saved.links.record_html ?? `/records/${encodeURIComponent(saved.id)}`;
+      browser.assign(`${base}?preview=1`);
+    });
+  };
+
+  const remove = async () => {
+    const current = draftRef.current;
+    if (!current || !begin('delete')) return;
+    try {
+      await api.remove(current);
+      queryClient.removeQueries({ queryKey: draftKeys.detail(current.id) });
+      browser.assign(config.dashboardUploadsRoute);
+    } catch (error) {
+      fail('delete', error);
+    }
+  };
+
+  const submitReview = (comment: ReviewComment, options?: SubmitReviewOptions) =>
+    saveThen('submit-review', 'errors', async (saved) => {
+      const request = await api.submitReview(saved, comment, options);
+      const next = request.links.next_html;
+      browser.assign(next ?? saved.links.self_html ?? `/uploads/${saved.id}`);
+    });
+
+  async function pidAction(action: 'reserve-pid' | 'discard-pid', scheme: string) {
+    await saveThen(action, 'none', async (saved) => {
+      const updated =
+        action === 'reserve-pid'
+          ? await api.reservePid(saved, scheme)
+          : await api.discardPid(saved, scheme);
+      keep(updated);
+      // The reserved identifier is the server's: the form shows it from now on.
+      const pid = (updated.pids ?? {})[scheme] as
+        { identifier?: string; provider?: string } | undefined;
+      const pids = { ...getValues().pids };
+      if (pid?.provider)
+        pids[scheme] = { identifier: pid.identifier ?? '', provider: pid.provider };
+      else delete pids[scheme];
+      setValue('pids', pids, { shouldDirty: false });
+      succeed(action, saved.errors ?? []);
+    });
+  }
+
+  const newVersion = async () => {
+    const current = draftRef.current;
+    if (!current || !begin('new-version')) return;
+    try {
+      const created = await api.newVersion(current);
+      browser.assign(created.links.self_html ?? `/uploads/${encodeURIComponent(created.id)}`);
+    } catch (error) {
+      fail('new-version', error);
+    }
+  };
+
+  const ensureDraft = async (): Promise<RecordJson> => {
+    const current = draftRef.current;
+    if (current && current.files?.enabled === getValues('files.enabled')) return current;
+    if (!begin('save-before-upload')) throw new Error('Another action is running.');
+    try {
+      const saved = await saveDraft();
+      succeed('save-before-upload', saved.errors ?? []);
+      return saved;
+    } catch (error) {
+      fail('save-before-upload', error);
+      throw error;
+    }
+  };
+
+  const refreshAfterFileChange = async () => {
+    const current = draftRef.current;
+    if (!current) return;
+    const fresh = await api.read(current);
+    const latest = draftRef.current;
+    // Only the revision and files move on: the form's values and feedback stay as they are.
+    if (latest && (latest.revision_id ?? 0) < (fresh.revision_id ?? 0)) {
+      keep({
+        ...latest,
+        ...(fresh.revision_id === undefined ? {} : { revision_id: fresh.revision_id }),
+        ...(fresh.files ? { files: fresh.files } : {}),
+      });
+    }
+  };
+
+  const autosave = async (): Promise<boolean> => {
+    if (runningRef.current || conflict || !draftRef.current) return false;
+    runningRef.current = true;
+    try {
+      await saveDraft({ quiet: true });
+      return true;
+    } catch {
+      // A failed autosave is retried on the next pause; the journal holds the edits meanwhile.
+      return false;
+    } finally {
+      runningRef.current = false;
+    }
+  };
+
+  const keepMine = async () => {
+    if (!conflict) return;
+    // The person chose their version knowingly: it is saved on the revision they have now seen.
+    keep(conflict.theirs);
+    setConflict(null);
+    await save();
+  };
+
+  const takeTheirs = () => {
+    if (!conflict) return;
+    keep(conflict.theirs);
+    const values = asFormValues(deserializeDraft(conflict.theirs, serializerOptions).values);
+    reset(values);
+    lastSavedRef.current = JSON.stringify(
+      serializeDraft(values, conflict.theirs, serializerOptions),
+    );
+    setConflict(null);
+    dispatch({ type: 'dismissed' });
+  };
+
+  // The access panel restricts the record for a restricted community (SPEC §4).
+  const selectCommunity = (community: DepositCommunity | null) => {
+    selectedRef.current = community;
+    setSelectedCommunity(community);
+  };
+
+  return {
+    draft,
+    record,
+    actionState,
+    dismissFeedback: () => dispatch({ type: 'dismissed' }),
+    selectedCommunity,
+    selectCommunity,
+    editorState,
+    save,
+    publish,
+    publishWithoutCommunity,
+    preview,
+    remove,
+    submitReview,
+    reservePid: (scheme) => pidAction('reserve-pid', scheme),
+    discardPid: (scheme) => pidAction('discard-pid', scheme),
+    newVersion,
+    ensureDraft,
+    refreshAfterFileChange,
+    reportImportFailed: (error) => fail('import-files', error),
+    autosave,
+    conflict,
+    keepMine,
+    takeTheirs,
+    setNeedsDoi: (needsDoi) => {
+      needsDoiRef.current = needsDoi;
+    },
+    lastSavedPayload: () => lastSavedRef.current,
+    serializeValues,
+  };
+}
+
+function isConflict(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 412;
+}

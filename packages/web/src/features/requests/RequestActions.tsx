@@ -1,0 +1,91 @@
+import { Alert, Button, Group, Modal, Stack, Textarea, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { serverMessageOf } from '../../api/client';
+import { useRequestAction, type RequestJson } from './api';
+import { textToCommentHtml } from './comment-html';
+
+/** The actions this page offers, in this order; `submit` belongs to the deposit form. */
+const ACTIONS = ['accept', 'decline', 'cancel'] as const;
+type Action = (typeof ACTIONS)[number];
+
+// Filled green (shade 9) is 4.4:1 under white text, below WCAG AA; teal is the theme's AA shade.
+const COLORS: Record<Action, string> = { accept: 'teal', decline: 'red', cancel: 'gray' };
+
+/**
+ * Accept and decline (curators) and cancel (the submitter), each only when the server lists it
+ * in `links.actions`; each asks for confirmation with an optional comment.
+ */
+export function RequestActions({ request }: { request: RequestJson }) {
+  const { t } = useTranslation();
+  const run = useRequestAction(request);
+  const [open, setOpen] = useState<Action | null>(null);
+  const [text, setText] = useState('');
+  const offered = ACTIONS.filter((action) => request.links.actions[action] !== undefined);
+  if (offered.length === 0) return null;
+
+  function choose(action: Action) {
+    run.reset();
+    setText('');
+    setOpen(action);
+  }
+
+  function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (!open) return;
+    run.mutate({ action: open, html: textToCommentHtml(text) }, { onSuccess: () => setOpen(null) });
+  }
+
+  return (
+    <section aria-labelledby="request-actions">
+      <Title order={2} size="h3" id="request-actions" mb="xs">
+        {t('requests.actions')}
+      </Title>
+      <Group>
+        {offered.map((action) => (
+          <Button
+            key={action}
+            color={COLORS[action]}
+            variant={action === 'accept' ? 'filled' : 'light'}
+            onClick={() => choose(action)}
+          >
+            {t(`requests.action.${action}`)}
+          </Button>
+        ))}
+      </Group>
+      <Modal
+        opened={open !== null}
+        onClose={() => setOpen(null)}
+        closeButtonProps={{ 'aria-label': t('requests.close') }}
+        title={open ? t(`requests.confirm.${open}`) : ''}
+      >
+        <form onSubmit={confirm}>
+          <Stack>
+            <Textarea
+              label={t('requests.actionComment')}
+              value={text}
+              onChange={(event) => setText(event.currentTarget.value)}
+              rows={3}
+              data-autofocus
+            />
+            {run.isError && (
+              <Alert color="red" variant="light" role="alert">
+                {serverMessageOf(run.error) ?? t('requests.actionFailed')}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpen(null)}>
+                {t('requests.back')}
+              </Button>
+              {open && (
+                <Button type="submit" color={COLORS[open]} loading={run.isPending}>
+                  {t(`requests.action.${open}`)}
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ApiError, serverMessageOf } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { PageLoader } from '../../components/PageLoader';
+import { useRequest, useRequestTopic, type RequestJson } from './api';
+import { CommentForm } from './CommentForm';
+import { RequestActions } from './RequestActions';
+import { RequestTimeline } from './RequestTimeline';
+import { useFormatDate } from './useFormatDate';
+
+const STATUS_COLORS: Record<string, string> = {
+  submitted: 'blue',
+  accepted: 'green',
+  declined: 'red',
+  cancelled: 'gray',
+  expired: 'gray',
+};
+
+/**
+ * `/me/requests/:id` (SPEC §2): where a depositor and a community's curators talk about a
+ * submission — the request, the record it concerns, the timeline, a comment box, and the
+ * actions the server offers this person now (`links.actions`), nothing more.
+ */
+export function RequestPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const request = useRequest(id);
+
+  if (request.isPending) return <PageLoader label={t('app.loading')} />;
+  if (request.isError) {
+    return (
+      <ErrorNotice
+        title={t('requests.loadFailed')}
+        message={serverMessageOf(request.error) ?? t('requests.tryAgain')}
+      />
+    );
+  }
+  return <RequestView request={request.data} />;
+}
+
+function RequestView({ request }: { request: RequestJson }) {
+  const { t } = useTranslation();
+  const formatDate = useFormatDate();
+  const community = request.expanded?.receiver;
+  const creator = request.expanded?.created_by?.profile?.full_name;
+  const title = request.title || t('requests.untitled');
+
+  return (
+    <Stack gap="lg">
+      <Stack gap="xs">
+        <Text size="sm" c="dimmed">
+          {t(`requests.type.${request.type}`, { defaultValue: request.type })}
+          {request.number ? ` #${request.number}` : ''}
+        </Text>
+        <Title order={1}>{title}</Title>
+        <Group gap="xs">
+          <Badge color={STATUS_COLORS[request.status] ?? 'gray'} variant="light">
+            {t(`requests.status.${request.status}`, { defaultValue: request.status })}
+          </Badge>
+        </Group>
+      </Stack>
+      <dl>
+        <Text component="dt" fw={600}>
+          {t('requests.community')}
+        </Text>
+        <Text component="dd" ml={0} mb="xs">
+          {community?.slug && !community.is_ghost ? (
+            <Anchor component={Link} to={`/communities/${encodeURIComponent(community.slug)}`}>
+              {community.metadata?.title ?? community.slug}
+            </Anchor>
+          ) : (
+            (community?.metadata?.title ?? t('requests.unknown'))
+          )}
+        </Text>
+        <Text component="dt" fw={600}>
+          {t('requests.createdBy')}
+        </Text>
+        <Text component="dd" ml={0} mb="xs">
+          {creator ?? t('requests.unknown')}
+        </Text>
+        {request.created && (
+          <>
+            <Text component="dt" fw={600}>
+              {t('requests.opened')}
+            </Text>
+            <Text component="dd" ml={0} mb="xs">
+              {formatDate(request.created)}
+            </Text>
+          </>
+        )}
+      </dl>
+      {request.topic?.record && (
+        <RequestRecord requestId={request.id} recordId={request.topic.record} />
+      )}
+      <RequestActions request={request} />
+      <section aria-labelledby="request-timeline">
+        <Title order={2} size="h3" id="request-timeline" mb="sm">
+          {t('requests.timeline')}
+        </Title>
+        <RequestTimeline requestId={request.id} />
+      </section>
+      <CommentForm request={request} />
+    </Stack>
+  );
+}
+
+/** The record under review: a link to the draft's preview, or to the record once published. */
+function RequestRecord({ requestId, recordId }: { requestId: string; recordId: string }) {
+  const { t } = useTranslation();
+  const topic = useRequestTopic(requestId, recordId);
+  const id = encodeURIComponent(recordId);
+  return (
+    <section aria-labelledby="request-record">
+      <Title order={2} size="h3" id="request-record" mb="xs">
+        {t('requests.record')}
+      </Title>
+      {topic.isPending ? (
+        <PageLoader label={t('app.loading')} />
+      ) : topic.isError ? (
+        <Text>
+          {topic.error instanceof ApiError && topic.error.status === 403
+            ? t('requests.recordHidden')
+            : (serverMessageOf(topic.error) ?? t('requests.recordLoadFailed'))}
+        </Text>
+      ) : (
+        <Stack gap={4}>
+          <Text fw={600}>{topic.data.record.metadata.title || t('records.untitled')}</Text>
+          <Group gap="md">
+            {topic.data.isDraft ? (
+              <Anchor component={Link} to={`/records/${id}?preview=1`}>
+                {t('requests.previewDraft')}
+              </Anchor>
+            ) : (
+              <Anchor component={Link} to={`/records/${id}`}>
+                {t('requests.viewRecord')}
+              </Anchor>
+            )}
+          </Group>
+        </Stack>
+      )}
+    </section>
+  );
+}

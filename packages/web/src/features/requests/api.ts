@@ -1,0 +1,179 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { ApiError } from '../../api/client';
+import { RecordJsonSchema, type RecordJson } from '../../api/records';
+import { useApiClient } from '../../api/useApiClient';
+
+/** `expanded.created_by` of InvenioRDM: a person's display name, never their e-mail address. */
+const PersonStubSchema = z.looseObject({
+  id: z.string().optional(),
+  is_ghost: z.boolean().optional(),
+  profile: z.looseObject({ full_name: z.string().optional() }).optional(),
+});
+
+/** A request (invenio-api.md §1.11) as `GET /api/requests/{id}?expand=1` answers it. */
+export const RequestJsonSchema = z.looseObject({
+  id: z.string(),
+  number: z.string().optional(),
+  title: z.string().optional(),
+  type: z.string(),
+  status: z.string(),
+  is_closed: z.boolean().optional(),
+  created: z.string().optional(),
+  created_by: z.looseObject({ user: z.string().optional() }).optional(),
+  receiver: z.looseObject({ community: z.string().optional() }).optional(),
+  topic: z.looseObject({ record: z.string().optional() }).nullable().optional(),
+  links: z.looseObject({
+    self: z.string(),
+    comments: z.string(),
+    timeline: z.string(),
+    actions: z.record(z.string(), z.string()).prefault({}),
+  }),
+  expanded: z
+    .looseObject({
+      created_by: PersonStubSchema.optional(),
+      receiver: z
+        .looseObject({
+          slug: z.string().optional(),
+          is_ghost: z.boolean().optional(),
+          metadata: z.looseObject({ title: z.string().optional() }).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+export type RequestJson = z.infer<typeof RequestJsonSchema>;
+
+/** A comment (`C`) or log event (`L`) of the timeline. */
+export const TimelineEventSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  payload: z
+    .looseObject({ content: z.string().optional(), event: z.string().optional() })
+    .prefault({}),
+  created: z.string().optional(),
+  updated: z.string().optional(),
+  revision_id: z.number().optional(),
+  created_by: z.looseObject({ user: z.string().optional() }).optional(),
+  permissions: z
+    .looseObject({
+      can_update_comment: z.boolean().optional(),
+      can_delete_comment: z.boolean().optional(),
+    })
+    .prefault({}),
+  links: z.looseObject({ self: z.string() }),
+  expanded: z.looseObject({ created_by: PersonStubSchema.optional() }).optional(),
+});
+export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
+
+const TimelineSchema = z.looseObject({
+  hits: z.looseObject({ hits: z.array(TimelineEventSchema), total: z.number() }),
+});
+
+export const TIMELINE_PAGE_SIZE = 25;
+
+export const requestKeys = {
+  all: (id: string) => ['requests', id] as const,
+  detail: (id: string) => ['requests', id, 'detail'] as const,
+  timeline: (id: string, page: number) => ['requests', id, 'timeline', page] as const,
+  topic: (id: string, recordId: string) => ['requests', id, 'topic', recordId] as const,
+};
+
+export function useRequest(id: string) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: requestKeys.detail(id),
+    queryFn: async () =>
+      RequestJsonSchema.parse(
+        await client.get(`/api/requests/${encodeURIComponent(id)}`, { query: { expand: '1' } }),
+      ),
+  });
+}
+
+export function useTimeline(id: string, page: number) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: requestKeys.timeline(id, page),
+    queryFn: async () =>
+      TimelineSchema.parse(
+        await client.get(`/api/requests/${encodeURIComponent(id)}/timeline`, {
+          query: { expand: '1', page: String(page), size: String(TIMELINE_PAGE_SIZE) },
+        }),
+      ).hits,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** The record a request is about: its draft while one exists, else the published record. */
+export interface RequestTopic {
+  isDraft: boolean;
+  record: RecordJson;
+}
+
+/**
+ * The draft is what curators review (they may read it while the review is open); once accepted
+ * it is published and the draft is gone (404), so the record is read instead.
+ */
+export function useRequestTopic(requestId: string, recordId: string | undefined) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: requestKeys.topic(requestId, recordId ?? ''),
+    queryFn: async (): Promise<RequestTopic> => {
+      const path = `/api/records/${encodeURIComponent(recordId!)}`;
+      try {
+        return { isDraft: true, record: RecordJsonSchema.parse(await client.get(`${path}/draft`)) };
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      }
+      return { isDraft: false, record: RecordJsonSchema.parse(await client.get(path)) };
+    },
+    enabled: recordId !== undefined,
+    retry: false,
+  });
+}
+
+/** `{payload: {content, format}}`, the body of comments and of an action's optional note. */
+function commentBody(html: string) {
+  return { payload: { content: html, format: 'html' } };
+}
+
+function useInvalidateRequest(id: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: requestKeys.all(id) });
+}
+
+export function useAddComment(request: RequestJson) {
+  const client = useApiClient();
+  const invalidate = useInvalidateRequest(request.id);
+  return useMutation({
+    mutationFn: (html: string) => client.post(request.links.comments, commentBody(html)),
+    onSuccess: invalidate,
+  });
+}
+
+/** Edits or deletes one's own comment; `If-Match` keeps a stale page from overwriting. */
+export function useChangeComment(requestId: string) {
+  const client = useApiClient();
+  const invalidate = useInvalidateRequest(requestId);
+  return useMutation({
+    mutationFn: ({ event, html }: { event: TimelineEvent; html?: string }) =>
+      html === undefined
+        ? client.request(event.links.self, { method: 'DELETE', ifMatch: event.revision_id })
+        : client.put(event.links.self, commentBody(html), { ifMatch: event.revision_id }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Runs accept, decline or cancel through the link the server offered, with an optional note. */
+export function useRequestAction(request: RequestJson) {
+  const client = useApiClient();
+  const invalidate = useInvalidateRequest(request.id);
+  return useMutation({
+    mutationFn: ({ action, html }: { action: string; html: string }) => {
+      const link = request.links.actions[action];
+      if (!link) throw new Error(`The request offers no ${action} action.`);
+      return client.post(link, html ? commentBody(html) : {});
+    },
+    onSuccess: invalidate,
+  });
+}
