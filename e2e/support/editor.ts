@@ -68,8 +68,13 @@ export async function typeRichText(
 }
 
 /** The inner HTML of a rich-text editor, as the person's formatting left it. */
-export function richTextHtml(editor: Locator): Promise<string> {
-  return editor.evaluate((element) => element.innerHTML);
+export async function richTextHtml(editor: Locator): Promise<string> {
+  // Away from the screen the field shows its text read-only, and brings its editor once near:
+  // look at it, as a reader would. Until the editor is there, there is no HTML to compare.
+  await editor.scrollIntoViewIfNeeded();
+  return editor.evaluate((element) =>
+    element.getAttribute('aria-busy') === 'true' ? '' : element.innerHTML,
+  );
 }
 
 /** Logs `account` in and opens a new upload in the editor. */

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { lazyDialog } from './lazy-dialog';
 
@@ -73,5 +73,32 @@ describe('lazyDialog', () => {
     render(<Dialog opened text="c" />);
     expect(screen.getByText('open: c')).toBeTruthy();
     expect(fetch.count).toBe(1);
+  });
+
+  it('hands the focus back to the button that first opened it', async () => {
+    function FocusingDialog({ opened }: Props) {
+      return opened ? <input aria-label="Inside" autoFocus /> : null;
+    }
+    const Dialog = lazyDialog<Props>(
+      () => Promise.resolve(FocusingDialog),
+      (props) => props.opened,
+    );
+    function Page({ opened }: { opened: boolean }) {
+      return (
+        <>
+          <button type="button">Open</button>
+          <Dialog opened={opened} text="" />
+        </>
+      );
+    }
+    const { rerender } = render(<Page opened={false} />);
+    act(() => screen.getByRole('button', { name: 'Open' }).focus());
+
+    rerender(<Page opened />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Inside')));
+    rerender(<Page opened={false} />);
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open' })),
+    );
   });
 });
