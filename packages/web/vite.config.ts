@@ -42,8 +42,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // The server serves dist/index.html and /assets/* as files; it never reads a manifest.
-    manifest: false,
+    // The server reads which chunks each page needs, to have the browser fetch them with the
+    // app's own instead of after it (pages module, page-assets.ts).
+    manifest: true,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.

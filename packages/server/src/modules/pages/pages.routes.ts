@@ -17,7 +17,11 @@ import {
 } from '../records/records.presenter.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import type { ExportRecord } from '../records/exports/export-record.js';
+import { assetsBeforeData, readPagePreloads, type PageName } from './page-assets.js';
 import { escapeHtml, recordHead, scriptJson } from './record-head.js';
+
+/** Where the page's head tags and data go in the web app's index.html. */
+const HEAD_MARKER = '<!--cairn-head-->';
 
 /** The element at the end of the deposit page's body that holds its draft (web bootstrap.ts). */
 export const STREAMED_DRAFT_ELEMENT_ID = 'cairn-draft';
@@ -47,7 +51,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     );
     return;
   }
-  const shell = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const shell = assetsBeforeData(
+    fs.readFileSync(path.join(dist, 'index.html'), 'utf8'),
+    HEAD_MARKER,
+  );
+  const preloads = readPagePreloads(dist);
   await app.register(fastifyStatic, {
     root: path.join(dist, 'assets'),
     prefix: '/assets/',
@@ -68,6 +76,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
 
   interface Page {
     title: string;
+    /** The web app's page, whose code the browser is told to fetch at once. */
+    page?: PageName;
     draft?: unknown;
     record?: unknown;
     permissions?: unknown;
@@ -120,10 +130,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     };
     const head = [
       `<title>${escapeHtml(page.title)} | ${escapeHtml(config.siteName)}</title>`,
+      ...(page.page && preloads ? preloads[page.page] : []),
       ...(page.head ?? []),
       `<script id="cairn-bootstrap" type="application/json">${scriptJson(bootstrap)}</script>`,
     ].join('\n    ');
-    return shell.replace('<!--cairn-head-->', head);
+    return shell.replace(HEAD_MARKER, head);
   }
 
   function sendHtml(reply: FastifyReply, status: number, body: string | PassThrough) {
@@ -177,10 +188,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     request: FastifyRequest,
     reply: FastifyReply,
     title: string,
+    page: PageName,
     load: () => Promise<Record<string, unknown>>,
   ) {
     try {
-      return await render(request, reply, { title, ...(await load()) });
+      return await render(request, reply, { title, page, ...(await load()) });
     } catch (error) {
       return renderError(request, reply, error);
     }
@@ -200,32 +212,42 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   app.get('/', async (request, reply) =>
     reply.redirect(request.identity.user ? '/me/uploads' : '/login'),
   );
-  for (const [route, title] of [
-    ['/login', 'Log in'],
-    ['/signup', 'Sign up'],
+  for (const [route, title, page] of [
+    ['/login', 'Log in', 'login'],
+    ['/signup', 'Sign up', 'signup'],
   ] as const) {
-    app.get(route, async (request, reply) => render(request, reply, { title }));
+    app.get(route, async (request, reply) => render(request, reply, { title, page }));
   }
   app.get('/me/uploads', async (request, reply) =>
-    requireLogin(request, reply) ? render(request, reply, { title: 'My uploads' }) : reply,
+    requireLogin(request, reply)
+      ? render(request, reply, { title: 'My uploads', page: 'uploads' })
+      : reply,
   );
   app.get('/account/tokens', async (request, reply) =>
-    requireLogin(request, reply) ? render(request, reply, { title: 'Access tokens' }) : reply,
+    requireLogin(request, reply)
+      ? render(request, reply, { title: 'Access tokens', page: 'tokens' })
+      : reply,
   );
   app.get('/uploads/new', async (request, reply) =>
-    requireLogin(request, reply) ? render(request, reply, { title: 'New upload' }) : reply,
+    requireLogin(request, reply)
+      ? render(request, reply, { title: 'New upload', page: 'deposit' })
+      : reply,
   );
   app.get('/me/requests/:id', async (request, reply) =>
-    requireLogin(request, reply) ? render(request, reply, { title: 'Request' }) : reply,
+    requireLogin(request, reply)
+      ? render(request, reply, { title: 'Request', page: 'request' })
+      : reply,
   );
   app.get('/communities', async (request, reply) =>
-    render(request, reply, { title: 'Communities' }),
+    render(request, reply, { title: 'Communities', page: 'communities' }),
   );
   app.get('/communities/new', async (request, reply) =>
-    requireLogin(request, reply) ? render(request, reply, { title: 'New community' }) : reply,
+    requireLogin(request, reply)
+      ? render(request, reply, { title: 'New community', page: 'newCommunity' })
+      : reply,
   );
   app.get('/communities/:slug', async (request, reply) =>
-    render(request, reply, { title: 'Community' }),
+    render(request, reply, { title: 'Community', page: 'community' }),
   );
 
   app.get('/uploads/:id', async (request, reply) => {
@@ -243,7 +265,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     return renderStreamed(
       request,
       reply,
-      { title: 'Edit upload', permissions },
+      { title: 'Edit upload', page: 'deposit', permissions },
       STREAMED_DRAFT_ELEMENT_ID,
       async () => {
         const { data, errors } = deps.records.draftFeedback(result.row);
@@ -272,17 +294,19 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       ? undefined
       : await deps.records.readRecord(request.identity.user, id).catch(() => undefined);
     if (result && 'redirect' in result) return reply.redirect(`/records/${result.redirect}`);
-    return guarded(request, reply, 'Record', async () => {
+    return guarded(request, reply, 'Record', 'record', async () => {
       const o = await presentOptions();
       if (preview) {
         try {
           const result = await deps.records.readDraft(request.identity.user, id);
           return {
-            record: presentDraft(result.row, result.parent, {
-              ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
-              isPublished: result.isPublished,
-              isLatestDraft: result.isLatestDraft,
-            }),
+            record: withoutUiPeople(
+              presentDraft(result.row, result.parent, {
+                ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
+                isPublished: result.isPublished,
+                isLatestDraft: result.isLatestDraft,
+              }),
+            ),
             title: 'Preview',
             head: ['<meta name="robots" content="noindex">'],
           };
@@ -303,10 +327,25 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         vocab: o.vocab,
       });
       return {
-        record,
+        record: withoutUiPeople(record),
         head,
         title: String((record.metadata as { title?: string }).title ?? 'Record'),
       };
     });
   });
+}
+
+/**
+ * The record for the landing page, without `ui.creators` and `ui.contributors`: the page shows
+ * its people from the metadata, and these repeat them with labels (430 KB more to send and parse
+ * for 2,000 creators).
+ */
+function withoutUiPeople<T extends { ui?: unknown }>(record: T): T {
+  if (typeof record.ui !== 'object' || record.ui === null) return record;
+  const {
+    creators: _creators,
+    contributors: _contributors,
+    ...ui
+  } = record.ui as Record<string, unknown>;
+  return { ...record, ui };
 }

@@ -22,7 +22,7 @@ import { FileTable } from './FileTable';
 import { createLocalResumeStore, resumeKey, type ResumeStore } from './resume-store';
 import { checkSelection, type Quota, type SelectionWarning } from './selection-checks';
 import { sendBytesWithXhr, UploadRequestError, type SendBytes } from './transport';
-import { createUploadEngine, type UploadEngine } from './upload-engine';
+import type { UploadEngine } from './upload-engine';
 import {
   initialUploaderState,
   isUploading,
@@ -115,18 +115,30 @@ export function FileUploader({
   const openRef = useRef<() => void>(null);
   const store = useMemo(() => resumeStore ?? createLocalResumeStore(), [resumeStore]);
 
-  // Made on the first upload and kept while the form is open, whatever re-renders bring.
-  const engineRef = useRef<UploadEngine | null>(null);
-  const engine = () =>
-    (engineRef.current ??= createUploadEngine({
-      api: client,
-      sendBytes,
-      csrf: { csrfCookieName: config.csrfCookieName, csrfHeaderName: config.csrfHeaderName },
-      concurrency,
-      retryDelaysMs,
-      stallMs,
-      resumeStore: store,
-    }));
+  // Made on the first upload and kept while the form is open, whatever re-renders bring. Its
+  // code (Uppy) is fetched then too: most visits to the form upload nothing.
+  const engineRef = useRef<Promise<UploadEngine> | null>(null);
+  const engine = () => {
+    if (engineRef.current) return engineRef.current;
+    const made = import('./upload-engine').then(({ createUploadEngine }) =>
+      createUploadEngine({
+        api: client,
+        sendBytes,
+        csrf: { csrfCookieName: config.csrfCookieName, csrfHeaderName: config.csrfHeaderName },
+        concurrency,
+        retryDelaysMs,
+        stallMs,
+        resumeStore: store,
+      }),
+    );
+    // A chunk that could not be fetched (a dropped connection, a new release) is asked for
+    // again by the next upload instead of failing every one until the page is reloaded.
+    void made.catch(() => {
+      if (engineRef.current === made) engineRef.current = null;
+    });
+    engineRef.current = made;
+    return made;
+  };
 
   const locked = draft?.is_published === true;
   const filesLink = draft ? filesLinkOf(draft) : undefined;
@@ -158,7 +170,7 @@ export function FileUploader({
   // Leaving the form stops its uploads; their parts stay on the server for a resume.
   useEffect(
     () => () => {
-      engineRef.current?.destroy();
+      void engineRef.current?.then((made) => made.destroy());
       engineRef.current = null;
     },
     [],
@@ -204,21 +216,23 @@ export function FileUploader({
     const link = filesLinkOf(target);
     for (const { file, plan, replaces } of outcome.accepted) {
       engine()
-        .upload({
-          file,
-          key: file.name,
-          draftId: target.id,
-          filesLink: link,
-          plan,
-          ...(replaces?.links.self ? { existing: replaces } : {}),
-          onProgress: (percent) => dispatch({ type: 'progress', key: file.name, percent }),
-          onCreated: (item) => {
-            dispatch({ type: 'created', key: file.name, item });
-            onFilesSaved?.();
-          },
-          onResumed: (count) => setNotice(t('uploader.resumed', { count })),
-          onDeleted: () => onFilesSaved?.(),
-        })
+        .then((made) =>
+          made.upload({
+            file,
+            key: file.name,
+            draftId: target.id,
+            filesLink: link,
+            plan,
+            ...(replaces?.links.self ? { existing: replaces } : {}),
+            onProgress: (percent) => dispatch({ type: 'progress', key: file.name, percent }),
+            onCreated: (item) => {
+              dispatch({ type: 'created', key: file.name, item });
+              onFilesSaved?.();
+            },
+            onResumed: (count) => setNotice(t('uploader.resumed', { count })),
+            onDeleted: () => onFilesSaved?.(),
+          }),
+        )
         .then((item) => {
           dispatch({ type: 'finished', key: file.name, item });
           onFilesSaved?.();
@@ -238,7 +252,8 @@ export function FileUploader({
 
   /** Stops the upload; the engine deletes the pending file it announced (SPEC §7). */
   function handleCancel(entry: FileEntry) {
-    engineRef.current?.cancel(entry.key);
+    // Queued behind the engine's code when that is still on its way: after the upload starts.
+    void engineRef.current?.then((made) => made.cancel(entry.key));
     dispatch({ type: 'removed', key: entry.key });
     forget(entry);
   }

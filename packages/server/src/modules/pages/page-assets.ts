@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { escapeHtml } from './record-head.js';
+
+/**
+ * The web app's pages by their source module, as its router loads them (web app/routes.tsx).
+ * Each is a chunk of its own with the libraries it needs in further chunks.
+ */
+export const PAGE_MODULES = {
+  login: 'src/features/account/LoginPage.tsx',
+  signup: 'src/features/account/SignupPage.tsx',
+  tokens: 'src/features/account/TokensPage.tsx',
+  communities: 'src/features/communities/CommunitiesPage.tsx',
+  community: 'src/features/communities/CommunityPage.tsx',
+  newCommunity: 'src/features/communities/NewCommunityPage.tsx',
+  uploads: 'src/features/dashboard/UploadsPage.tsx',
+  deposit: 'src/features/deposit/DepositPage.tsx',
+  record: 'src/features/records/RecordPage.tsx',
+  request: 'src/features/requests/RequestPage.tsx',
+} as const;
+export type PageName = keyof typeof PAGE_MODULES;
+
+/** What Vite's build manifest (dist/.vite/manifest.json) says of one chunk. */
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+export type BuildManifest = Record<string, ManifestChunk>;
+
+/** The `<link rel="modulepreload">` tags of each page's chunks. */
+export type PagePreloads = Record<PageName, string[]>;
+
+/**
+ * For each page, preload tags for its chunk and every chunk it imports, less those the app's
+ * entry imports anyway. Without them the browser learns of a page's code only once the app has
+ * started and its router has matched the address, a second round of fetches after the first.
+ * Throws when a page is missing from the manifest: this table and the web app's routes disagree.
+ */
+export function pagePreloads(manifest: BuildManifest): PagePreloads {
+  const entry = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+  const loadedByEntry = new Set(entry.flatMap((key) => importClosure(manifest, key)));
+  const preloads = {} as PagePreloads;
+  for (const [page, source] of Object.entries(PAGE_MODULES) as Array<[PageName, string]>) {
+    if (!manifest[source]) {
+      throw new Error(`The web build has no chunk for ${source} (page "${page}"): rebuild it`);
+    }
+    preloads[page] = importClosure(manifest, source)
+      .filter((key) => !loadedByEntry.has(key))
+      .map((key) => modulePreload(manifest[key]!.file));
+  }
+  return preloads;
+}
+
+/** Reads the web build's manifest and computes the pages' preloads; none without a manifest. */
+export function readPagePreloads(dist: string): PagePreloads | null {
+  const file = path.join(dist, '.vite', 'manifest.json');
+  if (!fs.existsSync(file)) return null;
+  return pagePreloads(JSON.parse(fs.readFileSync(file, 'utf8')) as BuildManifest);
+}
+
+/** `key` and every chunk it imports statically, directly or not, each once, `key` first. */
+function importClosure(manifest: BuildManifest, key: string): string[] {
+  const seen = new Set<string>();
+  const visit = (current: string) => {
+    if (seen.has(current)) return;
+    seen.add(current);
+    for (const imported of manifest[current]?.imports ?? []) visit(imported);
+  };
+  visit(key);
+  return [...seen];
+}
+
+function modulePreload(file: string): string {
+  return `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`;
+}
+
+/**
+ * The shell with the stylesheets and preloads Vite put after the head marker moved before it.
+ * The page's data goes where the marker is, and may be megabytes (a record with 2,000
+ * creators): tags after it are seen only once the browser has read that far. The entry script
+ * stays after the data, which it reads as soon as it runs.
+ */
+export function assetsBeforeData(shell: string, marker: string): string {
+  const start = shell.indexOf(marker);
+  const headEnd = shell.indexOf('</head>');
+  if (start < 0 || headEnd < start) throw new Error(`index.html has no ${marker} in its head`);
+  const after = shell.slice(start + marker.length, headEnd);
+  const links = after.match(/<link\b[^>]*>\s*/g) ?? [];
+  return (
+    shell.slice(0, start) +
+    links.join('') +
+    marker +
+    after.replace(/<link\b[^>]*>\s*/g, '') +
+    shell.slice(headEnd)
+  );
+}
