@@ -227,4 +227,55 @@ describe.each(ENGINES)('accounts, sessions, CSRF and tokens on %s', (engine) => 
     });
     expect(me.statusCode).toBe(403);
   });
+
+  it('logs out through the /logout link: the session is deleted, both cookies cleared, and it redirects', async () => {
+    const session = cookiesOf(await signup('logout-link@example.org')).cairn_session!;
+    // The same person signed in elsewhere: that session must outlive this log-out.
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+      body: { email: 'logout-link@example.org', password: 'long enough pw' },
+    });
+    const elsewhere = cookiesOf(login).cairn_session!;
+    const stored = (token: string) =>
+      t.services.database.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', '=', hashSecret(token))
+        .execute();
+    expect(await stored(session)).toHaveLength(1);
+
+    // A plain link: no CSRF header, as a click on "Log out" sends none.
+    const out = await t.request({
+      method: 'GET',
+      url: '/logout',
+      headers: { cookie: `cairn_session=${session}; csrftoken=${csrf}` },
+    });
+    expect(out.statusCode).toBe(302);
+    expect(out.headers.location).toBe('/');
+    const cleared = Object.fromEntries(out.cookies.map((c) => [c.name, c]));
+    for (const name of ['cairn_session', 'csrftoken']) {
+      expect(cleared[name], name).toMatchObject({ value: '', path: '/' });
+      expect(cleared[name]!.expires!.getTime(), name).toBeLessThanOrEqual(Date.now());
+    }
+    expect(await stored(session)).toHaveLength(0);
+    const me = await t.request({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: `cairn_session=${session}` },
+    });
+    expect(me.statusCode).toBe(403);
+    const other = await t.request({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: `cairn_session=${elsewhere}` },
+    });
+    expect(other.statusCode).toBe(200);
+
+    // Without a session (a second click, an expired cookie) it still clears and redirects.
+    const again = await t.request({ method: 'GET', url: '/logout' });
+    expect(again.statusCode).toBe(302);
+    expect(again.headers.location).toBe('/');
+  });
 });
