@@ -1,7 +1,9 @@
 import { describe, expect } from 'vitest';
-import { apiAs, draftWithFile, logIn } from './support/journey.js';
+import { apiAs, draftWithFile, draftWithFiles, logIn } from './support/journey.js';
 import { axeViolations } from './support/axe.js';
-import { publishFromEditor } from './support/deposit.js';
+import { openPage } from './support/browser.js';
+import { addCreator, publishFromEditor } from './support/deposit.js';
+import { choose, combobox, draftIdOf, openNewUpload, textbox } from './support/editor.js';
 import { createAccount } from './support/server.js';
 import { expectPath, test } from './support/test.js';
 
@@ -22,6 +24,23 @@ const METADATA = {
   description: '<p>Counts from <strong>Bass Rock</strong>.</p>',
   publisher: 'Cairn',
 };
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+/** A one-page PDF, empty. */
+const PDF = [
+  '%PDF-1.4',
+  '1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj',
+  '2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj',
+  '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200]>> endobj',
+  'trailer <</Root 1 0 R>>',
+  '%%EOF',
+].join('\n');
+const MARKDOWN =
+  '# Field notes\n\nCounts are **breeding pairs**, see [the protocol](https://example.org/p).\n\n- Bass Rock\n- Noss\n';
 
 describe('landing page journey', () => {
   test('a depositor previews a draft, publishes it and lands on the record with files and a citation', async ({
@@ -62,22 +81,221 @@ describe('landing page journey', () => {
     expect(await bibtex.text()).toMatch(/^@dataset\{lovelace_2024_/);
   });
 
-  test('a restricted record stays invisible to another signed-in person', async ({
+  test('a restricted record its owner publishes in their browser stays invisible to another person in theirs', async ({
+    page,
+    browser,
+    server,
+  }) => {
+    const owner = await createAccount(server.services, { name: 'Ada Lovelace' });
+    const stranger = await createAccount(server.services);
+    const title = 'Restricted kittiwake nests';
+
+    // The owner makes the record restricted in the editor, uploads a file and publishes.
+    await openNewUpload(page, owner);
+    await choose(page, combobox(page, 'Resource type'), 'Dataset');
+    await textbox(page, 'Title').fill(title);
+    await addCreator(page, 'Lovelace', 'Ada');
+    await textbox(page, 'Publication date').fill('2024-05-01');
+    await page
+      .getByRole('radiogroup', { name: 'Full record' })
+      .getByText('Restricted', { exact: true })
+      .click();
+    await page.getByText('The full record is restricted.').waitFor();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose files' }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'nests.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('cliff,nests\nA,12\n'),
+    });
+    const id = await draftIdOf(page);
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'nests.csv' })
+      .getByRole('link', { name: 'nests.csv', exact: true })
+      .waitFor();
+    await publishFromEditor(page);
+
+    // The owner sees their record, restricted, with its file; the API finds it for them.
+    await expectPath(page, `/records/${id}`);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    const access = page.getByRole('article').getByText('Restricted', { exact: true });
+    await access.first().waitFor();
+    await page
+      .getByRole('region', { name: 'Files' })
+      .getByRole('link', { name: 'nests.csv' })
+      .waitFor();
+    const mine = await page.request.get('/api/records?q=kittiwake');
+    expect((await mine.json()).hits.total).toBe(1);
+
+    // Beside it, the stranger's own browser: signed in, they get neither page, file nor hit.
+    const strangerTab = await openPage(browser, server.url);
+    try {
+      const other = strangerTab.page;
+      await logIn(other, stranger, '/me/uploads');
+      await other.goto(`/records/${id}`);
+      await other.getByText('Permission denied.').waitFor();
+      expect(await other.getByText(title).count()).toBe(0);
+      expect(await other.getByText('nests.csv').count()).toBe(0);
+      expect(await axeViolations(other), 'Permission denied page').toEqual([]);
+      expect((await other.request.get(`/api/records/${id}`)).status()).toBe(403);
+      expect((await other.request.get(`/api/records/${id}/files/nests.csv/content`)).status()).toBe(
+        403,
+      );
+      const search = await other.request.get('/api/records?q=kittiwake');
+      expect(search.status()).toBe(200);
+      expect((await search.json()).hits.total).toBe(0);
+      expect(strangerTab.pageErrors).toEqual([]);
+    } finally {
+      await strangerTab.context.close();
+    }
+
+    // The owner's session is untouched by the other's visit.
+    await page.reload();
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+  });
+
+  test('a personal access token is shown once, acts as its owner, and once revoked counts for nobody', async ({
     page,
     server,
   }) => {
-    const owner = await createAccount(server.services);
-    const api = await apiAs(server, owner);
-    const id = await draftWithFile(api, METADATA, { record: 'restricted', files: 'restricted' });
-    await api('POST', `/api/records/${id}/draft/actions/publish`);
+    const account = await createAccount(server.services);
+    await logIn(page, account, '/account/tokens');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Harvester');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const created = page.getByRole('status').filter({ hasText: 'Token created' });
+    await created.getByText('Copy it now: it will not be shown again.').waitFor();
+    const secret = (await created.getByTestId('new-token').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^cairn_\S{20,}$/);
+    await page.getByRole('row').filter({ hasText: 'Harvester' }).waitFor();
+    // Under the pointer a filled button keeps AA contrast (Mantine lightens shade 9 by default).
+    await page.getByRole('button', { name: 'Create token' }).hover();
+    expect(await axeViolations(page), '/account/tokens with a new token').toEqual([]);
 
-    const stranger = await createAccount(server.services);
-    await logIn(page, stranger, '/me/uploads');
-    await page.goto(`/records/${id}`);
-    await page.getByText('Permission denied.').waitFor();
-    expect(await page.getByText(METADATA.title).count()).toBe(0);
-    expect(await page.getByText('counts.csv').count()).toBe(0);
-    expect((await page.request.get(`/api/records/${id}`)).status()).toBe(403);
+    // Outside the browser, as a script would: the token is the account.
+    const asToken = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${secret}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+      });
+    const me = await asToken('/api/me');
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toBe(account.email);
+    const draft = await asToken('/api/records', {
+      method: 'POST',
+      body: JSON.stringify({ metadata: { title: 'Made by a script' } }),
+    });
+    expect(draft.status).toBe(201);
+    const draftId = ((await draft.json()) as { id: string }).id;
+    expect((await asToken(`/api/records/${draftId}/draft`)).status).toBe(200);
+
+    // The secret is not shown again: a reload lists the token by name only.
+    await page.reload();
+    const tokenRow = page.getByRole('row').filter({ hasText: 'Harvester' });
+    await tokenRow.waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+    expect(await page.getByText('Token created').count()).toBe(0);
+
+    // Chrome reads the hidden ": Harvester" as a word of its own ("Revoke : Harvester").
+    await tokenRow.getByRole('button', { name: /^Revoke\s*: Harvester$/ }).click();
+    await tokenRow.waitFor({ state: 'detached' });
+    await page.getByText('You have no tokens.').waitFor();
+
+    // Revoked, it is no one: the API answers as it does an anonymous caller.
+    const after = await asToken('/api/me');
+    expect(after.status).toBe(403);
+    expect(await after.json()).toEqual(
+      await (
+        await fetch(`${server.url}/api/me`, { headers: { accept: 'application/json' } })
+      ).json(),
+    );
+    expect((await asToken(`/api/records/${draftId}/draft`)).status).toBe(403);
+    const refused = await asToken('/api/records', {
+      method: 'POST',
+      body: JSON.stringify({ metadata: { title: 'Too late' } }),
+    });
+    expect(refused.status).toBe(403);
+    // Public reads still work with it, as they do for anyone.
+    expect((await asToken('/api/records')).status).toBe(200);
+  });
+
+  test('what a visitor reads has no WCAG 2.2 A/AA violations: file previews, an embargo, a community', async ({
+    page,
+    server,
+  }) => {
+    const owner = await createAccount(server.services, { name: 'Ada Lovelace' });
+    const api = await apiAs(server, owner);
+    const publish = (id: string) => api('POST', `/api/records/${id}/draft/actions/publish`);
+    const withPreviews = await draftWithFiles(
+      api,
+      { ...METADATA, title: 'Gannet field material' },
+      { 'colony.png': PNG, 'notes.md': MARKDOWN, 'paper.pdf': PDF },
+    );
+    await publish(withPreviews);
+    const until = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+    const embargoed = await draftWithFile(
+      api,
+      { ...METADATA, title: 'Embargoed gannet counts' },
+      {
+        record: 'public',
+        files: 'restricted',
+        embargo: { active: true, until, reason: 'Awaiting the paper' },
+      },
+    );
+    await publish(embargoed);
+    // The community's owner includes their own record directly (review policy "open").
+    const community = await api('POST', '/api/communities', {
+      slug: 'gannets',
+      metadata: { title: 'Gannet watch', description: 'Colony counts around the North Sea.' },
+      access: { visibility: 'public', review_policy: 'open' },
+    });
+    const included = await draftWithFile(api, { ...METADATA, title: 'Noss gannet census' });
+    await api('PUT', `/api/records/${included}/draft/review`, {
+      type: 'community-submission',
+      receiver: { community: community.id },
+    });
+    const review = await api('POST', `/api/records/${included}/draft/actions/submit-review`);
+    expect(review.status).toBe('accepted');
+
+    // Everything below as an anonymous visitor.
+    await page.goto(`/records/${withPreviews}`);
+    const files = page.getByRole('region', { name: 'Files' });
+    const image = files.getByRole('img', { name: 'Preview of colony.png' });
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    expect(await axeViolations(page), 'image preview').toEqual([]);
+
+    await files.getByRole('button', { name: 'Preview of notes.md' }).click();
+    await files.getByRole('heading', { name: 'Field notes' }).waitFor();
+    await files.getByRole('link', { name: 'the protocol' }).waitFor();
+    expect(await axeViolations(page), 'Markdown preview').toEqual([]);
+
+    await files.getByRole('button', { name: 'Preview of paper.pdf' }).click();
+    const frame = files.locator('iframe[title="Preview of paper.pdf"]');
+    await frame.waitFor();
+    expect(await frame.getAttribute('src')).toBe(
+      `/api/records/${withPreviews}/files/paper.pdf/content`,
+    );
+    expect(await axeViolations(page), 'PDF preview').toEqual([]);
+
+    await page.goto(`/records/${embargoed}`);
+    await page.getByRole('heading', { name: 'Embargoed gannet counts', level: 1 }).waitFor();
+    await files.getByText('Files under embargo').waitFor();
+    await files.getByText('Reason: Awaiting the paper').waitFor();
+    expect(await files.getByText('counts.csv').count()).toBe(0);
+    expect(await axeViolations(page), 'embargoed record').toEqual([]);
+
+    await page.goto('/communities/gannets');
+    await page.getByRole('heading', { name: 'Gannet watch', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Noss gannet census' }).waitFor();
+    await page.getByRole('region', { name: 'Members' }).getByText('Ada Lovelace').waitFor();
+    expect(await axeViolations(page), '/communities/gannets (anonymous)').toEqual([]);
   });
 
   test('the pages around the editor have no WCAG 2.2 A/AA violations', async ({ page, server }) => {

@@ -12,7 +12,14 @@ export async function apiAs(server: TestServer, account: TestAccount) {
       },
       ...(body === undefined
         ? {}
-        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        : {
+            body:
+              typeof body === 'string'
+                ? body
+                : Buffer.isBuffer(body)
+                  ? new Uint8Array(body)
+                  : JSON.stringify(body),
+          }),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
@@ -23,9 +30,24 @@ export async function apiAs(server: TestServer, account: TestAccount) {
 export type Api = Awaited<ReturnType<typeof apiAs>>;
 
 /** A draft with one CSV file, made through the API; returns its id. */
-export async function draftWithFile(
+export function draftWithFile(
   api: Api,
   metadata: Record<string, unknown>,
+  access?: Record<string, unknown>,
+): Promise<string> {
+  return draftWithFiles(
+    api,
+    metadata,
+    { 'counts.csv': 'site,count\nBass Rock,150000\nNoss,11000\n' },
+    access,
+  );
+}
+
+/** A draft with `files` (name → content), made through the API; returns its id. */
+export async function draftWithFiles(
+  api: Api,
+  metadata: Record<string, unknown>,
+  files: Record<string, string | Buffer>,
   access?: Record<string, unknown>,
 ): Promise<string> {
   const draft = await api('POST', '/api/records', {
@@ -33,14 +55,20 @@ export async function draftWithFile(
     ...(access ? { access } : {}),
   });
   const id = draft.id as string;
-  await api('POST', `/api/records/${id}/draft/files`, [{ key: 'counts.csv' }]);
   await api(
-    'PUT',
-    `/api/records/${id}/draft/files/counts.csv/content`,
-    'site,count\nBass Rock,150000\nNoss,11000\n',
-    'application/octet-stream',
+    'POST',
+    `/api/records/${id}/draft/files`,
+    Object.keys(files).map((key) => ({ key })),
   );
-  await api('POST', `/api/records/${id}/draft/files/counts.csv/commit`);
+  for (const [key, content] of Object.entries(files)) {
+    await api(
+      'PUT',
+      `/api/records/${id}/draft/files/${encodeURIComponent(key)}/content`,
+      content,
+      'application/octet-stream',
+    );
+    await api('POST', `/api/records/${id}/draft/files/${encodeURIComponent(key)}/commit`);
+  }
   return id;
 }
 

@@ -32,6 +32,12 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
           `--mantine-color-${color}-light-color`,
           `color-mix(in srgb, var(--mantine-color-${color}-9) 75%, black)`,
         ],
+        // Mantine lightens a filled button under the pointer when its shade is 9 (to shade 8:
+        // 3.9:1 with white text in teal); darken it instead, so a hovered button stays AA.
+        [
+          `--mantine-color-${color}-filled-hover`,
+          `color-mix(in srgb, var(--mantine-color-${color}-9) 85%, black)`,
+        ],
       ]),
     ),
   },
