@@ -34,6 +34,27 @@ describe('pagePreloads', () => {
     expect(pagePreloads(manifest).login).toEqual([link(`assets/${PAGE_MODULES.login}.js`)]);
   });
 
+  it("preloads the stylesheets of a page's chunks, each once, but not the entry's", () => {
+    const manifest = manifestWith({
+      'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_app.js'] },
+      '_app.js': { file: 'assets/app.js', css: ['assets/app.css'] },
+      '_dropzone.js': { file: 'assets/dropzone.js', css: ['assets/dropzone.css'] },
+      '_dnd.js': { file: 'assets/dnd.js', imports: ['_dropzone.js'], css: ['assets/dropzone.css'] },
+      [PAGE_MODULES.deposit]: {
+        file: 'assets/DepositPage.js',
+        imports: ['_app.js', '_dnd.js'],
+        css: ['assets/DepositPage.css'],
+      },
+    });
+    expect(pagePreloads(manifest).deposit).toEqual([
+      link('assets/DepositPage.js'),
+      link('assets/dnd.js'),
+      link('assets/dropzone.js'),
+      '<link rel="preload" as="style" crossorigin href="/assets/DepositPage.css">',
+      '<link rel="preload" as="style" crossorigin href="/assets/dropzone.css">',
+    ]);
+  });
+
   it('refuses a build without one of the pages', () => {
     const manifest = manifestWith({});
     delete manifest[PAGE_MODULES.request];

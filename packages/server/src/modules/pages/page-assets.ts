@@ -25,16 +25,20 @@ interface ManifestChunk {
   file: string;
   isEntry?: boolean;
   imports?: string[];
+  /** Stylesheets of the chunk, which Vite's loader links once the chunk is imported. */
+  css?: string[];
 }
 export type BuildManifest = Record<string, ManifestChunk>;
 
-/** The `<link rel="modulepreload">` tags of each page's chunks. */
+/** The preload tags of each page's chunks and stylesheets. */
 export type PagePreloads = Record<PageName, string[]>;
 
 /**
- * For each page, preload tags for its chunk and every chunk it imports, less those the app's
- * entry imports anyway. Without them the browser learns of a page's code only once the app has
- * started and its router has matched the address, a second round of fetches after the first.
+ * For each page, preload tags for its chunk and every chunk it imports, and for their
+ * stylesheets, less those the app's entry loads anyway. Without them the browser learns of a
+ * page's code only once the app has started and its router has matched the address, a second
+ * round of fetches after the first; and of its stylesheets once Vite's loader imports the page,
+ * which waits for them (a round trip more on the deposit form, measured at 150 ms latency).
  * Throws when a page is missing from the manifest: this table and the web app's routes disagree.
  */
 export function pagePreloads(manifest: BuildManifest): PagePreloads {
@@ -45,9 +49,14 @@ export function pagePreloads(manifest: BuildManifest): PagePreloads {
     if (!manifest[source]) {
       throw new Error(`The web build has no chunk for ${source} (page "${page}"): rebuild it`);
     }
-    preloads[page] = importClosure(manifest, source)
+    const chunks = importClosure(manifest, source)
       .filter((key) => !loadedByEntry.has(key))
-      .map((key) => modulePreload(manifest[key]!.file));
+      .map((key) => manifest[key]!);
+    const stylesheets = new Set(chunks.flatMap((chunk) => chunk.css ?? []));
+    preloads[page] = [
+      ...chunks.map((chunk) => modulePreload(chunk.file)),
+      ...[...stylesheets].map(stylePreload),
+    ];
   }
   return preloads;
 }
@@ -73,6 +82,14 @@ function importClosure(manifest: BuildManifest, key: string): string[] {
 
 function modulePreload(file: string): string {
   return `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`;
+}
+
+/**
+ * A fetch, not a stylesheet: the page's styles apply when Vite's loader links them, as it would
+ * without this tag, and its link (CORS mode anonymous, like this one) takes the preloaded file.
+ */
+function stylePreload(file: string): string {
+  return `<link rel="preload" as="style" crossorigin href="/${escapeHtml(file)}">`;
 }
 
 /**

@@ -25,7 +25,7 @@ const MANIFEST: BuildManifest = {
   'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_react.js'] },
   '_react.js': { file: 'assets/react-r1.js' },
   '_tables.js': { file: 'assets/tables-t1.js', imports: ['_react.js'] },
-  '_dnd.js': { file: 'assets/dnd-d1.js', imports: ['_react.js'] },
+  '_dnd.js': { file: 'assets/dnd-d1.js', imports: ['_react.js'], css: ['assets/dnd-d1.css'] },
   [PAGE_MODULES.record]: { file: 'assets/RecordPage-p1.js', imports: ['_react.js', '_tables.js'] },
   [PAGE_MODULES.deposit]: { file: 'assets/DepositPage-p2.js', imports: ['_dnd.js', '_tables.js'] },
 };
@@ -112,6 +112,9 @@ describe.each(ENGINES)('page heads of a build with a manifest (%s)', (engine) =>
     const fresh = await t.request({ method: 'GET', url: '/uploads/new', headers: owner.headers });
     expect(fresh.statusCode).toBe(200);
     expectPreloadsBeforeData(fresh.body, deposit);
+    expect(
+      headIndex(fresh.body, 'rel="preload" as="style" crossorigin href="/assets/dnd-d1.css"'),
+    ).toBeLessThan(headIndex(fresh.body, BOOTSTRAP));
     expect(fresh.body).not.toContain('RecordPage');
 
     const { id } = await api.createDraft({ metadata: { title: 'Gulls' } });
