@@ -1,13 +1,7 @@
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
-import { createTestApp, type TestApp } from '../../test/app.js';
-
-// The web app's own index.html as the shell: what the pages module fills in is what is tested.
-const SHELL = fileURLToPath(new URL('../../../../web/index.html', import.meta.url));
+import type { TestApp } from '../../test/app.js';
+import { bootstrapOf, createPagesTestApp } from '../../test/pages.js';
 
 /** The draft the deposit page carries at the end of its body. */
 function streamedDraftOf(html: string): Record<string, unknown> {
@@ -17,36 +11,19 @@ function streamedDraftOf(html: string): Record<string, unknown> {
   return JSON.parse(match[1]) as Record<string, unknown>;
 }
 
-/** The bootstrap JSON the page carries. */
-function bootstrapOf(html: string): Record<string, unknown> {
-  const match = /<script id="cairn-bootstrap" type="application\/json">([\s\S]*?)<\/script>/.exec(
-    html,
-  );
-  if (!match?.[1]) throw new Error('no bootstrap in the page');
-  return JSON.parse(match[1]) as Record<string, unknown>;
-}
-
 describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
   let t: TestApp;
-  let dist: string;
 
   beforeAll(async () => {
-    dist = await mkdtemp(path.join(os.tmpdir(), 'cairn-shell-'));
-    await mkdir(path.join(dist, 'assets'));
-    await cp(SHELL, path.join(dist, 'index.html'));
-    t = await createTestApp(
-      engine,
-      {
-        CAIRN_FILES_MAX_PER_RECORD: '7',
-        CAIRN_UPLOAD_CONCURRENCY: '4',
-        CAIRN_PUBLISH_MODAL_EXTRA: JSON.stringify({
-          checkboxes: [{ id: 'terms', label: 'I accept the terms.' }],
-        }),
-        CAIRN_CREATOR_MODE: 'off',
-        CAIRN_RESTRICTION_GRACE_DAYS: '10',
-      },
-      { webDist: dist },
-    );
+    t = await createPagesTestApp(engine, {
+      CAIRN_FILES_MAX_PER_RECORD: '7',
+      CAIRN_UPLOAD_CONCURRENCY: '4',
+      CAIRN_PUBLISH_MODAL_EXTRA: JSON.stringify({
+        checkboxes: [{ id: 'terms', label: 'I accept the terms.' }],
+      }),
+      CAIRN_CREATOR_MODE: 'off',
+      CAIRN_RESTRICTION_GRACE_DAYS: '10',
+    });
   });
   /** A draft titled "Gulls" (and nothing else: publishing would find errors) of the caller. */
   async function createDraft(headers: Record<string, string>): Promise<string> {
@@ -60,10 +37,7 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
     return created.json<{ id: string }>().id;
   }
 
-  afterAll(async () => {
-    await t.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('tells the editor its configuration', async () => {
     const user = await t.user();

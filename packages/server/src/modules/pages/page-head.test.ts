@@ -1,16 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app.js';
+import type { TestApp } from '../../test/app.js';
 import { ENGINES } from '../../test/databases.js';
 import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
+import { bootstrapOf, createPagesTestApp } from '../../test/pages.js';
 import { PAGE_MODULES, type BuildManifest } from './page-assets.js';
 
-// The web app's own index.html, with what `vite build` adds after the head marker: the entry
-// script, the entry's chunks and its stylesheet.
-const SOURCE_SHELL = fileURLToPath(new URL('../../../../web/index.html', import.meta.url));
+// What `vite build` adds after the head marker: the entry script, its chunks and its stylesheet.
 const VITE_TAGS = [
   '<script type="module" async crossorigin src="/assets/index-e1.js"></script>',
   '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
@@ -33,15 +28,6 @@ const MANIFEST: BuildManifest = {
 const preload = (file: string) => `<link rel="modulepreload" crossorigin href="/${file}">`;
 const BOOTSTRAP = '<script id="cairn-bootstrap"';
 
-/** The bootstrap JSON the page carries. */
-function bootstrapOf(html: string): Record<string, any> {
-  const match = /<script id="cairn-bootstrap" type="application\/json">([\s\S]*?)<\/script>/.exec(
-    html,
-  );
-  if (!match?.[1]) throw new Error('no bootstrap in the page');
-  return JSON.parse(match[1]) as Record<string, any>;
-}
-
 /** Where `tag` is in the page's head; fails the test when it is not there. */
 function headIndex(html: string, tag: string): number {
   const at = html.slice(0, html.indexOf('</head>')).indexOf(tag);
@@ -51,28 +37,15 @@ function headIndex(html: string, tag: string): number {
 
 describe.each(ENGINES)('page heads of a build with a manifest (%s)', (engine) => {
   let t: TestApp;
-  let dist: string;
   let owner: Caller;
   let api: FilesApi;
 
   beforeAll(async () => {
-    dist = await mkdtemp(path.join(os.tmpdir(), 'cairn-shell-'));
-    await mkdir(path.join(dist, 'assets'));
-    await mkdir(path.join(dist, '.vite'));
-    const shell = (await readFile(SOURCE_SHELL, 'utf8')).replace(
-      '<!--cairn-head-->',
-      `<!--cairn-head-->\n    ${VITE_TAGS}`,
-    );
-    await writeFile(path.join(dist, 'index.html'), shell);
-    await writeFile(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
-    t = await createTestApp(engine, {}, { webDist: dist });
+    t = await createPagesTestApp(engine, {}, { afterMarker: VITE_TAGS, manifest: MANIFEST });
     owner = await t.user();
     api = new FilesApi(t, owner);
   });
-  afterAll(async () => {
-    await t.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   /** Asserts that the page names `files` for preloading, all of them before its data. */
   function expectPreloadsBeforeData(html: string, files: string[]) {

@@ -1,14 +1,8 @@
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app.js';
+import type { TestApp } from '../../test/app.js';
 import { ENGINES } from '../../test/databases.js';
 import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
-
-// The web app's own index.html as the shell: what the pages module fills in is what is tested.
-const SHELL = fileURLToPath(new URL('../../../../web/index.html', import.meta.url));
+import { createPagesTestApp } from '../../test/pages.js';
 
 const HOSTILE = `Gulls </script><script>alert(1)</script> & "quotes" <b>`;
 
@@ -25,7 +19,6 @@ function headOf(html: string) {
 
 describe.each(ENGINES)('landing page head (%s)', (engine) => {
   let t: TestApp;
-  let dist: string;
   let owner: Caller;
   let api: FilesApi;
 
@@ -46,17 +39,11 @@ describe.each(ENGINES)('landing page head (%s)', (engine) => {
   }
 
   beforeAll(async () => {
-    dist = await mkdtemp(path.join(os.tmpdir(), 'cairn-shell-'));
-    await mkdir(path.join(dist, 'assets'));
-    await cp(SHELL, path.join(dist, 'index.html'));
-    t = await createTestApp(engine, {}, { webDist: dist });
+    t = await createPagesTestApp(engine);
     owner = await t.user();
     api = new FilesApi(t, owner);
   });
-  afterAll(async () => {
-    await t.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('gives Google Scholar its citation tags and search engines the schema.org JSON-LD', async () => {
     const id = await published({
