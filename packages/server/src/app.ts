@@ -192,6 +192,7 @@ export async function buildApp(
     records: services.records,
     vocabularies: services.vocabularies,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
+    memberships: (user) => services.communities.membershipsOf(user.id),
   });
   return app;
 }

@@ -84,6 +84,63 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
     });
   });
 
+  it("tells the deposit pages the person's role in each of its live communities", async () => {
+    const owner = await t.user();
+    const member = await t.user();
+    const community = async (slug: string) => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/communities',
+        headers: owner.headers,
+        payload: { slug, metadata: { title: slug } },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ id: string }>().id;
+    };
+    const [kept, curated, gone] = [
+      await community('roles-kept'),
+      await community('roles-curated'),
+      await community('roles-gone'),
+    ];
+    for (const [id, role] of [
+      [kept, 'reader'],
+      [curated, 'curator'],
+      [gone, 'manager'],
+    ] as const) {
+      const add = await t.request({
+        method: 'POST',
+        url: `/api/communities/${id}/members`,
+        headers: owner.headers,
+        payload: { members: [{ type: 'user', id: String(member.id) }], role },
+      });
+      expect(add.statusCode, add.body).toBe(204);
+    }
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: `/api/communities/${gone}`,
+      headers: owner.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+
+    const memberships = async (url: string, headers: Record<string, string>) =>
+      (
+        bootstrapOf((await t.request({ method: 'GET', url, headers })).body)['config'] as {
+          userCommunitiesMemberships: unknown;
+        }
+      ).userCommunitiesMemberships;
+    const expected = { [kept]: 'reader', [curated]: 'curator' };
+    expect(await memberships('/uploads/new', member.headers)).toEqual(expected);
+    const draft = await createDraft(member.headers);
+    expect(await memberships(`/uploads/${draft}`, member.headers)).toEqual(expected);
+    expect(await memberships('/uploads/new', owner.headers)).toEqual({
+      [kept]: 'owner',
+      [curated]: 'owner',
+    });
+    expect(await memberships('/uploads/new', (await t.user()).headers)).toEqual({});
+    // Other pages have no community picker.
+    expect(await memberships('/communities', member.headers)).toEqual({});
+  });
+
   it("gives the draft's owner every permission on the edit page", async () => {
     const user = await t.user();
     const id = await createDraft(user.headers);
