@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addMember, createCommunity, requestAs } from '../test/communities.js';
+import { addMember, createCommunity, makeDue, requestAs } from '../test/communities.js';
 import { ENGINES } from '../test/databases.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { PUBLISHABLE_METADATA, type Caller } from '../test/files.js';
@@ -42,11 +42,7 @@ describe.each(ENGINES)('sweep scheduler on %s', (engine) => {
   it('expires submitted requests past their date, so their drafts show expired', async () => {
     const due = await submitted('due');
     const fresh = await submitted('fresh');
-    await t.services.database.db
-      .updateTable('requests')
-      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
-      .where('id', '=', due.request)
-      .execute();
+    await makeDue(t, due.request);
 
     const stop = startSweeps(t.services, t.app.log);
     try {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { addMember, createCommunity, requestAs } from '../../test/communities.js';
 
 // The web app's own index.html as the shell: what the pages module fills in is what is tested.
 const SHELL = fileURLToPath(new URL('../../../../web/index.html', import.meta.url));
@@ -87,39 +88,13 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
   it("tells the deposit pages the person's role in each of its live communities", async () => {
     const owner = await t.user();
     const member = await t.user();
-    const community = async (slug: string) => {
-      const res = await t.request({
-        method: 'POST',
-        url: '/api/communities',
-        headers: owner.headers,
-        payload: { slug, metadata: { title: slug } },
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json<{ id: string }>().id;
-    };
-    const [kept, curated, gone] = [
-      await community('roles-kept'),
-      await community('roles-curated'),
-      await community('roles-gone'),
-    ];
-    for (const [id, role] of [
-      [kept, 'reader'],
-      [curated, 'curator'],
-      [gone, 'manager'],
-    ] as const) {
-      const add = await t.request({
-        method: 'POST',
-        url: `/api/communities/${id}/members`,
-        headers: owner.headers,
-        payload: { members: [{ type: 'user', id: String(member.id) }], role },
-      });
-      expect(add.statusCode, add.body).toBe(204);
-    }
-    const deleted = await t.request({
-      method: 'DELETE',
-      url: `/api/communities/${gone}`,
-      headers: owner.headers,
-    });
+    const kept = await createCommunity(t, owner, 'roles-kept', {});
+    const curated = await createCommunity(t, owner, 'roles-curated', {});
+    const gone = await createCommunity(t, owner, 'roles-gone', {});
+    await addMember(t, owner, kept, member, 'reader');
+    await addMember(t, owner, curated, member, 'curator');
+    await addMember(t, owner, gone, member, 'manager');
+    const deleted = await requestAs(t, 'DELETE', `/api/communities/${gone}`, owner);
     expect(deleted.statusCode, deleted.body).toBe(204);
 
     const memberships = async (url: string, headers: Record<string, string>) =>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { makeDue } from '../../test/communities.js';
 import { expectError, expectValidationFailed } from '../../test/assertions.js';
 import { PUBLISHABLE_METADATA } from '../../test/files.js';
 
@@ -498,11 +499,7 @@ describe.each(ENGINES)('requests API on %s', (engine) => {
     await act(id, 'submit', depositor);
     const fresh = await newRequest('Fresh submission');
     await act(fresh, 'submit', depositor);
-    await t.services.database.db
-      .updateTable('requests')
-      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
-      .where('id', '=', id)
-      .execute();
+    await makeDue(t, id);
     expect(await t.services.requests.expireDue()).toBe(1);
     expect((await get(id, depositor)).json()).toMatchObject({
       status: 'expired',
