@@ -176,6 +176,24 @@ export async function buildApp(
     records: services.records,
     vocabularies: services.vocabularies,
   });
+  registerCurationRoutes(app, services);
+  app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
+  await registerPages(app, {
+    config,
+    records: services.records,
+    vocabularies: services.vocabularies,
+    expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
+    memberships: (user) => services.communities.membershipsOf(user.id),
+  });
+  return app;
+}
+
+/**
+ * The routes of communities, their members, requests, reviews and a record's communities (issue
+ * 4's modules); the permission matrix reads every route they register from here.
+ */
+export function registerCurationRoutes(app: FastifyInstance, services: Services): void {
+  const { config } = services;
   registerCommunityRoutes(app, { config, communities: services.communities });
   registerRequestRoutes(app, {
     config,
@@ -186,12 +204,4 @@ export async function buildApp(
   });
   registerReviewRoutes(app, { config, reviews: services.reviews });
   registerRecordCommunityRoutes(app, { config, recordCommunities: services.recordCommunities });
-  app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
-  await registerPages(app, {
-    config,
-    records: services.records,
-    vocabularies: services.vocabularies,
-    expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
-  });
-  return app;
 }

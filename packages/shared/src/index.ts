@@ -6,3 +6,4 @@ export * from './deposit/remove-empty-values.js';
 export * from './deposit/serializer.js';
 export * from './deposit/errors.js';
 export * from './deposit/deposit-state.js';
+export * from './deposit/public-config.js';

@@ -31,13 +31,18 @@ describe('readBootstrap', () => {
       createUrl: '/api/records',
       csrfCookieName: 'csrftoken',
       csrfHeaderName: 'X-CSRFToken',
+      userCommunitiesMemberships: {},
     });
   });
 
   it('reads what the server injected', () => {
     injectBootstrap(
       JSON.stringify({
-        config: { siteName: 'Zenodo-like', locales: ['en', 'de'] },
+        config: {
+          siteName: 'Zenodo-like',
+          locales: ['en', 'de'],
+          userCommunitiesMemberships: { 'c-1': 'curator' },
+        },
         user: { id: '7', email: 'ada@example.org', name: 'Ada', isAdmin: false },
         vocabularies: { resourcetypes: [{ id: 'dataset', title: 'Dataset' }] },
         draft: buildDraft(),
@@ -48,6 +53,7 @@ describe('readBootstrap', () => {
     const bootstrap = readBootstrap(document);
     expect(bootstrap.config.siteName).toBe('Zenodo-like');
     expect(bootstrap.config.createUrl).toBe('/api/records');
+    expect(bootstrap.config.userCommunitiesMemberships).toEqual({ 'c-1': 'curator' });
     expect(bootstrap.user?.id).toBe('7');
     expect(bootstrap.draft?.id).toBe('abcde-12345');
   });

@@ -1,50 +1,7 @@
 import { createContext, useContext } from 'react';
 import { z } from 'zod';
-import {
-  DEFAULT_MAX_FILES,
-  DEFAULT_MAX_STORAGE,
-  DEFAULT_TRANSFER_TYPE,
-  UPLOAD_CONCURRENCY,
-} from '@cairn/shared';
+import { PublicConfigSchema } from '@cairn/shared';
 import { RecordJsonSchema, type RecordJson } from './api/records';
-
-/** The public configuration the server passes to the browser (never secrets). */
-export const PublicConfigSchema = z.object({
-  siteUrl: z.string().default(''),
-  siteName: z.string().default('Cairn'),
-  defaultLocale: z.string().default('en'),
-  locales: z.array(z.string()).default(['en']),
-  createUrl: z.string().default('/api/records'),
-  dashboardUploadsRoute: z.string().default('/me/uploads'),
-  isDoiRequired: z.boolean().default(false),
-  csrfCookieName: z.string().default('csrftoken'),
-  csrfHeaderName: z.string().default('X-CSRFToken'),
-  /** Custom fields holding vocabulary ids (`group` or `group.field`); sent as `{id}`. */
-  vocabularyCustomFields: z.array(z.string()).default([]),
-  /** Files and bytes a record may hold (SPEC §9 defaults). */
-  quota: z
-    .object({
-      maxFiles: z.number().int().positive().default(DEFAULT_MAX_FILES),
-      maxStorage: z.number().nonnegative().default(DEFAULT_MAX_STORAGE),
-    })
-    .prefault({}),
-  fileUploadConcurrency: z.number().int().positive().default(UPLOAD_CONCURRENCY),
-  defaultTransferType: z.string().default(DEFAULT_TRANSFER_TYPE),
-  enabledTransferTypes: z.array(z.string()).default([DEFAULT_TRANSFER_TYPE]),
-  /** Extra checkboxes (each must be ticked) and text of the publish dialog. */
-  publishModalExtra: z
-    .object({
-      checkboxes: z.array(z.object({ id: z.string(), label: z.string() })).default([]),
-      text: z.string().default(''),
-    })
-    .prefault({}),
-  /** Days after creation during which a published record may still be made restricted. */
-  gracePeriodDays: z.number().int().nonnegative().default(30),
-  allowRestrictionAfterGracePeriod: z.boolean().default(false),
-  /** How creators are found: `search` (search or type), `search_only`, `off` (type only). */
-  creatorMode: z.enum(['search', 'search_only', 'off']).default('search'),
-});
-export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 
 export const CurrentUserSchema = z.object({
   id: z.coerce.string(),

@@ -39,3 +39,12 @@ export async function addMember(
   });
   expect(res.statusCode, res.body).toBe(204);
 }
+
+/** Moves a submitted request's expiry date into the past: the next expiry sweep expires it. */
+export async function makeDue(t: TestApp, requestId: string): Promise<void> {
+  await t.services.database.db
+    .updateTable('requests')
+    .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+    .where('id', '=', requestId)
+    .execute();
+}

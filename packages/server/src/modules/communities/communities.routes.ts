@@ -173,7 +173,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       onRequest: acceptCommunityTypes,
       schema: {
         tags,
-        summary: 'Update metadata and access (owners, managers); If-Match honoured',
+        summary: 'Update metadata and access (owners); If-Match honoured',
         params: IdParams,
         body: documentedBody(CommunityBody.omit({ slug: true })),
       },
@@ -240,7 +240,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       config: { binaryBody: true },
       schema: {
         tags,
-        summary: 'Upload the logo (application/octet-stream, at most 1 MB)',
+        summary: 'Upload the logo (owners; application/octet-stream, at most 1 MB)',
         params: IdParams,
         consumes: ['application/octet-stream'],
       },
@@ -286,7 +286,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
 
   app.delete(
     '/api/communities/:id/logo',
-    { schema: { tags, summary: 'Remove the logo (204)', params: IdParams } },
+    { schema: { tags, summary: 'Remove the logo (owners; 204)', params: IdParams } },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
       await communities.deleteLogo(request.identity.user, id);

@@ -199,7 +199,8 @@ export class CommunitiesService {
     return {
       ...(role ? { role } : {}),
       can_read: canRead,
-      can_update: admin || ownerish,
+      // Settings and logo are the owners' (invenio-communities' can_update); managers manage members.
+      can_update: admin || role === 'owner',
       can_delete: admin || role === 'owner',
       can_rename: admin || role === 'owner',
       can_manage_members: admin || ownerish,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import type { TestApp } from '../../test/app.js';
+import { addMember, createCommunity, requestAs } from '../../test/communities.js';
 import { bootstrapOf, createPagesTestApp } from '../../test/pages.js';
 
 /** The draft the deposit page carries at the end of its body. */
@@ -56,6 +57,37 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
       creatorMode: 'off',
       vocabularyCustomFields: [],
     });
+  });
+
+  it("tells the deposit pages the person's role in each of its live communities", async () => {
+    const owner = await t.user();
+    const member = await t.user();
+    const kept = await createCommunity(t, owner, 'roles-kept', {});
+    const curated = await createCommunity(t, owner, 'roles-curated', {});
+    const gone = await createCommunity(t, owner, 'roles-gone', {});
+    await addMember(t, owner, kept, member, 'reader');
+    await addMember(t, owner, curated, member, 'curator');
+    await addMember(t, owner, gone, member, 'manager');
+    const deleted = await requestAs(t, 'DELETE', `/api/communities/${gone}`, owner);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+
+    const memberships = async (url: string, headers: Record<string, string>) =>
+      (
+        bootstrapOf((await t.request({ method: 'GET', url, headers })).body)['config'] as {
+          userCommunitiesMemberships: unknown;
+        }
+      ).userCommunitiesMemberships;
+    const expected = { [kept]: 'reader', [curated]: 'curator' };
+    expect(await memberships('/uploads/new', member.headers)).toEqual(expected);
+    const draft = await createDraft(member.headers);
+    expect(await memberships(`/uploads/${draft}`, member.headers)).toEqual(expected);
+    expect(await memberships('/uploads/new', owner.headers)).toEqual({
+      [kept]: 'owner',
+      [curated]: 'owner',
+    });
+    expect(await memberships('/uploads/new', (await t.user()).headers)).toEqual({});
+    // Other pages have no community picker.
+    expect(await memberships('/communities', member.headers)).toEqual({});
   });
 
   it("gives the draft's owner every permission on the edit page", async () => {

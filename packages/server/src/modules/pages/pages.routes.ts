@@ -1,3 +1,4 @@
+import type { PublicConfigInput } from '@cairn/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import { ensureCsrfCookie } from '../../plugins/auth.js';
 import { l10n } from '../records/records.ui.js';
 import type { RecordsRouteDeps } from '../records/records.routes.js';
 import type { RecordsService } from '../records/records.service.js';
+import type { User } from '../users/users.service.js';
 import {
   presentDraft,
   presentRecord,
@@ -35,6 +37,8 @@ export interface PagesDeps {
    * `GET /api/records/{id}/draft?expand=1` gives them: the editor reads its community there.
    */
   expandParent?: RecordsRouteDeps['expandParent'];
+  /** The signed-in person's role in each community it belongs to (communities module). */
+  memberships?: (user: User) => Promise<Record<string, string>>;
 }
 
 /**
@@ -89,31 +93,37 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   async function pageHtml(request: FastifyRequest, reply: FastifyReply, page: Page) {
     ensureCsrfCookie(request, reply, secure);
     const user = request.identity.user;
-    const resourceTypes = await deps.vocabularies.list('resourcetypes');
-    const bootstrap = {
-      config: {
-        siteUrl: config.siteUrl,
-        siteName: config.siteName,
-        defaultLocale: config.defaultLocale,
-        locales: config.locales,
-        createUrl: '/api/records',
-        dashboardUploadsRoute: '/me/uploads',
-        isDoiRequired: config.doi.required,
-        csrfCookieName: 'csrftoken',
-        csrfHeaderName: 'X-CSRFToken',
-        vocabularyCustomFields: config.editor.vocabularyCustomFields,
-        quota: {
-          maxFiles: config.files.maxFilesPerRecord,
-          maxStorage: config.files.maxBytesPerRecord,
-        },
-        fileUploadConcurrency: config.editor.uploadConcurrency,
-        defaultTransferType: config.editor.defaultTransferType,
-        enabledTransferTypes: config.editor.enabledTransferTypes,
-        publishModalExtra: config.editor.publishModalExtra,
-        gracePeriodDays: config.access.restrictionGraceDays,
-        allowRestrictionAfterGracePeriod: config.access.allowRestrictionAfterGrace,
-        creatorMode: config.editor.creatorMode,
+    const [resourceTypes, memberships] = await Promise.all([
+      deps.vocabularies.list('resourcetypes'),
+      // The community header and picker of the deposit form show the person's role as a badge.
+      page.page === 'deposit' && user && deps.memberships ? deps.memberships(user) : {},
+    ]);
+    const publicConfig: PublicConfigInput = {
+      siteUrl: config.siteUrl,
+      siteName: config.siteName,
+      defaultLocale: config.defaultLocale,
+      locales: config.locales,
+      createUrl: '/api/records',
+      dashboardUploadsRoute: '/me/uploads',
+      isDoiRequired: config.doi.required,
+      csrfCookieName: 'csrftoken',
+      csrfHeaderName: 'X-CSRFToken',
+      vocabularyCustomFields: config.editor.vocabularyCustomFields,
+      quota: {
+        maxFiles: config.files.maxFilesPerRecord,
+        maxStorage: config.files.maxBytesPerRecord,
       },
+      fileUploadConcurrency: config.editor.uploadConcurrency,
+      defaultTransferType: config.editor.defaultTransferType,
+      enabledTransferTypes: config.editor.enabledTransferTypes,
+      publishModalExtra: config.editor.publishModalExtra,
+      gracePeriodDays: config.access.restrictionGraceDays,
+      allowRestrictionAfterGracePeriod: config.access.allowRestrictionAfterGrace,
+      creatorMode: config.editor.creatorMode,
+      userCommunitiesMemberships: memberships,
+    };
+    const bootstrap = {
+      config: publicConfig,
       user: user
         ? { id: String(user.id), email: user.email, name: user.name, isAdmin: user.isAdmin }
         : null,

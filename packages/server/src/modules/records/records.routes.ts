@@ -192,7 +192,8 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       onRequest: acceptRecordTypes,
       schema: {
         tags,
-        summary: 'Create a draft (201); invalid parts are dropped and listed in errors',
+        summary:
+          'Create a draft (201); invalid parts are dropped and listed in errors. parent.review {type, receiver: {community}} opens its community review',
       },
     },
     async (request, reply) =>

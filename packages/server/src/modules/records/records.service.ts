@@ -40,6 +40,19 @@ export interface DoiRegistrationQueue {
  */
 export interface ReviewGate {
   mayReview(user: User, parent: ParentRow): Promise<boolean>;
+  /**
+   * Checks the review a new draft asks for (`parent.review` of `POST /api/records`) as
+   * `PUT {draft}/review` would, before anything is written: a refused review creates no draft.
+   */
+  prepareReview(user: User, review: unknown): Promise<PreparedReview>;
+}
+
+/** A review checked for a draft about to be created. */
+export interface PreparedReview {
+  /** The community takes restricted records only: the draft is created restricted. */
+  restricted: boolean;
+  /** Opens the review (status `created`) on the new draft. */
+  attach(draft: LoadedDraft): Promise<void>;
 }
 
 /** The review a first-version draft carries on its parent, its request status copied in. */
@@ -108,6 +121,18 @@ function searchText(data: RecordData, id: string): string {
   push(m.publisher);
   push(m.version);
   return parts.join(' ').slice(0, 200_000);
+}
+
+/** A restricted community takes restricted records only: record and files become restricted. */
+function restrictedAccess(access: RecordData['access']): RecordData['access'] {
+  return { ...access, record: 'restricted', files: 'restricted' };
+}
+
+/** `parent.review` of a create body, when one is asked for. */
+function requestedReview(body: unknown): unknown {
+  const parent = (body as { parent?: unknown }).parent;
+  if (typeof parent !== 'object' || parent === null) return undefined;
+  return (parent as { review?: unknown }).review ?? undefined;
 }
 
 function titleOf(data: RecordData): string {
@@ -299,10 +324,18 @@ export class RecordsService {
     return body;
   }
 
-  /** POST /api/records: a new draft owned by the caller; invalid parts are dropped and reported. */
+  /**
+   * POST /api/records: a new draft owned by the caller; invalid parts are dropped and reported.
+   * `parent.review` opens a community review with it (invenio-api.md §1.10).
+   */
   async createDraft(user: User | undefined, body: unknown): Promise<DraftResult> {
     if (!user) throw permissionDenied();
-    const { data, errors } = loadRecord(this.bodyObject(body), this.validationOptions());
+    const source = this.bodyObject(body);
+    const asked = requestedReview(source);
+    const review =
+      asked === undefined ? undefined : await this.reviewGate?.prepareReview(user, asked);
+    const { data, errors } = loadRecord(source, this.validationOptions());
+    if (review?.restricted) data.access = restrictedAccess(data.access);
     const id = newRecordId();
     errors.push(...(await this.checkAgainstServer(data, id, undefined, undefined, EMPTY_SUMMARY)));
     const now = nowIso();
@@ -346,7 +379,14 @@ export class RecordsService {
       await trx.insertParent(parent);
       await trx.insertDraft(row);
     });
-    return { row, parent, isPublished: false, isLatestDraft: true, errors: mergeErrors(errors) };
+    if (review) await review.attach({ row, parent, isPublished: false, maxDraftVersion: 1 });
+    return {
+      row,
+      parent: review ? await this.parentOf(parent.id) : parent,
+      isPublished: false,
+      isLatestDraft: true,
+      errors: mergeErrors(errors),
+    };
   }
 
   /**
@@ -387,7 +427,7 @@ export class RecordsService {
   async restrictDraft(loaded: LoadedDraft): Promise<void> {
     const data = readJson<RecordData>(loaded.row.data);
     if (data.access.record === 'restricted' && data.access.files === 'restricted') return;
-    data.access = { ...data.access, record: 'restricted', files: 'restricted' };
+    data.access = restrictedAccess(data.access);
     const set = {
       data: JSON.stringify(data),
       updatedAt: nowIso(),

@@ -7,7 +7,10 @@ export type RequestRow = Selectable<RequestsTable>;
 export type EventRow = Selectable<RequestEventsTable>;
 
 export interface RequestQuery {
-  /** Requests this user created or, through a curating role, received; undefined: all (admins). */
+  /**
+   * Requests this user created or, through a curating role, received once submitted; undefined:
+   * all (admins).
+   */
   involving?: { userId: number; curatorRoles: readonly string[] };
   receiverCommunityId?: string;
   topicRecordId?: string;
@@ -63,15 +66,19 @@ export class RequestsRepository {
       base = base.where((eb) =>
         eb.or([
           eb('r.createdBy', '=', userId),
-          eb(
-            'r.receiverCommunityId',
-            'in',
-            eb
-              .selectFrom('communityMembers as m')
-              .select('m.communityId')
-              .where('m.userId', '=', userId)
-              .where('m.role', 'in', curatorRoles),
-          ),
+          // A request not yet submitted is its creator's alone.
+          eb.and([
+            eb('r.status', '!=', 'created'),
+            eb(
+              'r.receiverCommunityId',
+              'in',
+              eb
+                .selectFrom('communityMembers as m')
+                .select('m.communityId')
+                .where('m.userId', '=', userId)
+                .where('m.role', 'in', curatorRoles),
+            ),
+          ]),
         ]),
       );
     }

@@ -103,7 +103,8 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
       onRequest: acceptRequestTypes,
       schema: {
         tags,
-        summary: 'Search the requests the caller takes part in (q, is_open, type, status)',
+        summary:
+          'Search the requests the caller takes part in (q, is_open, type, status; 403 anonymous)',
       },
     },
     async (request, reply) =>
@@ -153,7 +154,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         onRequest: acceptRequestTypes,
         schema: {
           tags: ['Record communities'],
-          summary: "Search the record's requests the caller takes part in",
+          summary: "Search the record's requests the caller takes part in (403 anonymous)",
           params: z.object({ id: z.string().describe('Record id, e.g. ha4g3-7x208') }),
         },
       },

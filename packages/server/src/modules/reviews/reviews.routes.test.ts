@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createCommunity, requestAs, type Method } from '../../test/communities.js';
+import {
+  addMember,
+  createCommunity,
+  makeDue,
+  requestAs,
+  type Method,
+} from '../../test/communities.js';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectError, expectValidationFailed } from '../../test/assertions.js';
@@ -418,6 +424,192 @@ describe.each(ENGINES)('draft reviews on %s', (engine) => {
         ui: { permissions: { can_include_directly: true, can_submit_record: true } },
       },
     });
+  });
+
+  /** The id of the draft's review request, as its owner reads it. */
+  const requestOf = async (id: string) =>
+    (await req('GET', `/api/records/${id}/draft/review`, depositor)).json().id as string;
+  const MEMBERS_ONLY = 'Submission to this community is only allowed to community members.';
+
+  it('opens a review asked for in POST /api/records (parent.review), checked as PUT review checks it', async () => {
+    const create = (caller: Caller, review: unknown) =>
+      req('POST', '/api/records', caller, {
+        metadata: PUBLISHABLE_METADATA,
+        files: { enabled: false },
+        access: { record: 'public', files: 'public' },
+        parent: { review },
+      });
+    const to = (community: string) => ({
+      type: 'community-submission',
+      receiver: { community },
+    });
+    const drafts = async (caller: Caller) =>
+      (await req('GET', '/api/user/records', caller)).json().hits.total as number;
+
+    const made = await create(depositor, to(reviewed));
+    expect(made.statusCode, made.body).toBe(201);
+    const d = made.json();
+    expect(d).toMatchObject({
+      status: 'draft_with_review',
+      parent: {
+        communities: {},
+        review: {
+          id: expect.any(String),
+          type: 'community-submission',
+          receiver: { community: reviewed },
+        },
+      },
+      links: { 'submit-review': `${SITE}/api/records/${d.id}/draft/actions/submit-review` },
+    });
+    expect((await req('GET', `/api/records/${d.id}/draft/review`, depositor)).json()).toMatchObject(
+      {
+        id: d.parent.review.id,
+        status: 'created',
+        topic: { record: d.id },
+        created_by: { user: String(depositor.id) },
+        receiver: { community: reviewed },
+      },
+    );
+    expect((await submit(d.id)).json()).toMatchObject({ status: 'submitted' });
+
+    // A review that PUT would refuse creates no draft either.
+    const before = await drafts(depositor);
+    expectValidationFailed(
+      await create(depositor, { type: 'community-inclusion', receiver: { community: reviewed } }),
+      [{ field: 'parent.review.type', messages: ['Invalid review type.'] }],
+    );
+    expectValidationFailed(await create(depositor, to('00000000-0000-4000-8000-000000000000')), [
+      { field: 'parent.review.receiver.community', messages: ['Community not found.'] },
+    ]);
+    expectValidationFailed(await create(depositor, to('no-such-community')), [
+      { field: 'parent.review.receiver.community', messages: ['Community not found.'] },
+    ]);
+    expectValidationFailed(await create(depositor, { type: 'community-submission' }), [
+      { field: 'parent.review.receiver', messages: ['Missing data for required field.'] },
+    ]);
+    expect(await drafts(depositor)).toBe(before);
+
+    // Members-only communities are chosen freely; submitting is for their members.
+    const closed = await create(depositor, to(membersOnly));
+    expect(closed.statusCode, closed.body).toBe(201);
+    expectError(await submit(closed.json().id as string), 403, 'PERMISSION_DENIED', MEMBERS_ONLY);
+
+    // A restricted community makes the new public record restricted, as choosing it later does.
+    const circle = await create(depositor, to(restricted));
+    expect(circle.statusCode, circle.body).toBe(201);
+    expect(circle.json().access).toMatchObject({ record: 'restricted', files: 'restricted' });
+    expect((await submit(circle.json().id as string)).json()).toMatchObject({
+      status: 'submitted',
+    });
+    // Outsiders cannot aim at a restricted community, and get no draft for trying.
+    const strangers = await drafts(other);
+    expectError(
+      await create(other, to(restricted)),
+      403,
+      'PERMISSION_DENIED',
+      'Permission denied.',
+    );
+    expect(await drafts(other)).toBe(strangers);
+  });
+
+  it('submits through the request’s own submit action with submit-review’s rules, never publishing at once', async () => {
+    const submitRequest = (id: string, caller: Caller = depositor) =>
+      req('POST', `/api/requests/${id}/actions/submit`, caller);
+
+    const closed = await draftWithReview(membersOnly);
+    expectError(
+      await submitRequest(await requestOf(closed)),
+      403,
+      'PERMISSION_DENIED',
+      MEMBERS_ONLY,
+    );
+    expect((await readDraft(closed)).json().status).toBe('draft_with_review');
+
+    const unfinished = await req('POST', '/api/records', depositor, {
+      metadata: { title: 'x' },
+      files: { enabled: false },
+    });
+    const unfinishedId = unfinished.json().id as string;
+    await putReview(unfinishedId, reviewed);
+    const refused = await submitRequest(await requestOf(unfinishedId));
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().errors.length).toBeGreaterThan(0);
+    expect((await readDraft(unfinishedId)).json().status).toBe('draft_with_review');
+
+    // The depositor curates `direct` (review_policy open): submit-review would publish at once.
+    const id = await draftWithReview(direct);
+    const res = await submitRequest(await requestOf(id));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'submitted',
+      title: PUBLISHABLE_METADATA.title,
+      links: { actions: { cancel: expect.any(String) } },
+    });
+    expect((await readDraft(id)).json().status).toBe('in_review');
+  });
+
+  /** Ends a submitted review: declined by the curator, or expired by the sweep. */
+  async function close(requestId: string, how: 'declined' | 'expired') {
+    if (how === 'declined') {
+      const res = await req('POST', `/api/requests/${requestId}/actions/decline`, curator);
+      expect(res.statusCode, res.body).toBe(200);
+      return;
+    }
+    await makeDue(t, requestId);
+    expect(await t.services.requests.expireDue()).toBe(1);
+  }
+
+  it.each(['declined', 'expired'] as const)(
+    'lets a %s review be changed or removed (SPEC §4), keeping the closed request',
+    async (how) => {
+      const changed = await draftWithReview(reviewed);
+      const first = (await submit(changed)).json().id as string;
+      await close(first, how);
+      expect((await readDraft(changed)).json()).toMatchObject({
+        status: how,
+        parent: { review: { id: first, status: how } },
+      });
+      const swapped = await putReview(changed, direct);
+      expect(swapped.statusCode, swapped.body).toBe(200);
+      expect(swapped.json()).toMatchObject({ status: 'created', receiver: { community: direct } });
+      expect(swapped.json().id).not.toBe(first);
+      expect((await readDraft(changed)).json()).toMatchObject({
+        status: 'draft_with_review',
+        parent: { review: { id: swapped.json().id, status: 'created' } },
+      });
+
+      const removed = await draftWithReview(reviewed);
+      const second = (await submit(removed)).json().id as string;
+      await close(second, how);
+      expect(
+        (await req('DELETE', `/api/records/${removed}/draft/review`, depositor)).statusCode,
+      ).toBe(204);
+      const d = (await readDraft(removed)).json();
+      expect(d.status).toBe('draft');
+      expect(d.parent.review).toBeUndefined();
+      for (const id of [first, second]) {
+        expect((await req('GET', `/api/requests/${id}`, depositor)).json().status).toBe(how);
+      }
+    },
+  );
+
+  // Removing one in review is refused in the first test above ("An open review cannot be deleted.").
+  it('refuses to change a review while in review (SPEC §4), changing nothing', async () => {
+    const id = await draftWithReview(reviewed);
+    const review = (await submit(id)).json().id as string;
+    expectError(
+      await putReview(id, direct),
+      400,
+      'VALIDATION_FAILED',
+      'An open review cannot be changed. Cancel it first.',
+    );
+    expect((await readDraft(id)).json()).toMatchObject({
+      status: 'in_review',
+      parent: { review: { id: review, status: 'submitted', receiver: { community: reviewed } } },
+    });
+    expect((await req('GET', `/api/requests/${review}`, depositor)).json().status).toBe(
+      'submitted',
+    );
   });
 
   it('documents the review routes in the OpenAPI document', async () => {

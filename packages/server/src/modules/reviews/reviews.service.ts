@@ -10,6 +10,7 @@ import type { ParentRow } from '../records/records.repository.js';
 import {
   reviewOf,
   type LoadedDraft,
+  type PreparedReview,
   type RecordsService,
   type ReviewGate,
 } from '../records/records.service.js';
@@ -17,6 +18,7 @@ import type { RequestRow } from '../requests/requests.repository.js';
 import {
   readCommentPayload,
   type Actor,
+  type CommentPayload,
   type RequestAction,
   type RequestsService,
   type RequestView,
@@ -49,6 +51,7 @@ export class ReviewsService implements ReviewGate {
     records.reviewGate = this;
     requests.registerHandler('community-submission', {
       onAction: (action, row, actor) => this.onAction(action, row, actor),
+      submit: (row, user, payload) => this.submitRequest(row, user, payload),
     });
   }
 
@@ -104,18 +107,7 @@ export class ReviewsService implements ReviewGate {
   ): Promise<RequestView> {
     const loaded = await this.records.draftForManage(user, draftId);
     this.assertReviewable(loaded);
-    const source = isObject(body) ? body : {};
-    const errors = [];
-    if (source.type !== 'community-submission')
-      errors.push({ field: 'type', messages: ['Invalid review type.'] });
-    const receiver = isObject(source.receiver) ? source.receiver.community : undefined;
-    if (typeof receiver !== 'string' || receiver === '')
-      errors.push({ field: 'receiver', messages: ['Missing data for required field.'] });
-    if (errors.length > 0) throw validationFailed(errors);
-    const community = await this.communities.find(receiver as string);
-    if (!community || community.row.deletedAt)
-      throw validationFailed([{ field: 'receiver.community', messages: ['Community not found.'] }]);
-    if (!(await this.communities.permissions(user, community)).can_read) throw permissionDenied();
+    const community = await this.receiverOf(user, body);
 
     let row = await this.requestOf(reviewOf(loaded.parent));
     if (row) checkRevision(ifMatch, row.revisionId);
@@ -135,6 +127,46 @@ export class ReviewsService implements ReviewGate {
     if (community.data.access.visibility === 'restricted') await this.records.restrictDraft(loaded);
     await this.link(loaded, row);
     return this.requests.view(user, row);
+  }
+
+  /**
+   * The community a review body points at, as the caller may choose it: 400 for a bad type or an
+   * unknown community (errors under `prefix`), 403 for one the caller cannot see.
+   */
+  private async receiverOf(user: User | undefined, body: unknown, prefix = '') {
+    const source = isObject(body) ? body : {};
+    const errors = [];
+    if (source.type !== 'community-submission')
+      errors.push({ field: `${prefix}type`, messages: ['Invalid review type.'] });
+    const receiver = isObject(source.receiver) ? source.receiver.community : undefined;
+    if (typeof receiver !== 'string' || receiver === '')
+      errors.push({ field: `${prefix}receiver`, messages: ['Missing data for required field.'] });
+    if (errors.length > 0) throw validationFailed(errors);
+    const community = await this.communities.find(receiver as string);
+    if (!community || community.row.deletedAt)
+      throw validationFailed([
+        { field: `${prefix}receiver.community`, messages: ['Community not found.'] },
+      ]);
+    if (!(await this.communities.permissions(user, community)).can_read) throw permissionDenied();
+    return community;
+  }
+
+  /** `parent.review` of a new draft: checked as PUT review checks it, opened once the draft exists. */
+  async prepareReview(user: User, body: unknown): Promise<PreparedReview> {
+    const community = await this.receiverOf(user, body, 'parent.review.');
+    return {
+      restricted: community.data.access.visibility === 'restricted',
+      attach: async (loaded) => {
+        const row = await this.requests.create({
+          type: 'community-submission',
+          createdBy: user.id,
+          communityId: community.row.id,
+          topicRecordId: loaded.row.id,
+          title: loaded.row.title,
+        });
+        await this.link(loaded, row);
+      },
+    };
   }
 
   /** DELETE {draft}/review: 404 without one, 400 while open; closed requests stay, unlinked. */
@@ -160,14 +192,48 @@ export class ReviewsService implements ReviewGate {
   ): Promise<{ view: RequestView; nextHtml: string }> {
     const loaded = await this.records.draftForManage(user, draftId);
     this.assertReviewable(loaded);
-    let row = await this.requestOf(reviewOf(loaded.parent));
+    const row = await this.requestOf(reviewOf(loaded.parent));
     if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
     if (row.status === 'submitted')
       throw new AppError('VALIDATION_FAILED', 'The draft is already submitted for review.');
     const requireReview = isObject(body) ? body.require_review : undefined;
     if (requireReview !== undefined && typeof requireReview !== 'boolean')
       throw validationFailed([{ field: 'require_review', messages: ['Not a valid boolean.'] }]);
-    const payload = readCommentPayload(body, false);
+    return this.submitLoaded(user, loaded, row, readCommentPayload(body, false), {
+      direct: requireReview !== true,
+    });
+  }
+
+  /**
+   * `POST /api/requests/{id}/actions/submit` on a community submission: the same rules as
+   * submit-review, which InvenioRDM checks in the request's submit action; never published at
+   * once, as only submit-review includes directly.
+   */
+  private async submitRequest(
+    row: RequestRow,
+    user: User,
+    payload?: CommentPayload,
+  ): Promise<RequestView> {
+    const loaded = row.topicRecordId
+      ? await this.records.draftForManage(user, row.topicRecordId)
+      : undefined;
+    if (!loaded || reviewOf(loaded.parent)?.id !== row.id)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'The draft of this request is no longer under review.',
+      );
+    this.assertReviewable(loaded);
+    return (await this.submitLoaded(user, loaded, row, payload, { direct: false })).view;
+  }
+
+  private async submitLoaded(
+    user: User | undefined,
+    loaded: LoadedDraft,
+    current: RequestRow,
+    payload: CommentPayload | undefined,
+    { direct }: { direct: boolean },
+  ): Promise<{ view: RequestView; nextHtml: string }> {
+    let row = current;
     const community = await this.communities.find(row.receiverCommunityId);
     if (!community || community.row.deletedAt)
       throw validationFailed([{ field: 'receiver.community', messages: ['Community not found.'] }]);
@@ -192,7 +258,7 @@ export class ReviewsService implements ReviewGate {
       row = (await this.requests.get(row.id))!;
     }
     let view = await this.requests.run(row, 'submit', user!, payload);
-    if (requireReview !== true && permissions.can_include_directly) {
+    if (direct && permissions.can_include_directly) {
       await this.requests.run(view.row, 'accept', 'system');
       await this.requests.systemComment(row.id, AUTO_ACCEPT_MESSAGE);
       view = await this.requests.view(user, (await this.requests.get(row.id))!);

@@ -206,6 +206,7 @@ export function DepositForm({
               disableSelectionButton: editorState.ui.disableCommunitySelectionButton,
             }}
             onChange={controller.selectCommunity}
+            memberships={config.userCommunitiesMemberships}
             isInitialSubmission={isInitialSubmission}
           />
           <Grid gap="xl">

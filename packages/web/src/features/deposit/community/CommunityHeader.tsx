@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CommunityBadges, CommunityLogo } from './CommunityBadges';
-import type { CommunityJson } from './community-json';
+import { membershipRole, type CommunityJson, type Memberships } from './community-json';
 import { CommunitySelectionModal } from '../dialogs';
 
 /** What the header needs to know about the record and the editor's state (reference §2.5). */
@@ -30,7 +30,7 @@ export interface CommunityHeaderProps {
   /** The person chose another community, or removed it (`null`). The core keeps the choice. */
   onChange: (community: CommunityJson | null) => void;
   /** `user_communities_memberships` from the configuration (community id → role). */
-  memberships?: Readonly<Record<string, string>>;
+  memberships?: Memberships;
   /** Passed to the picker: a first submission honours communities' own upload forms. */
   isInitialSubmission?: boolean;
 }
@@ -66,9 +66,7 @@ export function CommunityHeader({
   const reason = disabledReason(record);
   const disabled = reason !== undefined;
   const title = community?.metadata.title ?? '';
-  const role = community
-    ? (memberships?.[community.id] ?? community.ui?.membership_role)
-    : undefined;
+  const role = community ? membershipRole(community, memberships) : undefined;
 
   return (
     <Paper component="section" withBorder p="sm" aria-label={t('depositCommunity.header.label')}>

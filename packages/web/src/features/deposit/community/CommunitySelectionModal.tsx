@@ -20,8 +20,10 @@ import { useCommunitySearch, type CommunityScope } from './api';
 import { CommunityBadges, CommunityLogo } from './CommunityBadges';
 import {
   communitySelectBlock,
+  membershipRole,
   type CommunityJson,
   type CommunitySelectBlock,
+  type Memberships,
 } from './community-json';
 
 export interface CommunitySelectionModalProps {
@@ -36,7 +38,7 @@ export interface CommunitySelectionModalProps {
   /** A first submission: communities with their own upload form send the person there. */
   isInitialSubmission?: boolean;
   /** `user_communities_memberships` from the configuration: community id → role. */
-  memberships?: Readonly<Record<string, string>>;
+  memberships?: Memberships;
 }
 
 /**
@@ -94,7 +96,7 @@ interface SearchPanelProps {
   selected: CommunityJson | null | undefined;
   isRecordPublic: boolean;
   isInitialSubmission: boolean;
-  memberships: Readonly<Record<string, string>> | undefined;
+  memberships: Memberships | undefined;
   onSelect: (community: CommunityJson) => void;
 }
 
@@ -202,7 +204,7 @@ function CommunityResult({
   const title = community.metadata.title ?? community.slug ?? community.id;
   const isSelected = selected?.id === community.id;
   const block = communitySelectBlock(community, { isRecordPublic, isInitialSubmission });
-  const role = memberships?.[community.id] ?? community.ui?.membership_role;
+  const role = membershipRole(community, memberships);
   const blockMessage = block ? t(BLOCK_MESSAGE[block]) : '';
 
   return (

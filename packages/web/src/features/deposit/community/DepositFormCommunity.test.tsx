@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordJson } from '../../../api/records';
 import { browser } from '../../../browser';
-import { buildDraft } from '../../../test/builders';
+import { buildBootstrap, buildDraft } from '../../../test/builders';
 import { buildCommunity, buildCommunitySearch } from '../../../test/community-builders';
 import { jsonResponse, stubFetch } from '../../../test/fetch';
 import { renderApp } from '../../../test/renderApp';
@@ -163,5 +163,41 @@ describe('submitting from the editor to the chosen community', () => {
     expect(screen.getByRole('link', { name: 'View request' }).getAttribute('href')).toBe(
       '/me/requests/r-1',
     );
+  });
+});
+
+describe("the person's role in the deposit page's communities", () => {
+  const OCEANS = buildCommunity({ id: 'c-1', title: 'Ocean sciences' });
+  const GLACIERS = buildCommunity({ id: 'c-9', title: 'Glaciers' });
+  /** The deposit page's configuration, as the server fills it for a curator of Ocean sciences. */
+  const config = {
+    ...buildBootstrap().config,
+    userCommunitiesMemberships: { 'c-1': 'curator' },
+  };
+
+  it('badges the chosen community and the picker’s results from the configuration', async () => {
+    // The draft's community as the server expands it: it names no role.
+    const draft = draftForCommunity(OCEANS);
+    stubFetchWithVocabularies(jsonResponse(200, buildCommunitySearch([OCEANS, GLACIERS])));
+    renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft, config } });
+
+    const bar = screen.getByRole('region', { name: 'Community' });
+    expect(within(bar).getByText('Ocean sciences')).toBeTruthy();
+    expect(within(bar).getByText('Curator')).toBeTruthy();
+
+    fireEvent.click(within(bar).getByRole('button', { name: 'Change' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Select a community' });
+    const item = (title: string) => within(dialog).getByText(title).closest('li') as HTMLElement;
+    await waitFor(() => expect(within(dialog).getByText('Glaciers')).toBeTruthy());
+    expect(within(item('Ocean sciences')).getByText('Curator')).toBeTruthy();
+    expect(within(item('Glaciers')).queryByText('Curator')).toBeNull();
+  });
+
+  it('shows no role where the person holds none', () => {
+    stubFetchWithVocabularies();
+    renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: draftForCommunity(OCEANS) } });
+    const bar = screen.getByRole('region', { name: 'Community' });
+    expect(within(bar).getByText('Ocean sciences')).toBeTruthy();
+    expect(within(bar).queryByText('Curator')).toBeNull();
   });
 });

@@ -45,6 +45,20 @@ export const CommunitySearchResultSchema = z.looseObject({
 });
 export type CommunitySearchResult = z.infer<typeof CommunitySearchResultSchema>;
 
+/** `user_communities_memberships` of the configuration: community id → the person's role. */
+export type Memberships = Readonly<Record<string, string>>;
+
+/**
+ * The person's role in `community` for its badge: from the configuration's memberships, which the
+ * deposit page carries for every community, else from a search hit's `ui.membership_role`.
+ */
+export function membershipRole(
+  community: CommunityJson,
+  memberships: Memberships | undefined,
+): string | undefined {
+  return memberships?.[community.id] ?? community.ui?.membership_role;
+}
+
 /** Only public communities take public records; a missing visibility counts as public. */
 export function isRestrictedCommunity(community: CommunityJson | null | undefined): boolean {
   return community?.access?.visibility === 'restricted';
