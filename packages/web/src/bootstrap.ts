@@ -1,6 +1,8 @@
 import { createContext, useContext } from 'react';
 import { z } from 'zod';
 import {
+  CustomFieldsUiSchema,
+  DEFAULT_CUSTOM_FIELDS_UI,
   DEFAULT_MAX_FILES,
   DEFAULT_MAX_STORAGE,
   DEFAULT_TRANSFER_TYPE,
@@ -21,6 +23,8 @@ export const PublicConfigSchema = z.object({
   csrfHeaderName: z.string().default('X-CSRFToken'),
   /** Custom fields holding vocabulary ids (`group` or `group.field`); sent as `{id}`. */
   vocabularyCustomFields: z.array(z.string()).default([]),
+  /** The form's custom fields area: groups and "Coming soon" placeholders, in order. */
+  customFieldsUi: CustomFieldsUiSchema.default(() => [...DEFAULT_CUSTOM_FIELDS_UI]),
   /** Files and bytes a record may hold (SPEC §9 defaults). */
   quota: z
     .object({

@@ -44,6 +44,14 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
         }),
         CAIRN_CREATOR_MODE: 'off',
         CAIRN_RESTRICTION_GRACE_DAYS: '10',
+        CAIRN_CUSTOM_FIELDS_UI: JSON.stringify([
+          { field: 'journal:journal' },
+          {
+            field: 'cern:experiment',
+            ui_widget: 'ComingSoonField',
+            props: { label: 'Experiment' },
+          },
+        ]),
       },
       { webDist: dist },
     );
@@ -81,6 +89,10 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
       allowRestrictionAfterGracePeriod: false,
       creatorMode: 'off',
       vocabularyCustomFields: [],
+      customFieldsUi: [
+        { field: 'journal:journal' },
+        { field: 'cern:experiment', ui_widget: 'ComingSoonField', props: { label: 'Experiment' } },
+      ],
     });
   });
 
