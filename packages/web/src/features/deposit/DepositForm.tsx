@@ -245,7 +245,7 @@ export function DepositForm({
                     isPublished={record.is_published}
                     {...(parentDoi ? { parentDoi } : {})}
                     isNewVersion={(record.versions?.index ?? 1) > 1}
-                    onChoiceChange={(choice) => controller.setNeedsDoi(choice === 'yes')}
+                    onChoiceChange={(choice) => controller.setNeedsDoi(choice === 'no')}
                   />
                   <ResourceTypeField />
                   <TitlesField />
