@@ -108,6 +108,34 @@ function singleUploads(checksum = 'md5:0cc175b9c0f1b6a831c399e269772661'): Route
   };
 }
 
+/** Part links of `big.bin`, valid for long. */
+function partLinks(...urls: string[]) {
+  return urls.map((url, index) => ({
+    part: index + 1,
+    url,
+    expiration: '2999-01-01T00:00:00+00:00',
+  }));
+}
+
+/**
+ * A server taking `big.bin` in parts through these part links, answering its announcement and
+ * every re-read of the file with them; `first` routes answer before it (a refusing storage).
+ */
+function serveBigFile(parts: ReturnType<typeof partLinks>, ...first: Route[]) {
+  const item = fileItem('big.bin', {
+    links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
+  });
+  return serve(
+    ...first,
+    (r) =>
+      r.method === 'POST' && r.url === FILES_PATH
+        ? jsonResponse(201, { entries: [item] })
+        : undefined,
+    (r) => (r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined),
+    (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
+  );
+}
+
 interface Rendered {
   form: () => UseFormReturn<DepositFormValues>;
   user: ReturnType<typeof userEvent.setup>;
@@ -420,29 +448,15 @@ describe('FileUploader', () => {
 
   it('asks for fresh links when the storage refuses a presigned part URL, then says so', async () => {
     // Part 1 goes to a storage that refuses it; part 2 arrives.
-    const storageParts = [
-      {
-        part: 1,
-        url: 'http://storage.example/bucket/big.bin?partNumber=1&X-Amz-Expires=900',
-        expiration: '2999-01-01T00:00:00+00:00',
-      },
-      { part: 2, url: `${FILES}/big.bin/content/2`, expiration: '2999-01-01T00:00:00+00:00' },
-    ];
-    const item = fileItem('big.bin', {
-      links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts: storageParts },
-    });
-    const requests = serve(
-      (r) =>
-        r.method === 'POST' && r.url === FILES_PATH
-          ? jsonResponse(201, { entries: [item] })
-          : undefined,
-      (r) =>
-        r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined,
+    const requests = serveBigFile(
+      partLinks(
+        'http://storage.example/bucket/big.bin?partNumber=1&X-Amz-Expires=900',
+        `${FILES}/big.bin/content/2`,
+      ),
       (r) =>
         r.method === 'PUT' && r.url.startsWith('http://storage.example/')
           ? new Response('<Error><Code>AccessDenied</Code></Error>', { status: 403 })
           : undefined,
-      (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
     );
     document.cookie = 'csrftoken=t0ken';
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
@@ -463,19 +477,11 @@ describe('FileUploader', () => {
   });
 
   it('says a part was too large when the storage refuses it as such, without trying again', async () => {
-    const parts = [1, 2].map((part) => ({
-      part,
-      url: `http://storage.example/bucket/big.bin?partNumber=${part}&X-Amz-Expires=900`,
-      expiration: '2999-01-01T00:00:00+00:00',
-    }));
-    const item = fileItem('big.bin', {
-      links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
-    });
-    const requests = serve(
-      (r) =>
-        r.method === 'POST' && r.url === FILES_PATH
-          ? jsonResponse(201, { entries: [item] })
-          : undefined,
+    const requests = serveBigFile(
+      partLinks(
+        'http://storage.example/bucket/big.bin?partNumber=1&X-Amz-Expires=900',
+        'http://storage.example/bucket/big.bin?partNumber=2&X-Amz-Expires=900',
+      ),
       (r) =>
         r.method === 'PUT' && r.url.includes('partNumber=1')
           ? new Response(
@@ -483,7 +489,6 @@ describe('FileUploader', () => {
               { status: 400, statusText: 'Bad Request' },
             )
           : undefined,
-      (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
     );
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
     await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
@@ -497,24 +502,7 @@ describe('FileUploader', () => {
 
   it('says a part number is not valid when the server has no link for it, even afresh', async () => {
     // The server knows one part of the two the upload was announced with.
-    const item = fileItem('big.bin', {
-      links: {
-        self: `${FILES}/big.bin`,
-        commit: `${FILES}/big.bin/commit`,
-        parts: [
-          { part: 1, url: `${FILES}/big.bin/content/1`, expiration: '2999-01-01T00:00:00+00:00' },
-        ],
-      },
-    });
-    const requests = serve(
-      (r) =>
-        r.method === 'POST' && r.url === FILES_PATH
-          ? jsonResponse(201, { entries: [item] })
-          : undefined,
-      (r) =>
-        r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined,
-      (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
-    );
+    const requests = serveBigFile(partLinks(`${FILES}/big.bin/content/1`));
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
     await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
 
@@ -526,17 +514,7 @@ describe('FileUploader', () => {
   });
 
   it('words the upload errors in German', async () => {
-    const item = fileItem('big.bin', {
-      links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts: [] },
-    });
-    serve(
-      (r) =>
-        r.method === 'POST' && r.url === FILES_PATH
-          ? jsonResponse(201, { entries: [item] })
-          : undefined,
-      (r) =>
-        r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined,
-    );
+    serveBigFile(partLinks());
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] }, {}, 'de');
     await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
     const failed = await screen.findByRole('row', { name: /big\.bin/ });
