@@ -46,6 +46,12 @@ describe('loadConfig', () => {
         publishModalExtra: { checkboxes: [], text: '' },
         creatorMode: 'search',
         vocabularyCustomFields: [],
+        customFieldsUi: [
+          { field: 'imprint:imprint' },
+          { field: 'journal:journal' },
+          { field: 'meeting:meeting' },
+          { field: 'thesis:thesis' },
+        ],
       },
       locales: ['en', 'de'],
       defaultLocale: 'en',
@@ -137,6 +143,14 @@ describe('loadConfig', () => {
       }),
       CAIRN_CREATOR_MODE: 'search_only',
       CAIRN_VOCABULARY_CUSTOM_FIELDS: 'cern:experiments, thesis:thesis.type',
+      CAIRN_CUSTOM_FIELDS_UI: JSON.stringify([
+        { field: 'thesis:thesis' },
+        {
+          field: 'cern:experiment',
+          ui_widget: 'ComingSoonField',
+          props: { label: 'Experiment', description: 'The experiment that took the data.' },
+        },
+      ]),
     });
     expect(config.editor).toEqual({
       uploadConcurrency: 5,
@@ -148,7 +162,44 @@ describe('loadConfig', () => {
       },
       creatorMode: 'search_only',
       vocabularyCustomFields: ['cern:experiments', 'thesis:thesis.type'],
+      customFieldsUi: [
+        { field: 'thesis:thesis' },
+        {
+          field: 'cern:experiment',
+          ui_widget: 'ComingSoonField',
+          props: { label: 'Experiment', description: 'The experiment that took the data.' },
+        },
+      ],
     });
+  });
+
+  it('refuses a custom fields area it could not show, every problem at once', () => {
+    expect(
+      problemsOf({
+        CAIRN_CUSTOM_FIELDS_UI: JSON.stringify([
+          { field: 'journal:journal', ui_widget: 'ComingSoonField', props: { label: 'J' } },
+          { field: 'cern:experiment' },
+          { field: 'cern:beam', ui_widget: 'ComingSoonField' },
+          { field: 'cern:magnet', ui_widget: 'SliderField', props: { label: 'Magnet' } },
+        ]),
+      }),
+    ).toEqual([
+      'CAIRN_CUSTOM_FIELDS_UI.0.ui_widget: journal:journal has a widget of its own; leave ui_widget out',
+      'CAIRN_CUSTOM_FIELDS_UI.1.ui_widget: cern:experiment is not one of imprint:imprint, journal:journal, meeting:meeting, thesis:thesis: only ComingSoonField can show it',
+      'CAIRN_CUSTOM_FIELDS_UI.2.props.label: ComingSoonField needs a label',
+      expect.stringMatching(/^CAIRN_CUSTOM_FIELDS_UI\.3\.ui_widget: /),
+    ]);
+    expect(
+      problemsOf({
+        CAIRN_CUSTOM_FIELDS_UI: JSON.stringify([
+          { field: 'thesis:thesis' },
+          { field: 'thesis:thesis' },
+        ]),
+      }),
+    ).toEqual(['CAIRN_CUSTOM_FIELDS_UI: each field may be listed once']);
+    expect(problemsOf({ CAIRN_CUSTOM_FIELDS_UI: '[' })).toEqual([
+      'CAIRN_CUSTOM_FIELDS_UI: must be JSON',
+    ]);
   });
 
   it('refuses bad deposit editor settings, every one at once', () => {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import {
+  CustomFieldsUiSchema,
+  DEFAULT_CUSTOM_FIELDS_UI,
   DEFAULT_MAX_FILES,
   DEFAULT_MAX_STORAGE,
   DEFAULT_TRANSFER_TYPE,
   UPLOAD_CONCURRENCY,
+  type CustomFieldUi,
 } from '@cairn/shared';
 import path from 'node:path';
 
@@ -17,6 +20,16 @@ const commaList = z.string().transform((text) =>
     .map((item) => item.trim())
     .filter(Boolean),
 );
+
+/** A variable holding JSON, parsed before its own schema checks it. */
+const jsonText = z.string().transform((text, context): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    context.addIssue({ code: 'custom', message: 'must be JSON' });
+    return z.NEVER;
+  }
+});
 
 /**
  * The publish dialog's extra checkboxes (each must be ticked) and text. Duplicate ids would make
@@ -79,20 +92,10 @@ const EnvSchema = z.object({
   // Cairn speaks multipart (M) as well as local (L) uploads; SPEC's default of L alone is the
   // browser's fallback when the page names none.
   CAIRN_ENABLED_TRANSFER_TYPES: commaList.default(['L', 'M']),
-  CAIRN_PUBLISH_MODAL_EXTRA: z
-    .string()
-    .transform((text, context) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        context.addIssue({ code: 'custom', message: 'must be JSON' });
-        return z.NEVER;
-      }
-    })
-    .pipe(PublishModalExtraSchema)
-    .optional(),
+  CAIRN_PUBLISH_MODAL_EXTRA: jsonText.pipe(PublishModalExtraSchema).optional(),
   CAIRN_CREATOR_MODE: z.enum(['search', 'search_only', 'off']).default('search'),
   CAIRN_VOCABULARY_CUSTOM_FIELDS: commaList.default([]),
+  CAIRN_CUSTOM_FIELDS_UI: jsonText.pipe(CustomFieldsUiSchema).optional(),
   CAIRN_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -197,6 +200,8 @@ export interface Config {
     readonly creatorMode: 'search' | 'search_only' | 'off';
     /** Custom fields (`group` or `group.field`) holding vocabulary ids. */
     readonly vocabularyCustomFields: readonly string[];
+    /** The form's custom fields area: groups and "Coming soon" placeholders, in order. */
+    readonly customFieldsUi: readonly CustomFieldUi[];
   };
   readonly locales: readonly string[];
   readonly defaultLocale: string;
@@ -286,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       publishModalExtra: e.CAIRN_PUBLISH_MODAL_EXTRA ?? { checkboxes: [], text: '' },
       creatorMode: e.CAIRN_CREATOR_MODE,
       vocabularyCustomFields: e.CAIRN_VOCABULARY_CUSTOM_FIELDS,
+      customFieldsUi: e.CAIRN_CUSTOM_FIELDS_UI ?? DEFAULT_CUSTOM_FIELDS_UI,
     },
     locales: ['en', 'de'],
     defaultLocale: 'en',

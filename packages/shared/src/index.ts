@@ -4,6 +4,7 @@ export * from './limits.js';
 export * from './deposit/form-values.js';
 export * from './deposit/remove-empty-values.js';
 export * from './deposit/serializer.js';
+export * from './deposit/form-rules.js';
 export * from './deposit/errors.js';
 export * from './deposit/deposit-state.js';
 export * from './deposit/public-config.js';

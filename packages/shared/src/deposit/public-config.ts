@@ -5,6 +5,7 @@ import {
   DEFAULT_TRANSFER_TYPE,
   UPLOAD_CONCURRENCY,
 } from '../limits.js';
+import { CustomFieldsUiSchema, DEFAULT_CUSTOM_FIELDS_UI } from '../domain/custom-fields.js';
 
 /**
  * The public configuration the server passes to the browser in each page's bootstrap (never
@@ -23,6 +24,8 @@ export const PublicConfigSchema = z.object({
   csrfHeaderName: z.string().default('X-CSRFToken'),
   /** Custom fields holding vocabulary ids (`group` or `group.field`); sent as `{id}`. */
   vocabularyCustomFields: z.array(z.string()).default([]),
+  /** The form's custom fields area: groups and "Coming soon" placeholders, in order. */
+  customFieldsUi: CustomFieldsUiSchema.default(() => [...DEFAULT_CUSTOM_FIELDS_UI]),
   /** Files and bytes a record may hold (SPEC §9 defaults). */
   quota: z
     .object({

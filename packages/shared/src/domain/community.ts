@@ -29,3 +29,36 @@ export function communitySlugMessages(value: string): string[] {
   if (isUuid(slug)) messages.push(COMMUNITY_SLUG_MESSAGES.uuid);
   return messages;
 }
+
+/** A community's access settings as far as who sees it and how records get in. */
+export interface CommunityAccessSettings {
+  visibility?: string | undefined;
+  record_submission_policy?: string | undefined;
+  review_policy?: string | undefined;
+}
+
+/**
+ * How a community takes records, in the terms the server's permissions apply: who sees it, who
+ * may submit (members only when submissions are closed or the community is restricted), and
+ * whose submissions skip review (`open`: curators, managers and owners; `members`: every
+ * member; `closed`: nobody). Unknown values read as the strictest.
+ */
+export interface CurationPolicy {
+  visibility: 'public' | 'restricted';
+  submission: 'open' | 'closed';
+  review: 'open' | 'members' | 'closed';
+}
+
+/** The {@link CurationPolicy} of a community's access settings. */
+export function curationPolicyOf(access: CommunityAccessSettings | undefined): CurationPolicy {
+  const visibility = access?.visibility === 'restricted' ? 'restricted' : 'public';
+  const submission =
+    access?.record_submission_policy === 'closed' || visibility === 'restricted'
+      ? 'closed'
+      : 'open';
+  const review =
+    access?.review_policy === 'open' || access?.review_policy === 'members'
+      ? access.review_policy
+      : 'closed';
+  return { visibility, submission, review };
+}

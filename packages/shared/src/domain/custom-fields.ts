@@ -109,3 +109,64 @@ export type Journal = z.infer<typeof JournalSchema>;
 export type Meeting = z.infer<typeof MeetingSchema>;
 /** A thesis. */
 export type Thesis = z.infer<typeof ThesisSchema>;
+
+/**
+ * The one widget the deposit form offers for a field other than the groups above: a field the
+ * instance announces but does not offer yet (InvenioRDM's `ComingSoonField`, SPEC §2).
+ */
+export const COMING_SOON_WIDGET = 'ComingSoonField';
+
+/**
+ * One entry of the deposit form's custom fields area, in the spirit of InvenioRDM's
+ * `RDM_CUSTOM_FIELDS_UI` fields: one of the groups above (`{field: 'journal:journal'}`, shown
+ * with its own widget), or a placeholder (`{field: 'cern:experiment', ui_widget:
+ * 'ComingSoonField', props: {label, description}}`), which holds no value.
+ */
+export const CustomFieldUiSchema = z
+  .object({
+    field: z.string().min(1),
+    ui_widget: z.literal(COMING_SOON_WIDGET).optional(),
+    props: z
+      .object({ label: z.string().min(1).optional(), description: z.string().optional() })
+      .optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const isGroup = Object.hasOwn(CUSTOM_FIELD_GROUPS, entry.field);
+    if (isGroup && entry.ui_widget !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ui_widget'],
+        message: `${entry.field} has a widget of its own; leave ui_widget out`,
+      });
+    }
+    if (!isGroup && entry.ui_widget === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ui_widget'],
+        message: `${entry.field} is not one of ${Object.keys(CUSTOM_FIELD_GROUPS).join(', ')}: only ${COMING_SOON_WIDGET} can show it`,
+      });
+    }
+    if (entry.ui_widget === COMING_SOON_WIDGET && entry.props?.label === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['props', 'label'],
+        message: `${COMING_SOON_WIDGET} needs a label`,
+      });
+    }
+  });
+
+/** A custom fields area entry. */
+export type CustomFieldUi = z.infer<typeof CustomFieldUiSchema>;
+
+/** What the deposit form shows in its custom fields area, in this order; each field once. */
+export const CustomFieldsUiSchema = z
+  .array(CustomFieldUiSchema)
+  .refine(
+    (entries) => new Set(entries.map((entry) => entry.field)).size === entries.length,
+    'each field may be listed once',
+  );
+
+/** The custom fields area: the four groups, as SPEC §3 lists them, unless configured otherwise. */
+export const DEFAULT_CUSTOM_FIELDS_UI: readonly CustomFieldUi[] = Object.freeze(
+  (Object.keys(CUSTOM_FIELD_GROUPS) as CustomFieldGroup[]).map((field) => ({ field })),
+);

@@ -46,6 +46,8 @@ Range.prototype.getBoundingClientRect = () => new DOMRect();
 
 afterEach(() => {
   cleanup();
+  // A test that takes over the clock gives it back even when it fails.
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   // Pages change the address with history.replaceState; each test starts at the root again.

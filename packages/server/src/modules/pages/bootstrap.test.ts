@@ -24,6 +24,14 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
       }),
       CAIRN_CREATOR_MODE: 'off',
       CAIRN_RESTRICTION_GRACE_DAYS: '10',
+      CAIRN_CUSTOM_FIELDS_UI: JSON.stringify([
+        { field: 'journal:journal' },
+        {
+          field: 'cern:experiment',
+          ui_widget: 'ComingSoonField',
+          props: { label: 'Experiment' },
+        },
+      ]),
     });
   });
   /** A draft titled "Gulls" (and nothing else: publishing would find errors) of the caller. */

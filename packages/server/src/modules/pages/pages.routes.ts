@@ -109,6 +109,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       csrfCookieName: 'csrftoken',
       csrfHeaderName: 'X-CSRFToken',
       vocabularyCustomFields: config.editor.vocabularyCustomFields,
+      customFieldsUi: config.editor.customFieldsUi,
       quota: {
         maxFiles: config.files.maxFilesPerRecord,
         maxStorage: config.files.maxBytesPerRecord,

@@ -1,4 +1,5 @@
 import { List } from '@mantine/core';
+import { curationPolicyOf } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
 import type { CommunityJson } from './api';
 
@@ -8,13 +9,7 @@ import type { CommunityJson } from './api';
  */
 export function CurationPolicy({ access }: { access: CommunityJson['access'] }) {
   const { t } = useTranslation();
-  const visibility = access.visibility === 'restricted' ? 'restricted' : 'public';
-  const submission =
-    access.record_submission_policy === 'closed' || visibility === 'restricted' ? 'closed' : 'open';
-  const review =
-    access.review_policy === 'open' || access.review_policy === 'members'
-      ? access.review_policy
-      : 'closed';
+  const { visibility, submission, review } = curationPolicyOf(access);
   return (
     <List spacing={4} mb="sm">
       <List.Item>{t(`communities.policy.visibility.${visibility}`)}</List.Item>

@@ -1,11 +1,11 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../browser';
 import { buildDraft } from '../../test/builders';
-import { jsonResponse, stubFetchSequence } from '../../test/fetch';
-import { renderApp } from '../../test/renderApp';
+import { jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
+import { descriptionOf, renderApp } from '../../test/renderApp';
 import { ActionButton } from './ActionButton';
-import { createInitialActionState } from './action-state';
+import { createInitialActionState, type DepositAction } from './action-state';
 
 const SITE = 'http://127.0.0.1:5000';
 
@@ -22,6 +22,36 @@ function dialog(name: string): HTMLElement {
 /** Messages of the errors the page logged (the router's error page logs what a page threw). */
 function thrownMessages(spy: { mock: { calls: unknown[][] } }): string[] {
   return spy.mock.calls.flat().flatMap((value) => (value instanceof Error ? [value.message] : []));
+}
+
+/** Answers each request when the test says so, so that what shows meanwhile can be seen. */
+function stubHeldFetch() {
+  const waiting: ((response: Response) => void)[] = [];
+  const requests = stubFetch(
+    () =>
+      new Promise<Response>((resolve) => {
+        waiting.push(resolve);
+      }),
+  );
+  return {
+    requests,
+    /** Answers the oldest request still waiting. */
+    answer: async (response: Response) => {
+      await waitFor(() => expect(waiting.length).toBeGreaterThan(0));
+      act(() => waiting.shift()?.(response));
+    },
+  };
+}
+
+/** The action bar's button of `action` (every one names its action, SPEC §8). */
+function actionButton(action: DepositAction): HTMLButtonElement {
+  const button = document.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`);
+  if (!button) throw new Error(`No button for ${action}`);
+  return button;
+}
+
+function isSpinning(button: HTMLElement): boolean {
+  return button.hasAttribute('data-loading');
 }
 
 describe('ActionButton', () => {
@@ -202,6 +232,37 @@ describe('deposit actions', () => {
     expect(requests[0]?.url).toBe('/api/records/abcde-12345/versions');
   });
 
+  it('shows the server’s message when a new version cannot be made (SPEC §8)', async () => {
+    const published = buildDraft({
+      is_published: true,
+      status: 'published',
+      links: { ...buildDraft().links, versions: `${SITE}/api/records/abcde-12345/versions` },
+    });
+    stubFetchSequence(
+      jsonResponse(400, { status: 400, message: 'A new version draft exists already.' }),
+      jsonResponse(503),
+    );
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    openDraft(published);
+
+    fireEvent.click(screen.getByRole('button', { name: 'New version' }));
+    const banner = (await screen.findByText('A new version draft exists already.')).closest(
+      '[role="alert"]',
+    );
+    expect(banner?.getAttribute('data-tone')).toBe('negative');
+    expect(assign).not.toHaveBeenCalled();
+
+    // Without a message of the server's, the banner says it in its own words.
+    fireEvent.click(screen.getByRole('button', { name: 'New version' }));
+    expect(
+      await screen.findByText(
+        'A new version could not be created. Please try again. If the problem persists, contact user support.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('A new version draft exists already.')).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
   it('disables new version without the permission and says why', async () => {
     openDraft(buildDraft({ is_published: true, status: 'published' }), {
       permissions: { can_new_version: false },
@@ -212,6 +273,86 @@ describe('deposit actions', () => {
     expect((await screen.findByRole('tooltip')).textContent).toBe(
       "You don't have permissions to create a new version.",
     );
+  });
+
+  it('spins the button of the running action and holds the others until it ends', async () => {
+    const held = stubHeldFetch();
+    openDraft();
+    const [save, preview, publish] = (['save', 'preview', 'publish'] as const).map(actionButton);
+    expect([save, preview, publish].some((button) => isSpinning(button!))).toBe(false);
+
+    fireEvent.click(save!);
+    await waitFor(() => expect(isSpinning(save!)).toBe(true));
+    expect(isSpinning(preview!)).toBe(false);
+    expect(preview!.disabled).toBe(true);
+    expect(publish!.disabled).toBe(true);
+
+    await held.answer(jsonResponse(200, METADATA_ONLY));
+    await waitFor(() => expect(isSpinning(save!)).toBe(false));
+    expect(preview!.disabled).toBe(false);
+    expect(publish!.disabled).toBe(false);
+    expect(await screen.findByText('Record successfully saved.')).toBeTruthy();
+  });
+
+  it('spins Publish through the save and the publish call, and stops it when publishing fails', async () => {
+    const held = stubHeldFetch();
+    openDraft();
+    fireEvent.click(actionButton('publish'));
+    const modal = dialog('Are you sure you want to publish this record?');
+    fireEvent.click(within(modal).getByRole('button', { name: 'Publish' }));
+
+    await waitFor(() => expect(isSpinning(actionButton('publish'))).toBe(true));
+    expect(isSpinning(actionButton('save'))).toBe(false);
+    expect(actionButton('save').disabled).toBe(true);
+    await held.answer(jsonResponse(200, METADATA_ONLY));
+    await waitFor(() => expect(held.requests.map((r) => r.method)).toEqual(['PUT', 'POST']));
+    expect(isSpinning(actionButton('publish'))).toBe(true);
+
+    await held.answer(jsonResponse(500, { status: 500, message: 'Internal server error.' }));
+    await waitFor(() => expect(isSpinning(actionButton('publish'))).toBe(false));
+    expect(actionButton('save').disabled).toBe(false);
+    expect((await screen.findByRole('alert')).textContent).toContain('Internal server error.');
+  });
+
+  it('blocks publishing when the person needs a DOI and none is reserved (SPEC §5)', async () => {
+    const requests = stubFetchSequence(jsonResponse(200, METADATA_ONLY));
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    openDraft();
+    fireEvent.click(screen.getByRole('radio', { name: 'No, I need one' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    const modal = dialog('Are you sure you want to publish this record?');
+    fireEvent.click(within(modal).getByRole('button', { name: 'Publish' }));
+
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain(
+      'The draft was not published. Record saved with validation feedback in',
+    );
+    expect(within(banner).getByRole('link', { name: 'Basic information (1)' })).toBeTruthy();
+    expect(descriptionOf(screen.getByRole('group', { name: /Digital Object Identifier/ }))).toBe(
+      'DOI is needed. You need to reserve a DOI before publishing.',
+    );
+    // Saved, then stopped: nothing was published.
+    expect(requests.map((r) => r.method)).toEqual(['PUT']);
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('publishes once the person says no DOI is needed after all', async () => {
+    const requests = stubFetchSequence(
+      jsonResponse(200, METADATA_ONLY),
+      jsonResponse(202, { ...METADATA_ONLY, links: { self_html: `${SITE}/records/abcde-12345` } }),
+    );
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    openDraft();
+    fireEvent.click(screen.getByRole('radio', { name: 'No, I need one' }));
+    fireEvent.click(screen.getByRole('radio', { name: "No, I don't need one" }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    const modal = dialog('Are you sure you want to publish this record?');
+    fireEvent.click(within(modal).getByRole('button', { name: 'Publish' }));
+
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${SITE}/records/abcde-12345`));
+    expect(requests.map((r) => r.method)).toEqual(['PUT', 'POST']);
   });
 
   it('disables publish while files are enabled but none are uploaded', () => {

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { PublicConfigSchema } from '@cairn/shared';
 import { browser } from '../../browser';
 import { buildDraft, buildRecord } from '../../test/builders';
 import { jsonResponse } from '../../test/fetch';
@@ -102,6 +103,38 @@ describe('DepositForm', () => {
     });
     expect(replaceUrl).toHaveBeenCalledWith('http://127.0.0.1:5000/uploads/abcde-12345');
     expect(window.location.pathname).toBe('/uploads/abcde-12345');
+  });
+
+  it('shows the custom fields area the instance configures, or no section without one', () => {
+    const { unmount } = renderApp({
+      path: '/uploads/new',
+      bootstrap: {
+        config: PublicConfigSchema.parse({
+          customFieldsUi: [
+            { field: 'cern:beam', ui_widget: 'ComingSoonField', props: { label: 'Beam line' } },
+          ],
+        }),
+      },
+    });
+    const nav = screen.getByRole('navigation', { name: 'Form sections' });
+    expect(within(nav).getByRole('link', { name: 'Additional details' })).toBeTruthy();
+    const section = document.getElementById('custom-fields')!;
+    expect(within(section).getByRole('group', { name: /Beam line/ }).textContent).toContain(
+      'Coming soon',
+    );
+    expect(within(section).queryByRole('group', { name: 'Journal' })).toBeNull();
+    unmount();
+
+    renderApp({
+      path: '/uploads/new',
+      bootstrap: { config: PublicConfigSchema.parse({ customFieldsUi: [] }) },
+    });
+    expect(
+      within(screen.getByRole('navigation', { name: 'Form sections' })).queryByRole('link', {
+        name: 'Additional details',
+      }),
+    ).toBeNull();
+    expect(document.getElementById('custom-fields')).toBeNull();
   });
 
   it('defaults the publication date of a new upload to today', () => {

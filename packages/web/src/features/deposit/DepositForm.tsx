@@ -115,6 +115,8 @@ export function DepositForm({
   const { t } = useTranslation();
   const { config, permissions } = useBootstrap();
   assertUniqueCheckboxIds(config.publishModalExtra.checkboxes);
+  // An instance may configure no custom fields at all; then the section has nothing to show.
+  const hasCustomFields = config.customFieldsUi.length > 0;
   const serializerOptions = useSerializerOptions();
   const [defaultValues] = useState(() =>
     createDraftValues(initialDraft, serializerOptions, formatLocalDate(new Date())),
@@ -212,7 +214,13 @@ export function DepositForm({
           <Grid gap="xl">
             <Grid.Col span={{ base: 12, md: 8 }}>
               <Stack gap="xl">
-                <SectionNav sectionIds={MOUNTED_SECTIONS} />
+                <SectionNav
+                  sectionIds={
+                    hasCustomFields
+                      ? MOUNTED_SECTIONS
+                      : MOUNTED_SECTIONS.filter((id) => id !== 'custom-fields')
+                  }
+                />
                 <FormSection id="files" labelKey="deposit.sections.files">
                   <FileUploader
                     draft={draft}
@@ -238,7 +246,7 @@ export function DepositForm({
                     isPublished={record.is_published}
                     {...(parentDoi ? { parentDoi } : {})}
                     isNewVersion={(record.versions?.index ?? 1) > 1}
-                    onChoiceChange={(choice) => controller.setNeedsDoi(choice === 'yes')}
+                    onChoiceChange={(choice) => controller.setNeedsDoi(choice === 'no')}
                   />
                   <ResourceTypeField />
                   <TitlesField />
@@ -273,9 +281,11 @@ export function DepositForm({
                 <FormSection id="references" labelKey="deposit.sections.references">
                   <ReferencesField />
                 </FormSection>
-                <FormSection id="custom-fields" labelKey="deposit.sections.customFields">
-                  <CustomFieldsSections />
-                </FormSection>
+                {hasCustomFields && (
+                  <FormSection id="custom-fields" labelKey="deposit.sections.customFields">
+                    <CustomFieldsSections />
+                  </FormSection>
+                )}
               </Stack>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 4 }}>

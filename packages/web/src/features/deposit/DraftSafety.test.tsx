@@ -128,6 +128,40 @@ describe('edit journal', () => {
     expect(titleInput().value).toBe('Typed before the crash');
   });
 
+  it('restores edits after a save refused because the session expired (401)', async () => {
+    const requests = stubFetchSequence(
+      jsonResponse(401, {
+        status: 401,
+        message:
+          "The server could not verify that you are authorized to access the URL requested. You either supplied the wrong credentials (e.g. a bad password), or your browser doesn't understand how to supply the credentials required.",
+      }),
+    );
+    const first = renderApp({
+      path: '/uploads/jour5-00005',
+      bootstrap: { draft: buildDraft({ id: 'jour5-00005', files: { enabled: false } }) },
+    });
+    typeTitle('Typed while the session ran out');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The server could not verify that you are authorized',
+    );
+    expect(requests).toHaveLength(1);
+    // The refused save left the edit in the journal: nothing was saved to forget it by.
+    const journal = createDraftJournal();
+    await waitFor(async () =>
+      expect((await journal.read('jour5-00005'))?.values.metadata.title).toBe(
+        'Typed while the session ran out',
+      ),
+    );
+    first.unmount();
+
+    // Signed in again, the person opens the draft as the server still has it.
+    openDraft('jour5-00005');
+    expect(titleInput().value).toBe('Ocean temperatures');
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore changes' }));
+    expect(titleInput().value).toBe('Typed while the session ran out');
+  });
+
   it('keeps the last of several quick edits, and the edits after that', async () => {
     stubFetch(() => {
       throw new Error('offline');

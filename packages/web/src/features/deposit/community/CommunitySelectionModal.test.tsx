@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { buildCommunity, buildCommunitySearch } from '../../../test/community-builders';
 import { jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
@@ -144,6 +145,65 @@ describe('CommunitySelectionModal', () => {
     expect(within(await result('Secret archive')).getByText('Restricted')).toBeTruthy();
     expect(within(await result('EU open science')).getByText('Verified')).toBeTruthy();
     expect(within(await result('Ocean sciences')).queryByText('Verified')).toBeNull();
+  });
+
+  it('gives every result an info popup, opened and closed by keyboard', async () => {
+    const described = buildCommunity({
+      id: 'c-9',
+      title: 'Seabird counts',
+      metadata: { title: 'Seabird counts', description: 'Colony counts around the North Sea.' },
+      access: { visibility: 'public', record_submission_policy: 'open', review_policy: 'members' },
+    });
+    answerWith([described, OCEANS, SECRET]);
+    renderModal();
+    // Selectable or not, each result has its ⓘ.
+    for (const [title, label] of [
+      ['Seabird counts', 'About Seabird counts'],
+      ['Ocean sciences', 'About Ocean sciences'],
+      ['Secret archive', "Why can't I select Secret archive?"],
+    ]) {
+      expect(within(await result(title!)).getByRole('button', { name: label })).toBeTruthy();
+    }
+
+    const user = userEvent.setup();
+    const info = within(await result('Seabird counts')).getByRole('button', {
+      name: 'About Seabird counts',
+    });
+    while (document.activeElement !== info) await user.tab();
+    await user.keyboard('{Enter}');
+    const popup = await screen.findByRole('dialog', { name: 'About Seabird counts' });
+    expect(within(popup).getByText('Colony counts around the North Sea.')).toBeTruthy();
+    expect(
+      within(popup)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Anyone can see this community and the records published in it.',
+      'Anyone with an account may submit records.',
+      'Members publish without review; submissions from others are reviewed.',
+    ]);
+
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'About Seabird counts' })).toBeNull(),
+    );
+    // Only the popup closed: the picker is still open, the focus back on the ⓘ.
+    expect(screen.getByRole('dialog', { name: 'Select a community' })).toBeTruthy();
+    expect(document.activeElement).toBe(info);
+  });
+
+  it('says in the popup of a barred community why, then what the community is', async () => {
+    answerWith([SECRET]);
+    renderModal();
+    fireEvent.click(
+      within(await result('Secret archive')).getByRole('button', {
+        name: "Why can't I select Secret archive?",
+      }),
+    );
+    const popup = await screen.findByRole('dialog', { name: "Why can't I select Secret archive?" });
+    expect(popup.textContent).toMatch(
+      /^Submission to this community is only allowed if the record is restricted\.Only members can see this community and its records\.Only members may submit records\./,
+    );
   });
 
   it('bars a restricted community while the record is public, explaining in a popup', async () => {

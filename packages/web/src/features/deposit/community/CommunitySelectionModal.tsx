@@ -4,6 +4,7 @@ import {
   Anchor,
   Button,
   Group,
+  List,
   Loader,
   Modal,
   Pagination,
@@ -13,7 +14,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { COMMUNITY_PAGE_SIZE } from '@cairn/shared';
+import { COMMUNITY_PAGE_SIZE, curationPolicyOf } from '@cairn/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCommunitySearch, type CommunityScope } from './api';
@@ -44,7 +45,8 @@ export interface CommunitySelectionModalProps {
 /**
  * "Select a community" (SPEC §2 "Community selection dialog", reference §4.8): all communities
  * or the person's own, searched and paged five at a time; each can be selected unless a rule of
- * SPEC §5 bars it, which its info popup explains.
+ * SPEC §5 bars it, and each has an info popup: what the community is, how it takes records, and
+ * why it is barred when it is.
  */
 export function CommunitySelectionModal({
   opened,
@@ -184,6 +186,59 @@ function CommunitySearchPanel({ scope, ...itemProps }: SearchPanelProps) {
   );
 }
 
+/**
+ * The ⓘ popup of a result (SPEC §2 "info popups"): why it cannot be selected when a rule bars
+ * it, then what the community is about and how it takes records (its curation policy, in the
+ * words of the community pages). A button, so it is reached and opened by keyboard too.
+ */
+function CommunityInfo({
+  community,
+  title,
+  blockMessage,
+}: {
+  community: CommunityJson;
+  title: string;
+  blockMessage: string;
+}) {
+  const { t } = useTranslation();
+  const policy = curationPolicyOf(community.access);
+  const description = community.metadata.description?.trim();
+  return (
+    <Popover width={300} withArrow position="left" trapFocus returnFocus>
+      <Popover.Target>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t(
+            blockMessage ? 'depositCommunity.modal.whyDisabled' : 'depositCommunity.modal.about',
+            { title },
+          )}
+        >
+          <span aria-hidden="true">ⓘ</span>
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          {blockMessage && (
+            <Text size="sm" fw={500}>
+              {blockMessage}
+            </Text>
+          )}
+          {description && (
+            <Text size="sm" lineClamp={6}>
+              {description}
+            </Text>
+          )}
+          <List size="sm" spacing={2}>
+            <List.Item>{t(`communities.policy.visibility.${policy.visibility}`)}</List.Item>
+            <List.Item>{t(`communities.policy.submission.${policy.submission}`)}</List.Item>
+            <List.Item>{t(`communities.policy.review.${policy.review}`)}</List.Item>
+          </List>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
 const BLOCK_MESSAGE = {
   recordPublic: 'depositCommunity.blocked.recordPublic',
   membersOnly: 'depositCommunity.blocked.membersOnly',
@@ -225,21 +280,7 @@ function CommunityResult({
         </Stack>
       </Group>
       <Group gap="xs" wrap="nowrap">
-        {block && (
-          <Popover width={280} withArrow position="left">
-            <Popover.Target>
-              <ActionIcon
-                variant="subtle"
-                aria-label={t('depositCommunity.modal.whyDisabled', { title })}
-              >
-                <span aria-hidden="true">ⓘ</span>
-              </ActionIcon>
-            </Popover.Target>
-            <Popover.Dropdown>
-              <Text size="sm">{blockMessage}</Text>
-            </Popover.Dropdown>
-          </Popover>
-        )}
+        <CommunityInfo community={community} title={title} blockMessage={blockMessage} />
         {block === 'uploadForm' && community.slug && (
           <Anchor
             href={`/communities/${encodeURIComponent(community.slug)}`}

@@ -5,7 +5,7 @@ import { browser } from '../../../browser';
 import { buildBootstrap, buildDraft } from '../../../test/builders';
 import { buildCommunity, buildCommunitySearch } from '../../../test/community-builders';
 import { jsonResponse, stubFetch } from '../../../test/fetch';
-import { renderApp } from '../../../test/renderApp';
+import { descriptionOf, renderApp } from '../../../test/renderApp';
 import type { CommunityJson } from './community-json';
 import { stubFetchWithVocabularies } from '../creators/test-responses';
 
@@ -107,6 +107,31 @@ describe('submitting from the editor to the chosen community', () => {
     expect(requests[1]?.body).toEqual({
       payload: { content: '<p>Counts from Bass Rock.</p>', format: 'html' },
     });
+  });
+
+  it('blocks the submission when the person needs a DOI and none is reserved (SPEC §5)', async () => {
+    const draft = draftForCommunity(OCEANS);
+    const requests = stubFetchWithVocabularies(jsonResponse(200, draft));
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft } });
+    fireEvent.click(screen.getByRole('radio', { name: 'No, I need one' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Submit for review' }));
+    confirmIn(
+      await screen.findByRole('dialog', { name: 'Submit for review' }),
+      'Submit record for review',
+    );
+
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain(
+      'The draft was not submitted for review. Record saved with validation feedback in',
+    );
+    expect(within(banner).getByRole('link', { name: 'Basic information (1)' })).toBeTruthy();
+    expect(descriptionOf(screen.getByRole('group', { name: /Digital Object Identifier/ }))).toBe(
+      'DOI is needed. You need to reserve a DOI before submitting for review.',
+    );
+    expect(requests.map((request) => request.method)).toEqual(['PUT']);
+    expect(assign).not.toHaveBeenCalled();
   });
 
   const DIRECT = buildCommunity({

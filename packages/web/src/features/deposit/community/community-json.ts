@@ -15,11 +15,19 @@ export const CommunityJsonSchema = z.looseObject({
   id: z.string(),
   slug: z.string().optional(),
   is_ghost: z.boolean().optional(),
-  metadata: z.looseObject({ title: z.string().optional() }).prefault({}),
+  metadata: z
+    .looseObject({ title: z.string().optional(), description: z.string().optional() })
+    .prefault({}),
   links: z
     .looseObject({ logo: z.string().optional(), self_html: z.string().optional() })
     .prefault({}),
-  access: z.looseObject({ visibility: z.string().optional() }).optional(),
+  access: z
+    .looseObject({
+      visibility: z.string().optional(),
+      record_submission_policy: z.string().optional(),
+      review_policy: z.string().optional(),
+    })
+    .optional(),
   /** A themed community is a verified one (the Verified badge). */
   theme: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
   /** Cairn extension: the community has its own deposit form, reached from its page. */

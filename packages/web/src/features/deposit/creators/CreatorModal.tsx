@@ -15,14 +15,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { SAVE_AND_ADD_ANOTHER_FEEDBACK_MS, type CreatorFormValues } from '@cairn/shared';
 import { useEffect, useRef, useState } from 'react';
-import {
-  useController,
-  useForm,
-  useWatch,
-  type Control,
-  type FieldErrors,
-  type Resolver,
-} from 'react-hook-form';
+import { useController, useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   useAffiliationSuggestions,
@@ -32,14 +25,16 @@ import {
   type Role,
 } from './api';
 import {
+  creatorFieldOf,
+  creatorSchemaFor,
   detectPersonOrOrgScheme,
   fromEditorValues,
   toEditorValues,
-  validateCreator,
   type CreatorEditorValues,
   type CreatorListName,
   type CreatorType,
 } from './creator-rules';
+import { ruleResolver } from '../rule-resolver';
 import { SuggestionSearch } from './SuggestionSearch';
 
 /**
@@ -101,20 +96,11 @@ function CreatorEditor({
 }: Omit<CreatorModalProps, 'opened'>) {
   const { t } = useTranslation();
   const isEdit = creator !== undefined;
-  const resolver: Resolver<CreatorEditorValues> = (values) => {
-    const problems = validateCreator(values, list);
-    if (problems.length === 0) return { values, errors: {} };
-    const errors: FieldErrors<CreatorEditorValues> = {};
-    for (const problem of problems) {
-      const error = {
-        type: 'rule',
-        message: t(problem.message, { identifier: '', scheme: '', ...problem.values }),
-      };
-      if (problem.field === 'identifiers') errors[values.type] = { identifiers: error };
-      else errors[problem.field] = error;
-    }
-    return { values: {}, errors };
-  };
+  const resolver: Resolver<CreatorEditorValues> = (values, context, options) =>
+    ruleResolver<CreatorEditorValues>(creatorSchemaFor(list), t, {
+      toInput: fromEditorValues,
+      fieldOf: creatorFieldOf(values.type),
+    })(values, context, options);
   const form = useForm<CreatorEditorValues>({
     defaultValues: toEditorValues(creator),
     mode: 'onSubmit',

@@ -1,11 +1,10 @@
 import {
-  IDENTIFIER_SCHEME_LABELS,
+  ContributorFormSchema,
+  CreatorFormSchema,
   PERSON_OR_ORG_SCHEMES,
   detectSchemes,
   isIdentifierScheme,
-  isValidIdentifier,
   normalizeIdentifier,
-  schemesByShape,
   type AffiliationFormValues,
   type CreatorFormValues,
   type IdentifierFormValues,
@@ -35,22 +34,6 @@ export interface CreatorEditorValues {
   role: string;
   personal: PartyValues;
   organizational: PartyValues;
-}
-
-/** Keys of the `creators` i18n namespace; the editor translates them when it shows them. */
-export type CreatorRuleMessage =
-  | 'creators.errors.familyNameRequired'
-  | 'creators.errors.nameRequired'
-  | 'creators.errors.roleRequired'
-  | 'creators.errors.identifierUnknown'
-  | 'creators.errors.identifierInvalid';
-
-export interface CreatorRuleError {
-  /** The editor field the message belongs under. */
-  field: 'family_name' | 'name' | 'role' | 'identifiers';
-  message: CreatorRuleMessage;
-  /** The identifier a message is about, and the scheme it looked like. */
-  values?: { identifier: string; scheme?: string };
 }
 
 const emptyParty = (): PartyValues => ({ identifiers: [], affiliations: [] });
@@ -105,52 +88,27 @@ export function detectPersonOrOrgScheme(value: string): IdentifierScheme | '' {
 }
 
 /**
- * The rules the editor checks when it is submitted (SPEC §5): a person needs a family name, an
- * organisation a name, a contributor a role. Beyond InvenioRDM, which lets the server guess an
- * identifier's scheme after saving (invenio-reference §6.8), identifiers are checked here so a
- * typo is reported in the dialog where it was typed.
+ * The shared schema the editor is checked with when it is submitted (SPEC §5): a person needs a
+ * family name, an organisation a name, a contributor a role. Beyond InvenioRDM, which lets the
+ * server guess an identifier's scheme after saving (invenio-reference §6.8), identifiers are
+ * checked too, so a typo is reported in the dialog where it was typed. The schema checks
+ * `fromEditorValues`' result, the creator the form would store.
  */
-export function validateCreator(
-  values: CreatorEditorValues,
-  list: CreatorListName,
-): CreatorRuleError[] {
-  const errors: CreatorRuleError[] = [];
-  if (values.type === 'personal' && values.family_name.trim() === '') {
-    errors.push({ field: 'family_name', message: 'creators.errors.familyNameRequired' });
-  }
-  if (values.type === 'organizational' && values.name.trim() === '') {
-    errors.push({ field: 'name', message: 'creators.errors.nameRequired' });
-  }
-  if (list === 'metadata.contributors' && values.role === '') {
-    errors.push({ field: 'role', message: 'creators.errors.roleRequired' });
-  }
-  const identifierError = values[values.type].identifiers
-    .map(checkIdentifier)
-    .find((error) => error !== undefined);
-  if (identifierError) errors.push(identifierError);
-  return errors;
+export function creatorSchemaFor(list: CreatorListName) {
+  return list === 'metadata.contributors' ? ContributorFormSchema : CreatorFormSchema;
 }
 
-function checkIdentifier(entry: IdentifierFormValues): CreatorRuleError | undefined {
-  const { scheme, identifier } = entry;
-  if (scheme === '' || !isIdentifierScheme(scheme)) {
-    // A value shaped like an ORCID but with a wrong check digit deserves the precise message.
-    const shaped = schemesByShape(identifier).find((s) => PERSON_OR_ORG_SCHEMES.includes(s));
-    return shaped
-      ? invalid(shaped, identifier)
-      : {
-          field: 'identifiers',
-          message: 'creators.errors.identifierUnknown',
-          values: { identifier },
-        };
-  }
-  return isValidIdentifier(scheme, identifier) ? undefined : invalid(scheme, identifier);
-}
-
-function invalid(scheme: IdentifierScheme, identifier: string): CreatorRuleError {
-  return {
-    field: 'identifiers',
-    message: 'creators.errors.identifierInvalid',
-    values: { identifier, scheme: IDENTIFIER_SCHEME_LABELS[scheme] },
+/**
+ * The editor field a problem of the schema is shown under: identifiers are one input per type,
+ * so any identifier's problem goes to that input.
+ */
+export function creatorFieldOf(type: CreatorType) {
+  return (path: readonly PropertyKey[]): string | undefined => {
+    const [first, second] = path;
+    if (first === 'role') return 'role';
+    if (first !== 'person_or_org') return undefined;
+    if (second === 'family_name' || second === 'name') return second;
+    if (second === 'identifiers') return `${type}.identifiers`;
+    return undefined;
   };
 }

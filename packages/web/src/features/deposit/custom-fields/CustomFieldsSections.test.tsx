@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { PublicConfigSchema } from '@cairn/shared';
 import { buildDraft } from '../../../test/builders';
 import { descriptionOf } from '../../../test/renderApp';
 import { renderInDepositForm } from '../../../test/renderInDepositForm';
@@ -35,6 +36,32 @@ describe('CustomFieldsSections', () => {
     ).toBe('YYYY-MM-DD');
   });
 
+  it('shows what the instance configures, in its order, "Coming soon" placeholders included', () => {
+    const config = PublicConfigSchema.parse({
+      customFieldsUi: [
+        { field: 'thesis:thesis' },
+        {
+          field: 'cern:experiment',
+          ui_widget: 'ComingSoonField',
+          props: { label: 'Experiment', description: 'The experiment that took the data.' },
+        },
+        { field: 'journal:journal' },
+      ],
+    });
+    const { form } = renderInDepositForm(<CustomFieldsSections />, { bootstrap: { config } });
+    const legends = screen
+      .getAllByRole('group')
+      .filter((element) => element.parentElement?.closest('[role="group"]') === null)
+      .map((element) => element.querySelector('legend')?.textContent);
+    expect(legends).toEqual(['Thesis', 'ExperimentComing soon', 'Journal']);
+    expect(screen.queryByRole('group', { name: 'Imprint' })).toBeNull();
+    const placeholder = group('ExperimentComing soon');
+    expect(within(placeholder).getByText('The experiment that took the data.')).toBeTruthy();
+    expect(within(placeholder).queryByRole('textbox')).toBeNull();
+    // A placeholder holds no value: nothing of it is sent with the draft.
+    expect(Object.keys(form.getValues('custom_fields'))).not.toContain('cern:experiment');
+  });
+
   it('leaves a form opened from a draft as it was loaded until someone types', () => {
     const loaded = createDraftValues(buildDraft(), { defaultLocale: 'en' }, '');
     const { form } = renderInDepositForm(<CustomFieldsSections />, {
@@ -68,9 +95,12 @@ describe('CustomFieldsSections', () => {
   });
 
   it('shows the server’s error on the field and keeps the typed value', () => {
-    const { form } = renderInDepositForm(<CustomFieldsSections groups={['journal:journal']} />, {
-      values: { custom_fields: { 'journal:journal': { issn: '1234-567X' } } },
-    });
+    const { form } = renderInDepositForm(
+      <CustomFieldsSections fields={[{ field: 'journal:journal' }]} />,
+      {
+        values: { custom_fields: { 'journal:journal': { issn: '1234-567X' } } },
+      },
+    );
     act(() =>
       form.setError('custom_fields.journal:journal.issn', {
         message: 'Please provide a valid ISSN.',
@@ -83,7 +113,9 @@ describe('CustomFieldsSections', () => {
   });
 
   it('adds and removes the conference’s identifiers', () => {
-    const { form } = renderInDepositForm(<CustomFieldsSections groups={['meeting:meeting']} />);
+    const { form } = renderInDepositForm(
+      <CustomFieldsSections fields={[{ field: 'meeting:meeting' }]} />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Add identifier' }));
     fireEvent.click(screen.getByRole('button', { name: 'Add identifier' }));
     const identifiers = screen.getAllByRole('textbox', { name: 'Identifier' });

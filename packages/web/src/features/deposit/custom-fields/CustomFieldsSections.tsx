@@ -3,19 +3,20 @@ import {
   CUSTOM_FIELD_GROUPS,
   type CustomFieldGroup,
   type CustomFieldKind,
+  type CustomFieldUi,
   type DepositFormValues,
   type IdentifierFormValues,
 } from '@cairn/shared';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useBootstrap } from '../../../bootstrap';
 import { TextField } from '../../../components/form/TextField';
+import { ComingSoonField } from './ComingSoonField';
 
 export interface CustomFieldsSectionsProps {
-  /** The groups to show, in this order; all of SPEC §3 by default. */
-  groups?: readonly CustomFieldGroup[];
+  /** What to show, in this order; the page's configuration (`customFieldsUi`) by default. */
+  fields?: readonly CustomFieldUi[];
 }
-
-const ALL_GROUPS = Object.keys(CUSTOM_FIELD_GROUPS) as CustomFieldGroup[];
 
 const GROUP_NAMES = {
   'imprint:imprint': 'imprint',
@@ -30,17 +31,32 @@ interface GroupTexts {
   fields: Partial<Record<string, string>>;
 }
 
+function isGroup(field: string): field is CustomFieldGroup {
+  return Object.hasOwn(CUSTOM_FIELD_GROUPS, field);
+}
+
 /**
- * The custom-field groups imprint, journal, meeting and thesis (SPEC §3 "Custom field groups"),
- * bound to `custom_fields.<group>.<field>`; the sub-fields and their kinds come from shared's
- * {@link CUSTOM_FIELD_GROUPS}, which the server validates by too.
+ * The form's custom fields area as the instance configures it (`CAIRN_CUSTOM_FIELDS_UI`, like
+ * InvenioRDM's `RDM_CUSTOM_FIELDS_UI`): the groups imprint, journal, meeting and thesis (SPEC §3
+ * "Custom field groups"), bound to `custom_fields.<group>.<field>` with the sub-fields and kinds
+ * of shared's {@link CUSTOM_FIELD_GROUPS}, which the server validates by too; and "Coming soon"
+ * placeholders (SPEC §2) for fields announced but not offered yet.
  */
-export function CustomFieldsSections({ groups = ALL_GROUPS }: CustomFieldsSectionsProps) {
+export function CustomFieldsSections({ fields }: CustomFieldsSectionsProps) {
+  const { config } = useBootstrap();
   return (
     <Stack gap="lg">
-      {groups.map((group) => (
-        <CustomFieldGroupSection key={group} group={group} />
-      ))}
+      {(fields ?? config.customFieldsUi).map((entry) =>
+        isGroup(entry.field) ? (
+          <CustomFieldGroupSection key={entry.field} group={entry.field} />
+        ) : (
+          <ComingSoonField
+            key={entry.field}
+            label={entry.props?.label ?? entry.field}
+            {...(entry.props?.description ? { help: entry.props.description } : {})}
+          />
+        ),
+      )}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import type { DepositFormValues } from '@cairn/shared';
+import { RETRY_DELAYS_MS, type DepositFormValues } from '@cairn/shared';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
@@ -106,6 +106,34 @@ function singleUploads(checksum = 'md5:0cc175b9c0f1b6a831c399e269772661'): Route
       return jsonResponse(200, completedItem(key, sizes.get(key) ?? 0, checksum));
     return undefined;
   };
+}
+
+/** Part links of `big.bin`, valid for long. */
+function partLinks(...urls: string[]) {
+  return urls.map((url, index) => ({
+    part: index + 1,
+    url,
+    expiration: '2999-01-01T00:00:00+00:00',
+  }));
+}
+
+/**
+ * A server taking `big.bin` in parts through these part links, answering its announcement and
+ * every re-read of the file with them; `first` routes answer before it (a refusing storage).
+ */
+function serveBigFile(parts: ReturnType<typeof partLinks>, ...first: Route[]) {
+  const item = fileItem('big.bin', {
+    links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
+  });
+  return serve(
+    ...first,
+    (r) =>
+      r.method === 'POST' && r.url === FILES_PATH
+        ? jsonResponse(201, { entries: [item] })
+        : undefined,
+    (r) => (r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined),
+    (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
+  );
 }
 
 interface Rendered {
@@ -373,6 +401,32 @@ describe('FileUploader', () => {
     expect(contentAttempts).toBe(5);
   });
 
+  it('tries a failing part again after 0, 1, 3 and 5 seconds by default (SPEC §9)', async () => {
+    // Only the clock and timeouts are the test's: the rest of the page runs as it does.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    serve(singleUploads());
+    const attemptsAt: number[] = [];
+    const { input } = renderUploader({
+      retryDelaysMs: undefined,
+      sendBytes: () => {
+        attemptsAt.push(Date.now());
+        return Promise.reject(new UploadRequestError('http', 'Unavailable', { status: 503 }));
+      },
+    });
+    fireEvent.change(input(), { target: { files: [new File(['x'], 'later.csv')] } });
+    for (let step = 0; step < 2000 && attemptsAt.length < 5; step++) {
+      await vi.advanceTimersByTimeAsync(50);
+      // Module loading and the like take real time, which the fake clock does not give.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vi.advanceTimersByTimeAsync(6000);
+
+    expect(attemptsAt.slice(1).map((at, index) => at - attemptsAt[index]!)).toEqual(
+      RETRY_DELAYS_MS,
+    );
+    expect(screen.getByRole('row', { name: /later\.csv.*Failed/ })).toBeTruthy();
+  });
+
   it('says how long an upload stalled when every attempt stalled', async () => {
     serve(singleUploads());
     let attempts = 0;
@@ -394,29 +448,15 @@ describe('FileUploader', () => {
 
   it('asks for fresh links when the storage refuses a presigned part URL, then says so', async () => {
     // Part 1 goes to a storage that refuses it; part 2 arrives.
-    const storageParts = [
-      {
-        part: 1,
-        url: 'http://storage.example/bucket/big.bin?partNumber=1&X-Amz-Expires=900',
-        expiration: '2999-01-01T00:00:00+00:00',
-      },
-      { part: 2, url: `${FILES}/big.bin/content/2`, expiration: '2999-01-01T00:00:00+00:00' },
-    ];
-    const item = fileItem('big.bin', {
-      links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts: storageParts },
-    });
-    const requests = serve(
-      (r) =>
-        r.method === 'POST' && r.url === FILES_PATH
-          ? jsonResponse(201, { entries: [item] })
-          : undefined,
-      (r) =>
-        r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined,
+    const requests = serveBigFile(
+      partLinks(
+        'http://storage.example/bucket/big.bin?partNumber=1&X-Amz-Expires=900',
+        `${FILES}/big.bin/content/2`,
+      ),
       (r) =>
         r.method === 'PUT' && r.url.startsWith('http://storage.example/')
           ? new Response('<Error><Code>AccessDenied</Code></Error>', { status: 403 })
           : undefined,
-      (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
     );
     document.cookie = 'csrftoken=t0ken';
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
@@ -434,6 +474,53 @@ describe('FileUploader', () => {
     expect(
       requests.filter((r) => r.method === 'GET' && r.url.endsWith('/big.bin')).length,
     ).toBeGreaterThanOrEqual(3);
+  });
+
+  it('says a part was too large when the storage refuses it as such, without trying again', async () => {
+    const requests = serveBigFile(
+      partLinks(
+        'http://storage.example/bucket/big.bin?partNumber=1&X-Amz-Expires=900',
+        'http://storage.example/bucket/big.bin?partNumber=2&X-Amz-Expires=900',
+      ),
+      (r) =>
+        r.method === 'PUT' && r.url.includes('partNumber=1')
+          ? new Response(
+              '<Error><Code>EntityTooLarge</Code><Message>Your proposed upload exceeds the maximum allowed size</Message></Error>',
+              { status: 400, statusText: 'Bad Request' },
+            )
+          : undefined,
+    );
+    const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
+    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+
+    const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ });
+    expect(
+      within(failed).getByText('The part is larger than the largest part allowed.'),
+    ).toBeTruthy();
+    expect(requests.filter((r) => r.url.includes('partNumber=1'))).toHaveLength(1);
+  });
+
+  it('says a part number is not valid when the server has no link for it, even afresh', async () => {
+    // The server knows one part of the two the upload was announced with.
+    const requests = serveBigFile(partLinks(`${FILES}/big.bin/content/1`));
+    const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
+    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+
+    const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ });
+    expect(within(failed).getByText('The part number is not valid for this upload.')).toBeTruthy();
+    // Fresh links were asked for before giving up; nothing was committed.
+    expect(requests.some((r) => r.method === 'GET' && r.url.endsWith('/big.bin'))).toBe(true);
+    expect(requests.some((r) => r.url.endsWith('/commit'))).toBe(false);
+  });
+
+  it('words the upload errors in German', async () => {
+    serveBigFile(partLinks());
+    const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] }, {}, 'de');
+    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+    const failed = await screen.findByRole('row', { name: /big\.bin/ });
+    await waitFor(() =>
+      expect(failed.textContent).toContain('Die Teilnummer ist für diesen Upload ungültig.'),
+    );
   });
 
   it('refuses a selection over the file count with "Could not upload files."', async () => {

@@ -84,9 +84,12 @@ export function errorOfResponse(status: number, statusText: string, text: string
   } catch {
     // Not JSON: storage answers in XML, proxies in HTML.
   }
+  // S3's answer to a part over its size limit, which has a locale string of its own (SPEC §8).
+  const tooLarge = /<Code>\s*EntityTooLarge\s*<\/Code>/.test(text);
   return new UploadRequestError('http', message ?? (statusText || `HTTP ${status}`), {
     status,
     hasServerMessage: message !== undefined,
+    ...(tooLarge ? { reason: 'exceedsSize' as const } : {}),
   });
 }
 

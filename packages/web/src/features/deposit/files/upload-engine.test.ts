@@ -1,4 +1,4 @@
-import { planTransfer } from '@cairn/shared';
+import { MULTIPART_MAX_PART, planTransfer } from '@cairn/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../api/client';
 import { jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
@@ -187,6 +187,41 @@ describe('createUploadEngine', () => {
       `PUT ${FILES_PATH}/big.bin/content/2`,
     ]);
     expect(wire(server.requests).at(-1)).toBe(`POST ${FILES_PATH}/big.bin/commit`);
+  });
+
+  it('refuses a plan whose parts exceed the largest part, before announcing the file', async () => {
+    const server = filesApi();
+    const file = new File([bytes(10)], 'huge.bin');
+    const failure = engineWith()
+      .upload(job(file, { plan: { type: 'M', parts: 2, partSize: MULTIPART_MAX_PART + 1 } }))
+      .catch((error: unknown) => error);
+    expect(await failure).toMatchObject({ reason: 'exceedsSize' });
+    expect(server.requests).toEqual([]);
+  });
+
+  it('gives up a part the server keeps no link for, after asking for fresh links', async () => {
+    const self = `${FILES}/big.bin`;
+    // The file as the server describes it, on announcing and on re-reading: no part links.
+    const linkless = {
+      key: 'big.bin',
+      status: 'pending',
+      links: { self, commit: `${self}/commit` },
+    };
+    const server = filesApi({
+      refuse: (r) => {
+        if (r.method === 'POST' && r.url === FILES_PATH) {
+          return jsonResponse(201, { entries: [linkless] });
+        }
+        if (r.method === 'GET' && r.url.endsWith('/big.bin')) return jsonResponse(200, linkless);
+        return undefined;
+      },
+    });
+    const failure = engineWith()
+      .upload(job(new File([bytes(6 * MiB)], 'big.bin')))
+      .catch((error: unknown) => error);
+    expect(await failure).toMatchObject({ reason: 'invalidPartNumber' });
+    expect(wire(server.requests)).toContain(`GET ${FILES_PATH}/big.bin`);
+    expect(wire(server.requests).filter((r) => r.startsWith('PUT'))).toEqual([]);
   });
 
   it('sends an empty file as init, one empty PUT, commit', async () => {

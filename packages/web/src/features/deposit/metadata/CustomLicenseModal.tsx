@@ -1,7 +1,8 @@
 import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
-import { isHttpUrl, type RightsFormValues } from '@cairn/shared';
+import { CustomLicenseFormSchema, type RightsFormValues } from '@cairn/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ruleMessages } from '../rule-resolver';
 
 export interface CustomLicenseModalProps {
   opened: boolean;
@@ -11,6 +12,7 @@ export interface CustomLicenseModalProps {
   onSubmit: (license: RightsFormValues) => void;
 }
 
+/** Messages under the inputs, by the schema's field names. */
 interface Errors {
   title?: string;
   link?: string;
@@ -18,8 +20,8 @@ interface Errors {
 
 /**
  * A licence of the person's own: title (required), description and link (a URL). Checked when
- * submitted only (SPEC §5), with the SPEC's messages. No <form>: the dialog sits inside the
- * deposit form, and a nested form would submit that one.
+ * submitted only (SPEC §5), by shared's `CustomLicenseFormSchema` with the SPEC's messages. No
+ * <form>: the dialog sits inside the deposit form, and a nested form would submit that one.
  */
 export function CustomLicenseModal({
   opened,
@@ -55,12 +57,9 @@ function CustomLicenseForm({
   const [errors, setErrors] = useState<Errors>({});
 
   function handleSubmit() {
-    const found: Errors = {};
-    if (title.trim() === '') found.title = t('metadata.licenses.titleRequired');
-    if (link.trim() !== '' && !isHttpUrl(link.trim()))
-      found.link = t('metadata.licenses.linkInvalid');
+    const found = ruleMessages(CustomLicenseFormSchema, { title, description, link }, t);
     setErrors(found);
-    if (found.title || found.link) return;
+    if (Object.keys(found).length > 0) return;
     onSubmit({
       title: title.trim(),
       ...(description.trim() ? { description: description.trim() } : {}),

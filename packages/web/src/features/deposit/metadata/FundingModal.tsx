@@ -1,9 +1,10 @@
 import { Button, Divider, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { isHttpUrl, type FundingFormValues } from '@cairn/shared';
+import { FundingFormSchema, type FundingFormValues } from '@cairn/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ItemHit } from './api';
 import { ItemSearchSelect } from './ItemSearchSelect';
+import { ruleMessages } from '../rule-resolver';
 
 export interface FundingModalProps {
   opened: boolean;
@@ -11,15 +12,24 @@ export interface FundingModalProps {
   onSubmit: (funding: FundingFormValues) => void;
 }
 
+/** The dialog's inputs that messages are shown under. */
 interface Errors {
   funder?: string;
   url?: string;
 }
 
+/** Shows a problem of the funding entry under the input it came from. */
+function fieldOf(path: readonly PropertyKey[]): keyof Errors | undefined {
+  if (path[0] === 'funder') return 'funder';
+  if (path[0] === 'award' && path[1] === 'url') return 'url';
+  return undefined;
+}
+
 /**
  * Adds one funding entry: a funder from `/api/funders`, then an award of that funder from
  * `/api/awards?funders=…` or one described by number, title and URL. Checked on submit only
- * (SPEC §5: modals validate on submit), with InvenioRDM's messages.
+ * (SPEC §5: modals validate on submit) by shared's `FundingFormSchema`, with InvenioRDM's
+ * messages.
  */
 export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
   const { t } = useTranslation();
@@ -44,14 +54,8 @@ export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
     const number = custom.number.trim();
     const title = custom.title.trim();
     const url = custom.url.trim();
-    const found: Errors = {};
-    if (!funder) found.funder = t('metadata.funding.funderRequired');
-    if (url && !isHttpUrl(url)) found.url = t('metadata.funding.urlInvalid');
-    else if (url && !number && !title) found.url = t('metadata.funding.urlAlone');
-    setErrors(found);
-    if (!funder || found.funder || found.url) return;
     const entry: FundingFormValues = {
-      funder: { id: funder.id, ...(funder.name ? { name: funder.name } : {}) },
+      funder: funder ? { id: funder.id, ...(funder.name ? { name: funder.name } : {}) } : {},
       award: award
         ? {
             id: award.id,
@@ -65,6 +69,9 @@ export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
             ...(url ? { url } : {}),
           },
     };
+    const found = ruleMessages(FundingFormSchema, entry, t, fieldOf);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
     onSubmit(entry);
     close();
   }

@@ -97,6 +97,20 @@ describe('LicensesField', () => {
     ]);
   });
 
+  it('words the custom licence rules in German', () => {
+    stubApi({});
+    const { metadata } = renderField(<LicensesField />, { language: 'de' });
+    fireEvent.click(screen.getByRole('button', { name: 'Eigene Lizenz hinzufügen' }));
+    const dialog = screen.getByRole('dialog', { name: 'Eigene Lizenz hinzufügen' });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Link' }), {
+      target: { value: 'example' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Lizenz hinzufügen' }));
+    expect(within(dialog).getByText('Der Titel ist ein Pflichtfeld.')).toBeTruthy();
+    expect(within(dialog).getByText('Der Link muss eine gültige URL sein')).toBeTruthy();
+    expect(metadata().rights).toEqual([]);
+  });
+
   it('changes a custom licence in place', () => {
     stubApi({});
     const { metadata } = renderField(<LicensesField />, {

@@ -1,5 +1,6 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { descriptionOf } from '../../../test/renderApp';
 import { buildFormValues, renderInDepositForm } from '../../../test/renderInDepositForm';
 import { RichTextField } from './RichTextField';
 
@@ -35,6 +36,21 @@ describe('RichTextField', () => {
     expect(placeholder.textContent).toBe('Counts from Bass Rock.');
     expect(placeholder.querySelector('strong')?.textContent).toBe('Bass Rock');
     await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(editor()).toBeNull();
+  });
+
+  it('shows a server message and the required mark before the editor has come', () => {
+    vi.stubGlobal('IntersectionObserver', FarAwayObserver);
+    const { form } = renderInDepositForm(
+      <RichTextField name="metadata.description" label="Description" required />,
+    );
+    act(() =>
+      form.setError('metadata.description', { message: 'Missing data for required field.' }),
+    );
+    const placeholder = screen.getByRole('textbox', { name: 'Description' });
+    expect(descriptionOf(placeholder)).toBe('Missing data for required field.');
+    expect(placeholder.getAttribute('aria-invalid')).toBe('true');
+    expect(placeholder.getAttribute('aria-required')).toBe('true');
     expect(editor()).toBeNull();
   });
 

@@ -10,7 +10,7 @@ import {
   useState,
   type Ref,
 } from 'react';
-import { useWatch } from 'react-hook-form';
+import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { SafeHtml } from '../../../components/SafeHtml';
 import { whenIdle } from '../../../lib/idle';
 import type { RichTextEditorFieldProps } from './RichTextEditorField';
@@ -75,7 +75,13 @@ function EditorPlaceholder({
 }: RichTextEditorFieldProps & { boxRef: Ref<HTMLDivElement>; onActivate: () => void }) {
   const labelId = useId();
   const helpId = useId();
+  const errorId = useId();
   const value: unknown = useWatch<DepositFormValues>({ name });
+  // A server message must show even below the fold, before the editor has come.
+  const { getFieldState } = useFormContext<DepositFormValues>();
+  const message = getFieldState(name, useFormState<DepositFormValues>({ name })).error?.message;
+  const error = typeof message === 'string' ? message : undefined;
+  const describedBy = [help ? helpId : '', error ? errorId : ''].join(' ').trim();
   return (
     <Stack gap={4}>
       <Input.Label id={labelId} required={required}>
@@ -87,7 +93,9 @@ function EditorPlaceholder({
         role="textbox"
         aria-multiline="true"
         aria-labelledby={labelId}
-        aria-describedby={help ? helpId : undefined}
+        aria-describedby={describedBy || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-required={required || undefined}
         aria-busy="true"
         tabIndex={0}
         onFocus={onActivate}
@@ -99,6 +107,7 @@ function EditorPlaceholder({
       >
         {typeof value === 'string' && value !== '' && <SafeHtml html={value} />}
       </Box>
+      {error && <Input.Error id={errorId}>{error}</Input.Error>}
     </Stack>
   );
 }

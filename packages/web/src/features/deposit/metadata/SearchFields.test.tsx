@@ -129,6 +129,24 @@ describe('FundingField', () => {
     ]);
   });
 
+  it('words the funding rules in German, and takes any URL the server takes', () => {
+    stubApi({ '/api/funders': () => hitsBody([FUNDER]) });
+    const { metadata } = renderField(<FundingField />, { language: 'de' });
+    fireEvent.click(screen.getByRole('button', { name: 'Förderung hinzufügen' }));
+    const dialog = screen.getByRole('dialog', { name: 'Förderung hinzufügen' });
+    const url = within(dialog).getByRole('textbox', { name: 'URL' });
+    fireEvent.change(url, { target: { value: 'ftp://example.org/grant' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Förderung hinzufügen' }));
+    expect(within(dialog).getByText('Der Förderer ist ein Pflichtfeld.')).toBeTruthy();
+    expect(
+      within(dialog).getByText('Eine URL muss zusammen mit Titel oder Nummer angegeben werden.'),
+    ).toBeTruthy();
+    fireEvent.change(url, { target: { value: 'Webseite' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Förderung hinzufügen' }));
+    expect(within(dialog).getByText('Die URL muss gültig sein.')).toBeTruthy();
+    expect(metadata().funding).toEqual([]);
+  });
+
   it('names a funder stored by id alone', async () => {
     stubApi({ '/api/funders/00k4n6c32': () => FUNDER });
     renderField(<FundingField />, {

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import de from './locales/de.json';
+import enUS from './locales/en_US.json';
+
+/** Every leaf of a nested translation object, by its dotted key. */
+function leavesOf(value: unknown, prefix = ''): Map<string, unknown> {
+  if (typeof value !== 'object' || value === null) return new Map([[prefix, value]]);
+  return new Map(
+    Object.entries(value).flatMap(([key, child]) => [
+      ...leavesOf(child, prefix ? `${prefix}.${key}` : key),
+    ]),
+  );
+}
+
+/** i18next's `{{name}}` placeholders (with optional formats) and `$t(key)` nestings of a text. */
+function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(/{{\s*([\w.]+)[^}]*}}|\$t\(([^),]+)/g)]
+    .map((match) => match[1] ?? `$t(${match[2]})`)
+    .sort();
+}
+
+/**
+ * Texts that read the same in German: names, abbreviations, loanwords German uses as they are,
+ * and texts made of placeholders only. Anything else equal to its English text is untranslated.
+ */
+const SAME_IN_GERMAN = new Set([
+  'account.name',
+  'deposit.fields.person',
+  'deposit.fields.organizationName',
+  'deposit.feedback.sectionErrorCount',
+  'records.version',
+  'records.fileName',
+  'records.versionN',
+  'records.citationStyles.apa',
+  'records.citationStyles.harvard',
+  'records.citationStyles.chicago',
+  'records.citationStyles.ieee',
+  'records.citationStyles.bibtex',
+  'dashboard.columnStatus',
+  'tokens.name',
+  'requests.community',
+  'requests.event.other',
+  'communities.nav',
+  'communities.title',
+  'creators.filter.count',
+  'creators.fields.person',
+  'creators.fields.organizationName',
+  'metadata.editor.code',
+  'metadata.editor.link',
+  'metadata.version.label',
+  'metadata.funding.url',
+  'metadata.licenses.filter.software',
+  'metadata.licenses.customLink',
+  'depositCommunity.header.label',
+  'depositCommunity.roles.manager',
+  'depositCommunity.modal.results',
+  'depositAccess.unknownDate',
+  'depositPids.externalLabel',
+  'customFields.groups.imprint.fields.isbn',
+  'customFields.groups.journal.fields.issn',
+  'customFields.groups.meeting.fields.url',
+]);
+
+const english = leavesOf(enUS);
+const german = leavesOf(de);
+const namespaces = Object.keys(enUS);
+
+describe('the German translations', () => {
+  it('cover every namespace of en_US and no other', () => {
+    expect(Object.keys(de)).toEqual(namespaces);
+  });
+
+  it.each(namespaces)('have every key of the %s namespace, and no other', (namespace) => {
+    const keysIn = (leaves: Map<string, unknown>) =>
+      [...leaves.keys()].filter((key) => key.startsWith(`${namespace}.`));
+    expect(keysIn(german)).toEqual(keysIn(english));
+  });
+
+  it('give every key a non-empty text', () => {
+    const empty = [...german].filter(([, text]) => typeof text !== 'string' || text.trim() === '');
+    expect(empty.map(([key]) => key)).toEqual([]);
+  });
+
+  it('keep every placeholder and nesting of the English text', () => {
+    const different = [...english]
+      .filter(([key]) => german.has(key))
+      .filter(
+        ([key, text]) =>
+          placeholdersOf(String(text)).join() !== placeholdersOf(String(german.get(key))).join(),
+      )
+      .map(([key]) => key);
+    expect(different).toEqual([]);
+  });
+
+  it('translate every text, but for those that read the same in German', () => {
+    const untranslated = [...english]
+      .filter(([key, text]) => german.get(key) === text && !SAME_IN_GERMAN.has(key))
+      .map(([key]) => key);
+    expect(untranslated).toEqual([]);
+    for (const key of SAME_IN_GERMAN) expect(english.has(key), key).toBe(true);
+  });
+});
+
+describe('placeholdersOf', () => {
+  it('finds placeholders with formats and nestings', () => {
+    expect(placeholdersOf('{{count}} of {{ total, number }} $t(app.name)')).toEqual([
+      '$t(app.name)',
+      'count',
+      'total',
+    ]);
+    expect(placeholdersOf('No placeholder')).toEqual([]);
+  });
+});
