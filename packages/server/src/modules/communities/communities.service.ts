@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { ErrorItem } from '@cairn/shared';
+import { curationPolicyOf, type ErrorItem } from '@cairn/shared';
 import { AppError, permissionDenied, pidDoesNotExist, validationFailed } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
@@ -189,13 +189,13 @@ export class CommunitiesService {
     role?: CommunityRole,
   ): CommunityPermissions {
     const admin = user?.isAdmin === true;
-    const { access } = community.data;
+    // The same reading of the settings as the pages that explain them to people.
+    const policy = curationPolicyOf(community.data.access);
     const member = role !== undefined;
     const curator = role !== undefined && CURATOR_ROLES.has(role);
     const ownerish = role === 'owner' || role === 'manager';
-    const canRead = access.visibility === 'public' || member || admin;
-    const membersOnly =
-      access.record_submission_policy === 'closed' || access.visibility === 'restricted';
+    const canRead = policy.visibility === 'public' || member || admin;
+    const membersOnly = policy.submission === 'closed';
     return {
       ...(role ? { role } : {}),
       can_read: canRead,
@@ -207,9 +207,7 @@ export class CommunitiesService {
       can_curate: admin || curator,
       can_submit_record: user !== undefined && canRead && (admin || member || !membersOnly),
       can_include_directly:
-        admin ||
-        (access.review_policy === 'open' && curator) ||
-        (access.review_policy === 'members' && member),
+        admin || (policy.review === 'open' && curator) || (policy.review === 'members' && member),
       // The full list is for members; outsiders use the public list when members are public.
       can_read_members: admin || member,
     };
