@@ -21,10 +21,19 @@ import { createQueryClient } from '../../../app/query-client';
 import { createI18n } from '../../../i18n/i18n';
 import { buildBootstrap } from '../../../test/builders';
 import type { RecordedRequest } from '../../../test/fetch';
+import type * as RolesApi from './api';
+import { useRoleLabel } from './api';
 import type { CreatorMode } from './CreatorModal';
 import type { CreatorListName } from './creator-rules';
 import { CreatorsField } from './CreatorsField';
 import { stubFetchWithVocabularies } from './test-responses';
+
+// Passed through unchanged; its calls tell which rows rendered (a row looks its role up once a
+// render).
+vi.mock('./api', async (importOriginal) => {
+  const actual = await importOriginal<typeof RolesApi>();
+  return { ...actual, useRoleLabel: vi.fn(actual.useRoleLabel) };
+});
 
 function person(family: string, given = '', extra: Partial<CreatorFormValues> = {}) {
   return {
@@ -401,6 +410,34 @@ describe('CreatorsField: 10,000 entries', () => {
       expect(rows()[0]?.getAttribute('aria-posinset')).toBe('10000');
     },
   );
+});
+
+describe('CreatorsField: rows that did not change', () => {
+  it('are not rendered again when another field or another entry changes', async () => {
+    const user = userEvent.setup();
+    const roles = ['editor', 'contactperson', 'researcher'];
+    const { form } = renderField({
+      creators: roles.map((role, i) => person(`Family${i}`, `Given${i}`, { role })),
+    });
+    // Every row renders again once the roles' labels arrive.
+    await screen.findByText('Contact person');
+    const rendered = () => vi.mocked(useRoleLabel).mock.calls.map(([, role]) => role);
+    vi.mocked(useRoleLabel).mockClear();
+
+    act(() => form().setValue('metadata.title', 'Glacier melt', { shouldDirty: true }));
+    act(() => form().setValue('metadata.publisher', 'Zenodo'));
+    expect(rendered()).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Edit Family2, Given2' }));
+    expect(rendered()).toEqual([]);
+    const given = within(dialog()).getByRole('textbox', { name: 'Given names' });
+    await user.clear(given);
+    await user.type(given, 'Grace');
+    await user.click(within(dialog()).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(rows()[2]?.textContent).toContain('Family2, Grace');
+    expect(new Set(rendered())).toEqual(new Set(['researcher']));
+  });
 });
 
 describe('CreatorsField: the dialog', () => {

@@ -1,20 +1,11 @@
 import {
   DndContext,
-  KeyboardSensor,
-  PointerSensor,
   closestCenter,
-  useSensor,
-  useSensors,
   type Announcements,
   type DragEndEvent,
   type UniqueIdentifier,
 } from '@dnd-kit/core';
-import {
-  SortableContext,
-  arrayMove,
-  sortableKeyboardCoordinates,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
+import { SortableContext, arrayMove, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import {
   Box,
   Button,
@@ -45,6 +36,7 @@ import {
 } from 'react';
 import { useFormContext, useFormState, useWatch, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useSortableSensors } from '../useSortableSensors';
 import { useRoles } from './api';
 import { creatorName, foldForSearch } from './creator-display';
 import { matchingPositions, prepareFilterTexts } from './creator-filter';
@@ -341,10 +333,7 @@ const CreatorsList = memo(function CreatorsList({
     if (from >= 0 && to >= 0) moveTo(from, to);
   }
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const sensors = useSortableSensors();
   // Positions are announced as they were when the drag began: the drop reorders `ids`
   // before dnd-kit asks for the last announcement.
   const dragOrder = useRef<readonly string[]>([]);

@@ -1,24 +1,12 @@
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-} from '@dnd-kit/core';
-import {
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
+import { closestCenter, DndContext, type DragEndEvent } from '@dnd-kit/core';
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { ActionIcon, Anchor, Button, Fieldset, Group, Paper, Stack, Text } from '@mantine/core';
 import type { DepositFormValues, RightsFormValues } from '@cairn/shared';
 import { useState, type ReactNode } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useSortableSensors } from '../useSortableSensors';
 import { useVocabularyEntries } from './api';
 import { CustomLicenseModal, LicenseSearchModal } from '../dialogs';
 import { ListRowActions } from './ListRowActions';
@@ -49,10 +37,7 @@ export function LicensesField() {
     rights.flatMap((entry) => (entry.id && !entry.title ? [entry.id] : [])),
   );
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
-  const sensors = useSensors(
-    useSensor(PointerSensor),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const sensors = useSortableSensors();
 
   function titleOf(index: number): string {
     const entry = rights[index];
