@@ -132,24 +132,32 @@ export async function run(options = {}) {
         }
       }
     }
+    /** The title and filter boxes as the large draft's form shows them, for the baseline. */
+    const boxes = { title: { style: '', value: '' }, filter: { style: '', value: '' } };
     for (const name of order) {
       const context = await browser.newContext({ storageState });
       try {
         const page = await context.newPage();
         await load(page, `${server.baseUrl}/uploads/${drafts[name]}`);
-        samples[name].title = await typeAndMeasure(
-          page,
-          page.getByRole('textbox', { name: 'Title', exact: true }),
-        );
+        const title = page.getByRole('textbox', { name: 'Title', exact: true });
+        if (name === 'large') boxes.title = await boxOf(title);
+        samples[name].title = await typeAndMeasure(page, title);
         const filter = page.getByRole('searchbox', { name: 'Filter creators' });
         // The filter shows above 10 entries only (CREATOR_FILTER_THRESHOLD).
-        if ((await filter.count()) > 0) samples[name].filter = await typeAndMeasure(page, filter);
+        if ((await filter.count()) > 0) {
+          if (name === 'large') boxes.filter = await boxOf(filter);
+          samples[name].filter = await typeAndMeasure(page, filter);
+        }
         samples[name].add = await addCreators(page);
         samples[name].move = await moveCreator(page);
       } finally {
         await context.close();
       }
     }
+    const bare = {
+      title: await bareInputLatencies(browser, server.baseUrl, boxes.title),
+      filter: await bareInputLatencies(browser, server.baseUrl, boxes.filter),
+    };
     const js = await measureJs(browser, storageState, `${server.baseUrl}/uploads/${drafts.large}`);
 
     const median = (/** @type {number[]} */ xs) => percentile(sortedCopy(xs), 50);
@@ -244,6 +252,10 @@ export async function run(options = {}) {
             p.interactiveMs.join(' '),
           ]),
         ]) +
+        `\n\nBaseline, the same keystrokes in a bare <input> alone on a page, styled and filled as ` +
+        `the box it stands for (what Chromium itself takes; no target): title text ` +
+        `${round(median(bare.title))} / ${round(p95(bare.title))} ms, filter (empty) ` +
+        `${round(median(bare.filter))} / ${round(p95(bare.filter))} ms (p50 / p95)` +
         `\n\nJavaScript of the deposit page until interactive: ${js.files} files, ` +
         `${round(js.rawBytes / 1000)} KB, ${round(js.gzipBytes / 1000)} KB gzipped; ` +
         `requested in the ${LATE_MS / 1000} s after: ${js.later.files} files, ` +
@@ -257,6 +269,10 @@ export async function run(options = {}) {
       phases,
       targets,
       notes: {
+        bareTitleP50Ms: round(median(bare.title)),
+        bareTitleP95Ms: round(p95(bare.title)),
+        bareFilterP50Ms: round(median(bare.filter)),
+        bareFilterP95Ms: round(p95(bare.filter)),
         jsFiles: js.files,
         jsRawKB: round(js.rawBytes / 1000),
         jsGzipKB: round(js.gzipBytes / 1000),
@@ -371,6 +387,59 @@ async function typeAndMeasure(page, box) {
     await page.waitForTimeout(60);
   }
   return latencies;
+}
+
+/**
+ * What a text box looks like and holds: its computed box and font as CSS text, and its value.
+ * @param {import('playwright-core').Locator} box
+ */
+function boxOf(box) {
+  // Runs in the page; this file is checked without the DOM's types.
+  return box.evaluate((/** @type {any} */ input) => {
+    const style = /** @type {any} */ (globalThis).getComputedStyle(input);
+    const properties = ['width', 'height', 'padding', 'border', 'box-sizing', 'font-family'];
+    properties.push('font-size', 'font-weight', 'line-height', 'letter-spacing');
+    const css = properties
+      .map((property) => `${property}: ${style.getPropertyValue(property)}`)
+      .join('; ');
+    return { style: css, value: /** @type {string} */ (input.value) };
+  });
+}
+
+/**
+ * The keystrokes of `typeAndMeasure` in a bare `<input>` alone on an empty page, given the box's
+ * style and value: the browser's own input-to-paint time, which the form's figures include (a
+ * long value scrolls inside its box as it is typed at its end, and the frames that takes show in
+ * the p95 of a bare input too).
+ * @param {Browser} browser
+ * @param {string} baseUrl
+ * @param {{style: string, value: string}} box
+ */
+async function bareInputLatencies(browser, baseUrl, box) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    // Same origin as the form, so that the same init script runs; served by the browser itself.
+    const url = `${baseUrl}/bench-bare-input`;
+    await page.route(url, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><title>Bare input</title><body></body></html>',
+      }),
+    );
+    await page.addInitScript({ content: INSTRUMENT });
+    await page.goto(url);
+    await page.evaluate(`(() => {
+      const input = document.createElement('input');
+      input.setAttribute('aria-label', 'Bare');
+      input.style.cssText = ${JSON.stringify(box.style)};
+      input.value = ${JSON.stringify(box.value)};
+      document.body.append(input);
+    })()`);
+    return await typeAndMeasure(page, page.getByRole('textbox', { name: 'Bare', exact: true }));
+  } finally {
+    await context.close();
+  }
 }
 
 /**

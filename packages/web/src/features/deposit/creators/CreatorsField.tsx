@@ -36,6 +36,7 @@ import {
 } from 'react';
 import { useFormContext, useFormState, useWatch, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { afterNextPaint } from '../../../lib/idle';
 import { useSortableSensors } from '../useSortableSensors';
 import { useRoles } from './api';
 import { creatorName, foldForSearch } from './creator-display';
@@ -498,8 +499,10 @@ const CreatorsList = memo(function CreatorsList({
 });
 
 /**
- * The filter's text box. It owns what is typed, so a keystroke repaints the box alone; the list
- * is filtered in a transition React may interrupt for the next keystroke (10,000 names).
+ * The filter's text box. It owns what is typed, so a keystroke repaints the box alone. The list
+ * is filtered once that keystroke is on screen (a frame that also had to wait for the filtering
+ * of 10,000 names would come late), in a transition React may interrupt for the next keystroke;
+ * keystrokes that come before it starts are filtered for together.
  */
 function FilterBox({
   label,
@@ -511,6 +514,8 @@ function FilterBox({
   onFilterChange: (filter: string) => void;
 }) {
   const [text, setText] = useState('');
+  const pending = useRef<(() => void) | null>(null);
+  useEffect(() => () => pending.current?.(), []);
   return (
     <TextInput
       style={{ flex: 1 }}
@@ -521,7 +526,11 @@ function FilterBox({
       onChange={(event) => {
         const value = event.currentTarget.value;
         setText(value);
-        startTransition(() => onFilterChange(value));
+        pending.current?.();
+        pending.current = afterNextPaint(() => {
+          pending.current = null;
+          startTransition(() => onFilterChange(value));
+        });
       }}
       autoComplete="off"
     />
