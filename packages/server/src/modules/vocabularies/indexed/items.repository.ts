@@ -36,10 +36,16 @@ export interface PreparedItem {
   terms: string;
 }
 
+/** A range of terms: `from` ≤ term < `to`. */
+export interface TermRange {
+  from: string;
+  to: string;
+}
+
 /** Which items a tier of a query is about, beyond its terms. */
 export interface ItemFilters {
-  /** Further query words, each of which must start a word of the item. */
-  words: string[];
+  /** Term ranges the item must also have a term in, one each: the further words of a query. */
+  ranges?: TermRange[];
   facet?: string[];
   tags?: string[];
 }
@@ -56,10 +62,12 @@ export interface BulkImport {
   itemsBefore: number;
   /** SQLite: the browse index's definition while it is dropped, to be built again at the end. */
   deferredIndex?: string;
+  /** PostgreSQL: whether the items' statistics were refreshed inside the import (see restate). */
+  restated?: boolean;
 }
 
-/** A range of terms (`from` ≤ term < `to`), or a list of exact terms. */
-export type TermMatch = { from: string; to: string } | { equals: string[] };
+/** A range of terms, or a list of exact terms. */
+export type TermMatch = TermRange | { equals: string[] };
 
 export interface UpsertCounts {
   inserted: number;
@@ -82,6 +90,8 @@ const ITEM_BATCH = 1000;
 const NAMES_BATCH = 500;
 // Fewer inserts than this never pay for rebuilding the browse index (deferBrowseIndex).
 const DEFER_INDEX_AFTER = 100_000;
+// Inserts after which PostgreSQL's statistics are refreshed inside an import (restate).
+const RESTATE_AFTER = 20_000;
 // SQLite's auxiliary sorting threads during an import: one per further core, a few at most.
 const SORT_THREADS = Math.min(4, os.availableParallelism() - 1);
 const ITEM_COLUMNS: BulkColumn[] = [
@@ -201,6 +211,17 @@ export class VocabularyItemsRepository {
     return pks.map((pk) => byPk.get(pk)).filter((item): item is StoredItem => !!item);
   }
 
+  /** The search text (` word word `) of items by primary key. */
+  async searchTexts(pks: readonly number[]): Promise<Map<number, string>> {
+    if (pks.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('vocabularyItems')
+      .select(['pk', 'searchText'])
+      .where('pk', 'in', [...pks])
+      .execute();
+    return new Map(rows.map((r) => [Number(r.pk), r.searchText]));
+  }
+
   async count(type: string): Promise<number> {
     const row = await this.db
       .selectFrom('vocabularyItems')
@@ -224,7 +245,7 @@ export class VocabularyItemsRepository {
 
   private filtered<O>(
     query: SelectQueryBuilder<Database, 'vocabularyItems', O>,
-    filters: Omit<ItemFilters, 'words'>,
+    filters: ItemFilters,
   ) {
     let q = query;
     if (filters.facet) q = q.where('vocabularyItems.facet', 'in', filters.facet);
@@ -239,39 +260,55 @@ export class VocabularyItemsRepository {
 
   /**
    * Terms matching, restricted to items that pass the filters. The items table is only consulted
-   * when there are filters: a one-word suggestion is a scan of the terms' index alone.
+   * for a facet or tags: a suggestion, of one word or several, reads the terms' index alone.
    */
-  private termQuery(type: string, match: TermMatch, filters: ItemFilters) {
-    let q = this.db.selectFrom('vocabularyTerms').where('vocabularyTerms.type', '=', type);
+  private termQuery(db: Trx, type: string, match: TermMatch, filters: ItemFilters) {
+    let q = db.selectFrom('vocabularyTerms').where('vocabularyTerms.type', '=', type);
     q =
       'equals' in match
         ? q.where('vocabularyTerms.term', 'in', match.equals)
         : q
             .where('vocabularyTerms.term', '>=', match.from)
             .where('vocabularyTerms.term', '<', match.to);
-    if (filters.words.length === 0 && !filters.facet && !filters.tags) return q;
-    if (this.engine === 'sqlite' && !filters.facet && !filters.tags) {
-      // SQLite always looks a row up by its rowid, through the wide item rows, unless told to use
-      // the narrow words index (migration 0008). Words are stored normalised, so a plain substring
-      // test (` word`) is the word-prefix test LIKE would make, without LIKE's case folding.
-      const words = sql.join(
-        filters.words.map((word) => sql`instr(w.search_text, ${` ${word}`}) > 0`),
-        sql` and `,
-      );
-      return q.where(
-        sql<boolean>`exists (select 1 from vocabulary_items as w indexed by vocabulary_items_words_idx
-          where w.pk = vocabulary_terms.item_pk and ${words})`,
+    for (const range of filters.ranges ?? []) {
+      // Uncorrelated: both engines read the range once into a set (SQLite an ephemeral index,
+      // PostgreSQL a hash) and test each term row against it.
+      q = q.where(
+        'vocabularyTerms.itemPk',
+        'in',
+        db
+          .selectFrom('vocabularyTerms as r')
+          .select('r.itemPk')
+          .where('r.type', '=', type)
+          .where('r.term', '>=', range.from)
+          .where('r.term', '<', range.to),
       );
     }
-    return q.where((eb) => {
-      let items = eb
-        .selectFrom('vocabularyItems')
-        .select('vocabularyItems.pk')
-        .whereRef('vocabularyItems.pk', '=', 'vocabularyTerms.itemPk');
-      for (const word of filters.words) {
-        items = items.where('vocabularyItems.searchText', 'like', `% ${word}%`);
-      }
-      return eb.exists(this.filtered(items, filters));
+    if (!filters.facet && !filters.tags) return q;
+    return q.where((eb) =>
+      eb.exists(
+        this.filtered(
+          eb
+            .selectFrom('vocabularyItems')
+            .select('vocabularyItems.pk')
+            .whereRef('vocabularyItems.pk', '=', 'vocabularyTerms.itemPk'),
+          filters,
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Runs term queries. On PostgreSQL, those with further words' sets run with nested loops
+   * disabled: the planner estimates a prefix range ('mehmet' up to the last code point) at a
+   * row or so, and would rescan the other word's range for each row read, seconds where reading
+   * it into a hash once takes milliseconds.
+   */
+  private reading<T>(filters: ItemFilters, work: (db: Trx) => Promise<T>): Promise<T> {
+    if (this.engine !== 'postgres' || !filters.ranges?.length) return work(this.db);
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local enable_nestloop = off`.execute(trx);
+      return work(trx);
     });
   }
 
@@ -283,14 +320,43 @@ export class VocabularyItemsRepository {
     limit: number,
     offset: number,
   ): Promise<number[]> {
-    const rows = await this.termQuery(type, match, filters)
-      .select('vocabularyTerms.itemPk')
-      .orderBy('vocabularyTerms.term')
-      .orderBy('vocabularyTerms.itemPk')
-      .limit(limit)
-      .offset(offset)
-      .execute();
+    const rows = await this.reading(filters, (db) =>
+      this.termQuery(db, type, match, filters)
+        .select('vocabularyTerms.itemPk')
+        .orderBy('vocabularyTerms.term')
+        .orderBy('vocabularyTerms.itemPk')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    );
     return rows.map((r) => Number(r.itemPk));
+  }
+
+  /**
+   * How many term rows each range has, counting no further than `cap` for each: what it costs
+   * to read a range, for choosing how to answer a query of several words.
+   */
+  async rangeSizes(type: string, ranges: readonly TermRange[], cap: number): Promise<number[]> {
+    const row = await this.db
+      .selectNoFrom((eb) =>
+        ranges.map((range, i) =>
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('vocabularyTerms')
+                .select('itemPk')
+                .where('type', '=', type)
+                .where('term', '>=', range.from)
+                .where('term', '<', range.to)
+                .limit(cap)
+                .as('r'),
+            )
+            .select((c) => c.fn.countAll<number>().as('n'))
+            .as(`n${i}`),
+        ),
+      )
+      .executeTakeFirstOrThrow();
+    return ranges.map((_, i) => Number((row as Record<string, unknown>)[`n${i}`]));
   }
 
   /** How many distinct items match, counting no further than `cap`. */
@@ -300,14 +366,42 @@ export class VocabularyItemsRepository {
     filters: ItemFilters,
     cap: number,
   ): Promise<number> {
-    return this.countOf(
-      this.termQuery(type, match, filters).select('vocabularyTerms.itemPk').distinct().limit(cap),
-    );
+    return this.reading(filters, async (db) => {
+      const distinct = () =>
+        this.termQuery(db, type, match, filters)
+          .select('vocabularyTerms.itemPk')
+          .distinct()
+          .limit(cap);
+      // SQLite makes rows distinct as they come and stops at the limit. PostgreSQL sorts or
+      // hashes all of them first, over a one-letter range a quarter of a million: the distinct
+      // items of a few more rows than `cap` settle it nearly always, since `cap` of them are
+      // `cap` and fewer rows than asked for are the whole range.
+      if (this.engine === 'sqlite') return this.countOf(distinct(), db);
+      const rows = cap + Math.ceil(cap / 4);
+      const sample = await db
+        .selectFrom(
+          this.termQuery(db, type, match, filters)
+            .select('vocabularyTerms.itemPk')
+            .limit(rows)
+            .as('m'),
+        )
+        .select((eb) => [
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.count<number>('m.itemPk').distinct().as('items'),
+        ])
+        .executeTakeFirstOrThrow();
+      const items = Number(sample.items);
+      if (items >= cap || Number(sample.n) < rows) return Math.min(items, cap);
+      return this.countOf(distinct(), db);
+    });
   }
 
   /** The number of rows a (limited) query gives. */
-  private async countOf(inner: { as(alias: 'm'): AliasedSelectQueryBuilder<object, 'm'> }) {
-    const row = await this.db
+  private async countOf(
+    inner: { as(alias: 'm'): AliasedSelectQueryBuilder<object, 'm'> },
+    db: Trx = this.db,
+  ) {
+    const row = await db
       .selectFrom(inner.as('m'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
@@ -322,22 +416,24 @@ export class VocabularyItemsRepository {
     limit: number,
     offset: number,
   ): Promise<number[]> {
-    const rows = await this.termQuery(type, match, filters)
-      .innerJoin('vocabularyItems', 'vocabularyItems.pk', 'vocabularyTerms.itemPk')
-      .select(['vocabularyItems.pk', 'vocabularyItems.sortKey'])
-      .distinct()
-      .orderBy('vocabularyItems.sortKey')
-      .orderBy('vocabularyItems.pk')
-      .limit(limit)
-      .offset(offset)
-      .execute();
+    const rows = await this.reading(filters, (db) =>
+      this.termQuery(db, type, match, filters)
+        .innerJoin('vocabularyItems', 'vocabularyItems.pk', 'vocabularyTerms.itemPk')
+        .select(['vocabularyItems.pk', 'vocabularyItems.sortKey'])
+        .distinct()
+        .orderBy('vocabularyItems.sortKey')
+        .orderBy('vocabularyItems.pk')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    );
     return rows.map((r) => Number(r.pk));
   }
 
   /** A page of items in alphabetical order, without a query. */
   async browse(
     type: string,
-    filters: Omit<ItemFilters, 'words'>,
+    filters: ItemFilters,
     limit: number,
     offset: number,
   ): Promise<StoredItem[]> {
@@ -350,7 +446,7 @@ export class VocabularyItemsRepository {
     return rows.map(toStored);
   }
 
-  async countBrowse(type: string, filters: Omit<ItemFilters, 'words'>, cap: number) {
+  async countBrowse(type: string, filters: ItemFilters, cap: number) {
     return this.countOf(
       this.filtered(
         this.db.selectFrom('vocabularyItems').select('pk').where('type', '=', type),
@@ -455,6 +551,7 @@ export class VocabularyItemsRepository {
         if (bulk) {
           bulk.inserted += fresh.length;
           await this.deferBrowseIndex(db, bulk);
+          await this.restate(db, bulk);
         }
       }
       if (bulk) {
@@ -532,6 +629,21 @@ export class VocabularyItemsRepository {
     bulk.deferredIndex = rows[0].sql;
   }
 
+  /**
+   * PostgreSQL: refreshes the items' statistics once an import has inserted many, inside its
+   * transaction (ANALYZE counts the transaction's own rows). Statistics taken while a type was
+   * empty say it has no rows, and the planner then looks each batch's ids up by scanning the
+   * type's rows in the browse index rather than probing the (type, id) index for each: every
+   * batch reads all the rows inserted before it (a million names took 14 minutes instead of
+   * one). Such statistics come from the ANALYZE after an import of another type (bulkTransaction)
+   * or from autovacuum.
+   */
+  private async restate(db: Trx, bulk: BulkImport) {
+    if (this.engine !== 'postgres' || bulk.restated || bulk.inserted < RESTATE_AFTER) return;
+    await sql`analyze vocabulary_items`.execute(db);
+    bulk.restated = true;
+  }
+
   /** Deletes one item and its terms; false when there was none. */
   async delete(type: string, id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -566,7 +678,7 @@ export class VocabularyItemsRepository {
       await sql`pragma threads = ${sql.raw(String(SORT_THREADS))}`.execute(this.db);
     }
     try {
-      return await this.transaction(async (trx) => {
+      const result = await this.transaction(async (trx) => {
         // Terms in file order would land all over the terms' B-tree: they wait here, one row of
         // JSON per item (a tenth of the rows to insert), and go in sorted when the import ends,
         // appended page after page.
@@ -596,6 +708,12 @@ export class VocabularyItemsRepository {
         await sql`drop table pending_terms`.execute(trx);
         return result;
       });
+      // PostgreSQL plans by statistics that autovacuum may refresh only minutes later, if it
+      // runs at all: until then a suggestion over a table grown by a million rows is planned as
+      // if it were empty (a bitmap scan of a whole range for a one-letter count). A sample of the
+      // tables takes a second or so.
+      if (!sqlite) await sql`analyze vocabulary_items, vocabulary_terms`.execute(this.db);
+      return result;
     } finally {
       if (sqlite) await sql`pragma threads = 0`.execute(this.db);
     }

@@ -14,6 +14,7 @@ import type {
   PreparedItem,
   StoredItem,
   TermMatch,
+  TermRange,
   VocabularyItemsRepository,
 } from './items.repository.js';
 
@@ -34,6 +35,13 @@ const MAX_QUERY_WORDS = 8;
 // Past the last code point, so `prefix + END` bounds every term that starts with `prefix`.
 const END = '\u{10FFFF}';
 const FACETS_CACHE_MS = 60_000;
+// Term rows a query word's range is measured up to (see planWords).
+const COMMON_WORD_ROWS = 20_000;
+
+export interface ItemsServiceOptions {
+  /** Term rows a query word's range is measured up to (see planWords); tests lower it. */
+  commonWordRows?: number;
+}
 
 /**
  * Names, affiliations, funders, awards and subjects: searched in SQL with the same ranking as
@@ -42,8 +50,14 @@ const FACETS_CACHE_MS = 60_000;
  */
 export class VocabularyItemsService {
   private readonly facetsCache = new Map<string, { at: number; values: Promise<string[]> }>();
+  private readonly commonWordRows: number;
 
-  constructor(private readonly repo: VocabularyItemsRepository) {}
+  constructor(
+    private readonly repo: VocabularyItemsRepository,
+    options: ItemsServiceOptions = {},
+  ) {
+    this.commonWordRows = options.commonWordRows ?? COMMON_WORD_ROWS;
+  }
 
   kind(type: string): IndexedKind {
     const kind = (INDEXED_KINDS as Record<string, IndexedKind | undefined>)[type];
@@ -191,7 +205,7 @@ export class VocabularyItemsService {
     const { params } = parsed;
     let typed = parsed.typed;
     const facet = kind.facetParam ? params.filters[kind.facetParam] : undefined;
-    const filters: Omit<ItemFilters, 'words'> = {
+    const filters: ItemFilters = {
       ...(facet ? { facet } : {}),
       ...(params.filters.tags ? { tags: params.filters.tags } : {}),
     };
@@ -221,15 +235,9 @@ export class VocabularyItemsService {
     }
 
     const tokens = searchTokens(text).slice(0, MAX_QUERY_WORDS);
-    // The longest word drives the scan: it has the fewest terms starting with it.
-    const driving = [...tokens].sort((a, b) => b.length - a.length)[0];
-    const wordFilters: ItemFilters = {
-      ...filters,
-      words: tokens.filter((t) => t !== driving),
-    };
-    const wordMatch: TermMatch | undefined = driving
-      ? { from: driving, to: driving + END }
-      : undefined;
+    const plan = await this.planWords(type, tokens, filters);
+    const wordMatch = plan?.match;
+    const wordFilters: ItemFilters = plan?.filters ?? filters;
     const need = start + params.size;
 
     if (params.sort !== 'bestmatch') {
@@ -243,21 +251,26 @@ export class VocabularyItemsService {
     }
 
     const label = text !== '' ? `=${text.slice(0, MAX_LABEL_TERM)}` : undefined;
-    const exactFilters: ItemFilters = { ...filters, words: [] };
     const exactTerms = [...(label ? [label] : []), ...(identifier ? [`#${identifier}`] : [])];
-    const exact = await this.distinctMatches(type, { equals: exactTerms }, exactFilters, need);
+    const exact = await this.distinctMatches(type, { equals: exactTerms }, filters, need);
     const startsWith = label
-      ? await this.distinctMatches(type, { from: label, to: label + END }, exactFilters, need)
+      ? await this.distinctMatches(type, { from: label, to: label + END }, filters, need)
       : [];
-    const words = wordMatch ? await this.distinctMatches(type, wordMatch, wordFilters, need) : [];
+    // Several words: reading the others' ranges into sets is most of the work, which a page and
+    // then a count would each do; one query takes every match up to the window instead.
+    const several = (wordFilters.ranges?.length ?? 0) > 0;
+    const words = wordMatch
+      ? await this.distinctMatches(type, wordMatch, wordFilters, several ? SEARCH_MAX_WINDOW : need)
+      : [];
     const ranked = [...new Set([...exact, ...startsWith, ...words])];
     const pks = ranked.slice(start, need);
-    let total = ranked.length;
-    if (wordMatch && words.length >= need) {
+    let total = Math.min(SEARCH_MAX_WINDOW, ranked.length);
+    if (wordMatch && !several && words.length >= need) {
       // More word matches than this page needs: count them. Whole labels are words too; only
       // an identifier typed whole can match an item no word does.
-      const wordSet = new Set(words);
-      const identifierOnly = exact.filter((pk) => !wordSet.has(pk)).length;
+      const identifierOnly = identifier
+        ? await this.identifierOnly(type, identifier, tokens, filters)
+        : 0;
       total = Math.min(
         SEARCH_MAX_WINDOW,
         (await this.repo.countTerms(type, wordMatch, wordFilters, SEARCH_MAX_WINDOW)) +
@@ -265,6 +278,52 @@ export class VocabularyItemsService {
       );
     }
     return { params, items: await this.repo.byPks(pks), total };
+  }
+
+  /**
+   * How to find the items where every word of a query starts a word: the term range of one word
+   * is read in term order (the order of the tier) and those of the others are read once into
+   * sets it is tested against, which costs several times more per row than reading in order.
+   * So the most common word drives. Word lengths tell that poorly ("anna" has fewer items than
+   * "mül", "jan" three times more than "eva"): the ranges are measured first, up to
+   * COMMON_WORD_ROWS rows each, the shortest word driving among those that reach it. Testing
+   * each driving item's text for the other words was tried and costs more still: a seek per
+   * item against reading a row of a set. Undefined without words, or when a word starts none.
+   */
+  private async planWords(
+    type: IndexedType,
+    tokens: readonly string[],
+    filters: ItemFilters,
+  ): Promise<{ match: TermRange; filters: ItemFilters } | undefined> {
+    const rangeOf = (word: string): TermRange => ({ from: word, to: word + END });
+    if (tokens.length <= 1) return tokens[0] ? { match: rangeOf(tokens[0]), filters } : undefined;
+    const ranges = tokens.map(rangeOf);
+    const sizes = await this.repo.rangeSizes(type, ranges, this.commonWordRows);
+    if (sizes.includes(0)) return undefined;
+    const [driving, ...sets] = tokens
+      .map((word, i) => ({ word, range: ranges[i]!, rows: sizes[i]! }))
+      .sort((a, b) => b.rows - a.rows || a.word.length - b.word.length);
+    return { match: driving!.range, filters: { ...filters, ranges: sets.map((w) => w.range) } };
+  }
+
+  /**
+   * How many items an identifier typed whole finds that its words do not (an identifier is
+   * nearly always one item's): the words tested on those items' text, as the words tier does.
+   */
+  private async identifierOnly(
+    type: IndexedType,
+    identifier: string,
+    tokens: readonly string[],
+    filters: ItemFilters,
+  ): Promise<number> {
+    const pks = await this.distinctMatches(
+      type,
+      { equals: [`#${identifier}`] },
+      filters,
+      SEARCH_MAX_WINDOW,
+    );
+    const texts = await this.repo.searchTexts(pks);
+    return pks.filter((pk) => !tokens.every((t) => texts.get(pk)?.includes(` ${t}`))).length;
   }
 
   /** The first `need` distinct items a term match gives, in term order. */

@@ -149,6 +149,54 @@ describe.each(ENGINES)('vocabulary imports on %s', (engine) => {
     });
   });
 
+  it('imports awards from JSON, in the API shape or with a funder URL, plain title and URL', async () => {
+    await run('funders', ['ror-v2.json'], 'json');
+    const json = JSON.stringify([
+      {
+        id: '00k4n6c32::101017536',
+        number: '101017536',
+        title: { en: 'Open Research Europe', de: 'Offene Forschung Europa' },
+        acronym: 'ORE',
+        funder: { id: '00k4n6c32' },
+        identifiers: [{ scheme: 'doi', identifier: '10.3030/101017536' }],
+      },
+      {
+        number: '823852',
+        title: 'Bringing Research Data to the Cloud',
+        funder: 'https://ror.org/00k4n6c32',
+        program: 'H2020',
+        url: 'https://cordis.europa.eu/project/id/823852',
+      },
+    ]);
+    expect(await run('awards', json, 'json')).toMatchObject({ records: 2, inserted: 2 });
+    expect((await t.services.vocabularyItems.read('awards', '00k4n6c32::101017536')).data).toEqual({
+      id: '00k4n6c32::101017536',
+      number: '101017536',
+      title: { en: 'Open Research Europe', de: 'Offene Forschung Europa' },
+      acronym: 'ORE',
+      funder: { id: '00k4n6c32', name: 'European Commission' },
+      identifiers: [{ scheme: 'doi', identifier: '10.3030/101017536' }],
+    });
+    expect((await t.services.vocabularyItems.read('awards', '00k4n6c32::823852')).data).toEqual({
+      id: '00k4n6c32::823852',
+      number: '823852',
+      title: { en: 'Bringing Research Data to the Cloud' },
+      program: 'H2020',
+      funder: { id: '00k4n6c32', name: 'European Commission' },
+      identifiers: [{ scheme: 'url', identifier: 'https://cordis.europa.eu/project/id/823852' }],
+    });
+    // Found by a word of the German title and by the number typed whole.
+    const offene = await t.services.vocabularyItems.search('awards', { q: 'offene' });
+    expect(offene.items.map((i) => i.id)).toEqual(['00k4n6c32::101017536']);
+    const byNumber = await t.services.vocabularyItems.search('awards', { q: '823852' });
+    expect(byNumber.items.map((i) => i.id)).toEqual(['00k4n6c32::823852']);
+    await expect(
+      run('awards', '[{"number": "1", "funder": "https://ror.org/0nosuch00"}]', 'json'),
+    ).rejects.toMatchObject({
+      problems: [{ line: 1, reason: 'funder.id: Unknown funder 0nosuch00.' }],
+    });
+  });
+
   it('takes the last of repeated ids in one file', async () => {
     const csv = 'id,subject,scheme\nx-1,First,Test\nx-1,Second,Test\n';
     expect(await run('subjects', csv, 'csv')).toMatchObject({ records: 2, inserted: 1 });
