@@ -121,7 +121,8 @@ const PK_LOOKUP = 'GET /api/names/{id} (baseline)';
 
 /**
  * What people type, drawn from the generated people: prefixes of family names of 1 to 4
- * characters, whole family names, "given family-prefix", an ORCID iD pasted whole, and
+ * characters, whole family names, "given family-prefix" (1 to 4 characters of the family name),
+ * an ORCID iD pasted whole, and
  * organisation prefixes and words.
  * @param {{sampleNames: string[], sampleOrcids: string[]}} data
  */
@@ -147,7 +148,8 @@ function queryClasses(data) {
       name: 'names, given + family prefix',
       urls: suggest(
         'names',
-        people.map((p) => `${p[0]} ${(p[p.length - 1] ?? '').slice(0, 3)}`),
+        // A given name, then the family name as it is typed: 1 to 4 characters of it.
+        people.map((p, i) => `${p[0]} ${(p[p.length - 1] ?? '').slice(0, 1 + (i % 4))}`),
       ),
     },
     { name: 'names, ORCID iD', urls: suggest('names', data.sampleOrcids) },

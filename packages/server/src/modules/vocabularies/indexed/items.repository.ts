@@ -46,6 +46,8 @@ export interface TermRange {
 export interface ItemFilters {
   /** Term ranges the item must also have a term in, one each: the further words of a query. */
   ranges?: TermRange[];
+  /** Word prefixes the item's own words must also start with, tested on its text. */
+  words?: string[];
   facet?: string[];
   tags?: string[];
 }
@@ -282,6 +284,22 @@ export class VocabularyItemsRepository {
           .where('r.type', '=', type)
           .where('r.term', '>=', range.from)
           .where('r.term', '<', range.to),
+      );
+    }
+    if (filters.words?.length) {
+      const words = filters.words;
+      // A seek per term row into the narrow index of the items' words (SQLite picks the wide
+      // table otherwise; PostgreSQL has no such index and reads the item by its key).
+      const items =
+        this.engine === 'sqlite'
+          ? sql`vocabulary_items as w indexed by vocabulary_items_words_idx`
+          : sql`vocabulary_items as w`;
+      // Query words hold letters and digits only: nothing in them is a LIKE wildcard.
+      q = q.where(
+        sql<boolean>`exists (select 1 from ${items} where w.pk = vocabulary_terms.item_pk and ${sql.join(
+          words.map((word) => sql`w.search_text like ${`% ${word}%`}`),
+          sql` and `,
+        )})`,
       );
     }
     if (!filters.facet && !filters.tags) return q;

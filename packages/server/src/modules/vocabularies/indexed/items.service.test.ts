@@ -47,8 +47,9 @@ function expected(query: string): Set<string> {
 
 describe.each(ENGINES)('suggestions of several words on %s', (engine) => {
   let database: TestDatabase;
-  // However far the words' ranges are measured (planWords), and so whichever word drives, the
-  // answers are the same: up to 1 row (the shortest word drives), 40 (some), all of them.
+  // However far the words' ranges are measured (planWords), and so whichever word drives and
+  // however the others are tested, the answers are the same: up to 1 row (the shortest word
+  // drives), 40 (some), all of them, and with the items' text tested for the other words.
   let services: Array<[string, VocabularyItemsService]>;
 
   beforeAll(async () => {
@@ -63,6 +64,11 @@ describe.each(ENGINES)('suggestions of several words on %s', (engine) => {
       ['ranges measured up to 1 row', new VocabularyItemsService(repo, { commonWordRows: 1 })],
       ['up to 40 rows', new VocabularyItemsService(repo, { commonWordRows: 40 })],
       ['in full', new VocabularyItemsService(repo)],
+      // A one-letter word always reaches a cap of 1: the rarest word's items' text is tested.
+      [
+        'testing the text for a common initial',
+        new VocabularyItemsService(repo, { commonWordRows: 1, rareWordRows: 1_000_000 }),
+      ],
     ];
     const writer = services[2]![1];
     await writer.write(
