@@ -47,7 +47,7 @@ const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
 const INSTRUMENT = `
   const check = () => {
     if (window.__formAt !== undefined) return;
-    if (!document.querySelector('input[name="metadata.title"]')) return;
+    if (!document.querySelector('[name="metadata.title"]')) return;
     if (!document.querySelector('[aria-posinset]')) return;
     window.__formAt = performance.now();
     requestIdleCallback(() => { window.__interactiveAt = performance.now(); });
@@ -133,7 +133,10 @@ export async function run(options = {}) {
       }
     }
     /** The title and filter boxes as the large draft's form shows them, for the baseline. */
-    const boxes = { title: { style: '', value: '' }, filter: { style: '', value: '' } };
+    const boxes = {
+      title: { tag: 'input', style: '', value: '' },
+      filter: { tag: 'input', style: '', value: '' },
+    };
     for (const name of order) {
       const context = await browser.newContext({ storageState });
       try {
@@ -252,7 +255,7 @@ export async function run(options = {}) {
             p.interactiveMs.join(' '),
           ]),
         ]) +
-        `\n\nBaseline, the same keystrokes in a bare <input> alone on a page, styled and filled as ` +
+        `\n\nBaseline, the same keystrokes in a bare text box (<${boxes.title.tag}>, <${boxes.filter.tag}>) alone on a page, styled and filled as ` +
         `the box it stands for (what Chromium itself takes; no target): title text ` +
         `${round(median(bare.title))} / ${round(p95(bare.title))} ms, filter (empty) ` +
         `${round(median(bare.filter))} / ${round(p95(bare.filter))} ms (p50 / p95)` +
@@ -402,18 +405,22 @@ function boxOf(box) {
     const css = properties
       .map((property) => `${property}: ${style.getPropertyValue(property)}`)
       .join('; ');
-    return { style: css, value: /** @type {string} */ (input.value) };
+    return {
+      tag: /** @type {string} */ (input.localName),
+      style: css,
+      value: /** @type {string} */ (input.value),
+    };
   });
 }
 
 /**
- * The keystrokes of `typeAndMeasure` in a bare `<input>` alone on an empty page, given the box's
- * style and value: the browser's own input-to-paint time, which the form's figures include (a
+ * The keystrokes of `typeAndMeasure` in a bare text box of the same kind (`<input>`, `<textarea>`)
+ * alone on an empty page, given the box's style and value: the browser's own input-to-paint time, which the form's figures include (a
  * long value scrolls inside its box as it is typed at its end, and the frames that takes show in
  * the p95 of a bare input too).
  * @param {Browser} browser
  * @param {string} baseUrl
- * @param {{style: string, value: string}} box
+ * @param {{tag: string, style: string, value: string}} box
  */
 async function bareInputLatencies(browser, baseUrl, box) {
   const context = await browser.newContext();
@@ -430,7 +437,7 @@ async function bareInputLatencies(browser, baseUrl, box) {
     await page.addInitScript({ content: INSTRUMENT });
     await page.goto(url);
     await page.evaluate(`(() => {
-      const input = document.createElement('input');
+      const input = document.createElement(${JSON.stringify(box.tag)});
       input.setAttribute('aria-label', 'Bare');
       input.style.cssText = ${JSON.stringify(box.style)};
       input.value = ${JSON.stringify(box.value)};

@@ -37,6 +37,11 @@ class ResizeObserverStub implements ResizeObserver {
 }
 window.ResizeObserver = ResizeObserverStub;
 
+// Mantine's growing text area (the title) listens for web fonts to load.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+}
+
 // Mantine's combobox scrolls the selected option into view.
 Element.prototype.scrollIntoView = () => undefined;
 

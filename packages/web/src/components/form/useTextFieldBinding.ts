@@ -1,14 +1,15 @@
-import type { ChangeEventHandler, FocusEventHandler, ReactNode, Ref } from 'react';
-import { useController, type FieldValues } from 'react-hook-form';
+import type { ChangeEvent, FocusEventHandler, ReactNode } from 'react';
+import { useController, type FieldValues, type RefCallBack } from 'react-hook-form';
 import type { FormFieldProps } from './form-field-props';
 
-/** The props a Mantine text-like input needs to show and edit one form field. */
+/** The props a Mantine text-like input (or text area) needs to show and edit one form field. */
 export interface TextFieldBinding {
-  ref: Ref<HTMLInputElement>;
+  ref: RefCallBack;
   name: string;
   value: string;
-  onChange: ChangeEventHandler<HTMLInputElement>;
-  onBlur: FocusEventHandler<HTMLInputElement>;
+  /** Takes the input's change event, or the value itself when the caller has reworked it. */
+  onChange: (change: ChangeEvent<HTMLInputElement | HTMLTextAreaElement> | string) => void;
+  onBlur: FocusEventHandler<HTMLInputElement | HTMLTextAreaElement>;
   label: string;
   description: ReactNode;
   required: boolean | undefined;

@@ -240,7 +240,7 @@ describe('AccessField', () => {
 
   it('speaks German', () => {
     renderInDepositForm(<AccessField />, { language: 'de' });
-    expect(screen.getByRole('heading', { name: 'Sichtbarkeit' })).toBeTruthy();
+    expect(screen.getByRole('radiogroup', { name: 'Gesamter Datensatz' })).toBeTruthy();
     expect(statusBox()).toBe('ÖffentlichDer Datensatz und die Dateien sind öffentlich zugänglich.');
   });
 });

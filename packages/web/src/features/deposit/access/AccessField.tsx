@@ -7,7 +7,6 @@ import {
   Stack,
   Text,
   Textarea,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import {
@@ -20,7 +19,7 @@ import {
   type AccessLevel,
   type DepositFormValues,
 } from '@cairn/shared';
-import { lazy, Suspense, useEffect, useId, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useController, useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isRestrictedCommunity, type CommunityJson } from '../community/community-json';
@@ -89,7 +88,6 @@ export function AccessField({
   const access = normaliseAccess(watched);
   const isCommunityRestricted = isRestrictedCommunity(community);
   const today = todayIso();
-  const headingId = useId();
 
   const restrictionLocked = isRestrictionBlockedByGracePeriod({
     isPublished: record.isPublished,
@@ -157,10 +155,8 @@ export function AccessField({
     );
 
   return (
-    <Stack component="section" aria-labelledby={headingId} gap="md">
-      <Title order={2} size="h3" id={headingId}>
-        {t('depositAccess.title')}
-      </Title>
+    // Titled by the form section it stands in ("Visibility").
+    <Stack gap="md">
       <ProtectionRadios
         label={t('depositAccess.fullRecord')}
         value={access.record}

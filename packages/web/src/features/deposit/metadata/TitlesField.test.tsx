@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { descriptionOf } from '../../../test/renderApp';
 import { hitsBody, renderField, stubApi, TITLE_TYPES, vocabularyHit } from './test-utils';
 import { TitlesField } from './TitlesField';
@@ -20,6 +20,24 @@ describe('TitlesField', () => {
     fireEvent.blur(title);
     expect(descriptionOf(title)).not.toContain('Shorter than minimum length 3.');
     expect(metadata().title).toBe('Ocean');
+  });
+
+  it('wraps a long title instead of scrolling it: line breaks become spaces, Enter submits', async () => {
+    stubApi({ '/api/vocabularies/titletypes': () => hitsBody(TITLE_TYPES) });
+    const user = userEvent.setup();
+    const { metadata, container } = renderField(<TitlesField />);
+    const title = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Title' });
+    expect(title.tagName).toBe('TEXTAREA');
+    const submitted = vi.fn((event: Event) => event.preventDefault());
+    container.querySelector('form')!.addEventListener('submit', submitted);
+
+    await user.click(title);
+    await user.paste('Glacier melt\r\nin Greenland\n\n2018');
+    expect(metadata().title).toBe('Glacier melt in Greenland 2018');
+    await user.keyboard('{Enter}');
+    expect(submitted).toHaveBeenCalledTimes(1);
+    expect(title.value).toBe('Glacier melt in Greenland 2018');
+    expect(metadata().title).toBe('Glacier melt in Greenland 2018');
   });
 
   it('adds an additional title as an alternative title, with its type shown by title', async () => {

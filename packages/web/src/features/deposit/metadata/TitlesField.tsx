@@ -18,6 +18,7 @@ export function TitlesField() {
         label={t('metadata.titles.title')}
         schema={MetadataSchema.shape.title}
         required
+        wraps
       />
       <RepeatableField
         name="metadata.additional_titles"
