@@ -306,18 +306,17 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       : await deps.records.readRecord(request.identity.user, id).catch(() => undefined);
     if (result && 'redirect' in result) return reply.redirect(`/records/${result.redirect}`);
     return guarded(request, reply, 'Record', 'record', async () => {
-      const o = await presentOptions();
+      // The page shows the people from the metadata; `ui` would repeat them with labels.
+      const o = { ...(await presentOptions()), uiPeople: false };
       if (preview) {
         try {
           const result = await deps.records.readDraft(request.identity.user, id);
           return {
-            record: withoutUiPeople(
-              presentDraft(result.row, result.parent, {
-                ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
-                isPublished: result.isPublished,
-                isLatestDraft: result.isLatestDraft,
-              }),
-            ),
+            record: presentDraft(result.row, result.parent, {
+              ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
+              isPublished: result.isPublished,
+              isLatestDraft: result.isLatestDraft,
+            }),
             title: 'Preview',
             head: ['<meta name="robots" content="noindex">'],
           };
@@ -338,25 +337,10 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         vocab: o.vocab,
       });
       return {
-        record: withoutUiPeople(record),
+        record,
         head,
         title: String((record.metadata as { title?: string }).title ?? 'Record'),
       };
     });
   });
-}
-
-/**
- * The record for the landing page, without `ui.creators` and `ui.contributors`: the page shows
- * its people from the metadata, and these repeat them with labels (430 KB more to send and parse
- * for 2,000 creators).
- */
-function withoutUiPeople<T extends { ui?: unknown }>(record: T): T {
-  if (typeof record.ui !== 'object' || record.ui === null) return record;
-  const {
-    creators: _creators,
-    contributors: _contributors,
-    ...ui
-  } = record.ui as Record<string, unknown>;
-  return { ...record, ui };
 }

@@ -34,6 +34,11 @@ export interface ParentReview {
 export interface PresentOptions {
   siteUrl: string;
   ui: boolean;
+  /**
+   * With `ui`: false leaves out `ui.creators` and `ui.contributors`, which repeat the metadata's
+   * people with labels (the landing page shows them from the metadata; 430 KB for 2,000).
+   */
+  uiPeople?: boolean;
   expand: boolean;
   locale: string;
   vocab: (type: string, id: string) => VocabularyEntry | undefined;
@@ -264,6 +269,7 @@ export function presentDraft(
       created: row.createdAt,
       updated: row.updatedAt,
       isDraft: true,
+      people: o.uiPeople ?? true,
     });
   return json;
 }
@@ -364,6 +370,7 @@ export function presentRecord(
       created: row.createdAt,
       updated: row.updatedAt,
       isDraft: false,
+      people: o.uiPeople ?? true,
     });
   return json;
 }

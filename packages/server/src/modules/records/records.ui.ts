@@ -78,6 +78,8 @@ export interface UiContext {
   created: string;
   updated: string;
   isDraft: boolean;
+  /** Whether `ui` lists the creators and contributors with their labels. */
+  people: boolean;
 }
 
 function stripHtml(html: string): string {
@@ -147,8 +149,12 @@ export function buildUi(data: RecordData, ctx: UiContext): Record<string, unknow
       message_class: status.messageClass,
     },
     is_draft: ctx.isDraft,
-    creators: peopleUi(m.creators, 'creatorsroles', ctx),
-    contributors: peopleUi(m.contributors, 'contributorsroles', ctx),
+    ...(ctx.people
+      ? {
+          creators: peopleUi(m.creators, 'creatorsroles', ctx),
+          contributors: peopleUi(m.contributors, 'contributorsroles', ctx),
+        }
+      : {}),
   };
   if (m.publication_date) {
     ui.publication_date_l10n_medium = formatEdtf(m.publication_date, ctx.locale, 'medium');
