@@ -67,6 +67,17 @@ export class ReviewsService implements ReviewGate {
     return review ? this.requests.get(review.id) : undefined;
   }
 
+  /** A new community submission (status `created`) of the draft, by `user`, to a community. */
+  private newRequest(user: User, loaded: LoadedDraft, communityId: string): Promise<RequestRow> {
+    return this.requests.create({
+      type: 'community-submission',
+      createdBy: user.id,
+      communityId,
+      topicRecordId: loaded.row.id,
+      title: loaded.row.title,
+    });
+  }
+
   private async link(loaded: LoadedDraft, row: RequestRow): Promise<void> {
     await this.records.setReview(loaded.parent.id, {
       id: row.id,
@@ -116,13 +127,7 @@ export class ReviewsService implements ReviewGate {
     if (row?.status === 'created') {
       row = await this.requests.changeReceiver(row, community.row.id);
     } else {
-      row = await this.requests.create({
-        type: 'community-submission',
-        createdBy: user!.id,
-        communityId: community.row.id,
-        topicRecordId: loaded.row.id,
-        title: loaded.row.title,
-      });
+      row = await this.newRequest(user!, loaded, community.row.id);
     }
     if (community.data.access.visibility === 'restricted') await this.records.restrictDraft(loaded);
     await this.link(loaded, row);
@@ -157,14 +162,7 @@ export class ReviewsService implements ReviewGate {
     return {
       restricted: community.data.access.visibility === 'restricted',
       attach: async (loaded) => {
-        const row = await this.requests.create({
-          type: 'community-submission',
-          createdBy: user.id,
-          communityId: community.row.id,
-          topicRecordId: loaded.row.id,
-          title: loaded.row.title,
-        });
-        await this.link(loaded, row);
+        await this.link(loaded, await this.newRequest(user, loaded, community.row.id));
       },
     };
   }
@@ -245,13 +243,7 @@ export class ReviewsService implements ReviewGate {
 
     if (CLOSED.has(row.status)) {
       // A declined, expired or cancelled review is resubmitted as a new request to the same place.
-      row = await this.requests.create({
-        type: 'community-submission',
-        createdBy: user!.id,
-        communityId: row.receiverCommunityId,
-        topicRecordId: loaded.row.id,
-        title: loaded.row.title,
-      });
+      row = await this.newRequest(user!, loaded, row.receiverCommunityId);
       await this.link(loaded, row);
     } else {
       await this.requests.setTitle(row, loaded.row.title);
