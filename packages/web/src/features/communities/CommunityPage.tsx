@@ -65,7 +65,7 @@ export function CommunityPage() {
         <Title order={2} size="h3" id="community-policy" mb="xs">
           {t('communities.curationPolicy')}
         </Title>
-        <CurationPolicy access={c.access} />
+        <CurationPolicy access={c.access} spacing={4} mb="sm" />
         {c.metadata.curation_policy && <SafeHtml html={c.metadata.curation_policy} />}
       </section>
       <CommunityMembers community={c} />

@@ -4,7 +4,6 @@ import {
   Anchor,
   Button,
   Group,
-  List,
   Loader,
   Modal,
   Pagination,
@@ -14,9 +13,10 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { COMMUNITY_PAGE_SIZE, curationPolicyOf } from '@cairn/shared';
+import { COMMUNITY_PAGE_SIZE } from '@cairn/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CurationPolicy } from '../../communities/CurationPolicy';
 import { useCommunitySearch, type CommunityScope } from './api';
 import { CommunityBadges, CommunityLogo } from './CommunityBadges';
 import {
@@ -201,7 +201,6 @@ function CommunityInfo({
   blockMessage: string;
 }) {
   const { t } = useTranslation();
-  const policy = curationPolicyOf(community.access);
   const description = community.metadata.description?.trim();
   return (
     <Popover width={300} withArrow position="left" trapFocus returnFocus>
@@ -228,11 +227,7 @@ function CommunityInfo({
               {description}
             </Text>
           )}
-          <List size="sm" spacing={2}>
-            <List.Item>{t(`communities.policy.visibility.${policy.visibility}`)}</List.Item>
-            <List.Item>{t(`communities.policy.submission.${policy.submission}`)}</List.Item>
-            <List.Item>{t(`communities.policy.review.${policy.review}`)}</List.Item>
-          </List>
+          <CurationPolicy access={community.access} size="sm" spacing={2} />
         </Stack>
       </Popover.Dropdown>
     </Popover>
