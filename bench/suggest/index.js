@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { percentile } from '../lib/load.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
+import { scratchPostgres } from '../lib/postgres.js';
 import { startServer } from '../lib/server.js';
 import { generate } from './generate.js';
 
@@ -15,9 +15,6 @@ import { generate } from './generate.js';
 
 const NAMES = Number(process.env.CAIRN_BENCH_NAMES ?? 1_000_000);
 const ORGANISATIONS = Number(process.env.CAIRN_BENCH_ORGANISATIONS ?? 120_000);
-// Where a PostgreSQL server can create and drop a scratch database; unset or empty skips it.
-const PG_URL =
-  process.env.CAIRN_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REQUESTS_PER_CLASS = 200;
 const WARMUP_REQUESTS = 20;
 const SUGGEST_P95_MAX_MS = 20;
@@ -46,7 +43,7 @@ export async function run(options = {}) {
     const failures = [];
 
     for (const engine of ['sqlite', 'postgres']) {
-      const database = engine === 'postgres' ? await scratchPostgres() : undefined;
+      const database = engine === 'postgres' ? await scratchPostgres('suggest') : undefined;
       if (engine === 'postgres' && !database) {
         notes['postgres'] = 'skipped: no PostgreSQL at CAIRN_BENCH_POSTGRES_URL';
         continue;
@@ -199,33 +196,6 @@ async function measure(baseUrl, urls) {
     meanHits: hits / times.length,
     errors,
     firstError,
-  };
-}
-
-/** A fresh PostgreSQL database for one run, or undefined when none is reachable. */
-async function scratchPostgres() {
-  if (!PG_URL) return undefined;
-  const name = `cairn_bench_suggest_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  try {
-    await admin.connect();
-    await admin.query(`drop database if exists ${name}`);
-    await admin.query(`create database ${name}`);
-  } catch {
-    return undefined;
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
   };
 }
 
