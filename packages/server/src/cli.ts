@@ -8,6 +8,7 @@ import { createServices, type Services } from './services.js';
 import { buildApp } from './app.js';
 import { startSweeps } from './sweeps/scheduler.js';
 import { DEMO_USERS, loadDemo } from './demo.js';
+import { handleShutdownSignals } from './modules/ops/shutdown.js';
 import { AppError } from './errors.js';
 import {
   ImportUsageError,
@@ -57,7 +58,7 @@ async function serve(config: Config): Promise<void> {
     const { created } = await loadDemo(services);
     if (created.length > 0) app.log.info(`demo data loaded: ${created.join(', ')}`);
   }
-  const stopSweeps = startSweeps(services, app.log);
+  const stopSweeps = startSweeps(services, app.log, app.operations.sweepObserver);
   await app.listen({ port: config.port, host: config.host });
   const lines = [
     '',
@@ -70,15 +71,7 @@ async function serve(config: Config): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  const shutdown = async (signal: string) => {
-    app.log.info(`${signal}: shutting down`);
-    await stopSweeps();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  handleShutdownSignals({ app, services, stopSweeps });
 }
 
 /** Entry point of `npx cairn`; returns the process exit code. */

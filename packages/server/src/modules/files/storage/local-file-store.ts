@@ -496,6 +496,14 @@ export class LocalFileStore implements FileStore {
     }
   }
 
+  /** Writes and removes a small file where uploads are written: the store's disk takes bytes. */
+  async probe(signal: AbortSignal): Promise<void> {
+    const probe = this.#tempPath();
+    await mkdir(dirname(probe), { recursive: true });
+    await writeFile(probe, 'probe', { signal });
+    await rm(probe, { force: true });
+  }
+
   async listStaleMultipart(olderThan: Date): Promise<Array<{ key: string; uploadId: string }>> {
     let ids: string[];
     try {
