@@ -9,6 +9,7 @@ import { buildApp } from './app.js';
 import { startSweeps } from './sweeps/scheduler.js';
 import { DEMO_USERS, loadDemo } from './demo.js';
 import { handleShutdownSignals } from './modules/ops/shutdown.js';
+import { BACKUP_USAGE, backupCommand } from './modules/ops/backup-command.js';
 import { AppError } from './errors.js';
 import {
   ImportUsageError,
@@ -31,6 +32,7 @@ const USAGE = `Usage: cairn <command>
   communities create SLUG --title T --owner EMAIL [--visibility public|restricted]
               [--review-policy closed|open|members] [--submission-policy open|closed]
   communities add-member SLUG EMAIL --role owner|manager|curator|reader
+${BACKUP_USAGE}
 
 Configuration comes from the environment: PORT, HOST, CAIRN_DATA_DIR, CAIRN_SITE_URL,
 DATABASE_URL, CAIRN_DOI_PREFIX, CAIRN_DOI_REQUIRED, CAIRN_DATACITE_URL/USERNAME/PASSWORD,
@@ -92,6 +94,8 @@ export async function main(argv: string[]): Promise<number> {
       await serve(config);
       return -1;
     }
+    if (command === 'backup' || command === 'restore')
+      return await backupCommand(config, command, argv.slice(1));
     if (command === 'demo') {
       const { created } = await withServices(config, loadDemo);
       process.stdout.write(
