@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const OperationsEnv = {
   CAIRN_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   CAIRN_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
-  CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: z.coerce.number().min(0).default(120),
+  CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: z.coerce.number().min(0).default(60),
 };
 
 export interface OperationsConfig {
