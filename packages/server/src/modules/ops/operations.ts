@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { registerHealthRoutes } from './health.js';
@@ -58,9 +58,10 @@ export class Operations {
     return { uploads, others: this.#inFlight.size - uploads };
   }
 
-  track(request: FastifyRequest, kind: UploadKind | undefined): void {
+  track(request: FastifyRequest, reply: FastifyReply, kind: UploadKind | undefined): void {
     this.#inFlight.set(request, kind);
-    request.raw.socket?.once('close', () => this.#inFlight.delete(request));
+    // Ends with the response, or with the connection when it breaks before one was sent.
+    reply.raw.once('close', () => this.#inFlight.delete(request));
   }
 
   done(request: FastifyRequest): void {
@@ -139,7 +140,7 @@ export function registerOperations(app: FastifyInstance, services: Services): vo
         });
     }
     const kind = uploadKind(request);
-    operations.track(request, kind);
+    operations.track(request, reply, kind);
     if (kind && metrics) {
       // Counted as the handler reads: paused first, so that listening for data does not start
       // the body flowing before the handler takes it.
