@@ -1,5 +1,4 @@
 import SqliteDatabase from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { appendFile, cp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,64 +7,28 @@ import { loadConfig } from '../../config.js';
 import { ENGINES } from '../../test/databases.js';
 import { PUBLISHABLE_METADATA, md5, storedFiles } from '../../test/files.js';
 import {
-  CAIRN_BIN,
+  callApi,
   createProcessDatabase,
   processUser,
+  runCairn,
   startServerProcess,
   tempDataDir,
   type ServerProcess,
 } from '../../test/server-process.js';
 import { backup, manifestChecksum, type BackupManifest } from './backup.js';
 
-/** Runs `cairn ARGS` with `env`; its exit code and output, whatever the code. */
-async function cairn(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', CAIRN_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
-}
-
 type Headers = Record<string, string>;
-
-async function api(
-  server: ServerProcess,
-  method: string,
-  url: string,
-  headers: Headers,
-  body?: unknown,
-) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: {
-      ...headers,
-      ...(body === undefined
-        ? {}
-        : {
-            'content-type': Buffer.isBuffer(body) ? 'application/octet-stream' : 'application/json',
-          }),
-    },
-    ...(body === undefined ? {} : { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: () => JSON.parse(text) as Record<string, any> };
-}
 
 /** A draft of `headers`' owner with the given files uploaded and committed; its id. */
 async function draftWithFiles(server: ServerProcess, headers: Headers, files: Buffer[]) {
-  const draft = await api(server, 'POST', '/api/records', headers, {
+  const draft = await callApi(server.url, 'POST', '/api/records', headers, {
     metadata: PUBLISHABLE_METADATA,
   });
   expect(draft.status, draft.text).toBe(201);
   const id = draft.json().id as string;
   const base = `/api/records/${id}/draft/files`;
-  const init = await api(
-    server,
+  const init = await callApi(
+    server.url,
     'POST',
     base,
     headers,
@@ -73,9 +36,9 @@ async function draftWithFiles(server: ServerProcess, headers: Headers, files: Bu
   );
   expect(init.status, init.text).toBe(201);
   for (const [i, bytes] of files.entries()) {
-    const put = await api(server, 'PUT', `${base}/f${i}.bin/content`, headers, bytes);
+    const put = await callApi(server.url, 'PUT', `${base}/f${i}.bin/content`, headers, bytes);
     expect(put.status, put.text).toBe(200);
-    const commit = await api(server, 'POST', `${base}/f${i}.bin/commit`, headers);
+    const commit = await callApi(server.url, 'POST', `${base}/f${i}.bin/commit`, headers);
     expect(commit.status, commit.text).toBe(200);
   }
   return id;
@@ -99,7 +62,7 @@ async function checkEveryFile(server: ServerProcess, dataDir: string, headers: H
     [drafts, (id: string) => `/api/records/${id}/draft/files`],
   ] as const) {
     for (const id of ids) {
-      const list = await api(server, 'GET', files(id), headers);
+      const list = await callApi(server.url, 'GET', files(id), headers);
       expect(list.status, `${files(id)}: ${list.text}`).toBe(200);
       for (const entry of (list.json().entries ?? []) as Array<Record<string, any>>) {
         if (entry.status !== 'completed') continue;
@@ -149,11 +112,16 @@ describe('cairn backup and restore (SQLite, local files)', () => {
       for (let n = 0; writing; n++) {
         const id = await draftWithFiles(server, owner.headers, randomFiles(1 + (n % 3)));
         if (n % 3 === 2) {
-          const discard = await api(server, 'DELETE', `/api/records/${id}/draft`, owner.headers);
+          const discard = await callApi(
+            server.url,
+            'DELETE',
+            `/api/records/${id}/draft`,
+            owner.headers,
+          );
           expect(discard.status, discard.text).toBe(204);
         } else {
-          const publish = await api(
-            server,
+          const publish = await callApi(
+            server.url,
             'POST',
             `/api/records/${id}/draft/actions/publish`,
             owner.headers,
@@ -170,7 +138,7 @@ describe('cairn backup and restore (SQLite, local files)', () => {
       await new Promise((r) => setTimeout(r, 20));
     backupDir = path.join(await folder(), 'backup');
     const began = Date.now();
-    const taken = await cairn(['backup', backupDir], { CAIRN_DATA_DIR: source.dir });
+    const taken = await runCairn(['backup', backupDir], { CAIRN_DATA_DIR: source.dir });
     const publishedWhileBackingUp = published.filter((p) => p.at > began).length;
     writing = false;
     await writer;
@@ -188,7 +156,7 @@ describe('cairn backup and restore (SQLite, local files)', () => {
     expect(manifest.objects.length).toBeGreaterThan(0);
 
     const target = await folder();
-    const restored = await cairn(['restore', backupDir], { CAIRN_DATA_DIR: target });
+    const restored = await runCairn(['restore', backupDir], { CAIRN_DATA_DIR: target });
     expect(restored.code, restored.stderr).toBe(0);
     const again = await startServerProcess({ CAIRN_DATA_DIR: target });
     servers.push(again);
@@ -219,7 +187,12 @@ describe('cairn backup and restore (SQLite, local files)', () => {
       // database still refers to them.
       afterDatabase: async () => {
         for (const { id } of drafts) {
-          const discard = await api(server, 'DELETE', `/api/records/${id}/draft`, owner.headers);
+          const discard = await callApi(
+            server.url,
+            'DELETE',
+            `/api/records/${id}/draft`,
+            owner.headers,
+          );
           expect(discard.status, discard.text).toBe(204);
         }
       },
@@ -229,7 +202,7 @@ describe('cairn backup and restore (SQLite, local files)', () => {
     expect(objectsAfter.length).toBe(objectsBefore.length - 8);
 
     const target = await folder();
-    const restored = await cairn(['restore', dir], { CAIRN_DATA_DIR: target });
+    const restored = await runCairn(['restore', dir], { CAIRN_DATA_DIR: target });
     expect(restored.code, restored.stderr).toBe(0);
     const again = await startServerProcess({ CAIRN_DATA_DIR: target });
     servers.push(again);
@@ -258,7 +231,7 @@ describe('cairn backup and restore (SQLite, local files)', () => {
   async function refusedRestore(dir: string, why: RegExp) {
     const target = await folder();
     await rm(target, { recursive: true, force: true });
-    const result = await cairn(['restore', dir], { CAIRN_DATA_DIR: target });
+    const result = await runCairn(['restore', dir], { CAIRN_DATA_DIR: target });
     expect(result.code, result.stdout).toBe(1);
     expect(result.stderr).toMatch(why);
     // Nothing was written where the data would have gone.
@@ -313,12 +286,12 @@ describe('cairn backup and restore (SQLite, local files)', () => {
   it('refuses to restore over a data folder in use unless told to, and replaces it with --force', async () => {
     const target = await folder();
     await writeFile(path.join(target, 'cairn.sqlite'), 'precious');
-    const refused = await cairn(['restore', backupDir], { CAIRN_DATA_DIR: target });
+    const refused = await runCairn(['restore', backupDir], { CAIRN_DATA_DIR: target });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/is not empty .*--force/);
     expect(await readFile(path.join(target, 'cairn.sqlite'), 'utf8')).toBe('precious');
 
-    const forced = await cairn(['restore', backupDir, '--force'], { CAIRN_DATA_DIR: target });
+    const forced = await runCairn(['restore', backupDir, '--force'], { CAIRN_DATA_DIR: target });
     expect(forced.code, forced.stderr).toBe(0);
     const db = new SqliteDatabase(path.join(target, 'cairn.sqlite'), { readonly: true });
     const manifest = JSON.parse(
@@ -338,11 +311,11 @@ describe('cairn backup and restore (SQLite, local files)', () => {
       ['restore', 'a', 'b'],
       ['backup', 'x', '--force'],
     ]) {
-      const result = await cairn(args, env);
+      const result = await runCairn(args, env);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/backup DIR/);
     }
-    const notEmpty = await cairn(['backup', source.dir], env);
+    const notEmpty = await runCairn(['backup', source.dir], env);
     expect(notEmpty.code).toBe(1);
     expect(notEmpty.stderr).toMatch(/is not empty: back up into a new or empty folder/);
   });
@@ -365,7 +338,7 @@ describe.each(ENGINES)('cairn backup where it does not apply, on %s', (engine) =
             }),
       };
       for (const command of ['backup', 'restore']) {
-        const result = await cairn([command, path.join(data.dir, 'b')], env);
+        const result = await runCairn([command, path.join(data.dir, 'b')], env);
         expect(result.code).toBe(1);
         expect(result.stderr).toMatch(
           new RegExp(`cairn ${command} applies to SQLite with the local file store only.*README`),

@@ -1,6 +1,10 @@
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RGW_START_TIMEOUT_MS, startRgw, type RgwServer } from '../../test/ceph-rgw.js';
+import {
+  RGW_START_TIMEOUT_MS,
+  createBucket,
+  startRgw,
+  type RgwServer,
+} from '../../test/ceph-rgw.js';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 
@@ -14,17 +18,7 @@ describe('health with the S3 store', () => {
 
   beforeAll(async () => {
     rgw = await startRgw();
-    const client = new S3Client({
-      endpoint: rgw.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
-      forcePathStyle: true,
-    });
-    try {
-      await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    } finally {
-      client.destroy();
-    }
+    await createBucket(rgw, BUCKET);
     for (const engine of ENGINES) {
       apps.set(
         engine,

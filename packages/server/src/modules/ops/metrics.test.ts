@@ -5,7 +5,7 @@ import { ENGINES } from '../../test/databases.js';
 import { createFilesTestApp, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 import type { TestApp } from '../../test/app.js';
 import { sampleValue, scrape, type Sample } from '../../test/prometheus.js';
-import { freePort } from '../../test/server-process.js';
+import { callApi, freePort } from '../../test/server-process.js';
 
 const DURATION = 'cairn_http_request_duration_seconds_count';
 
@@ -25,29 +25,13 @@ describe.each(ENGINES)('metrics on %s', (engine) => {
   });
   afterAll(() => t.close());
 
-  async function call(method: string, path: string, body?: unknown, headers = {}) {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...owner.headers,
-        ...(body === undefined || Buffer.isBuffer(body)
-          ? { 'content-type': 'application/octet-stream' }
-          : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined
-        ? {}
-        : {
-            body: Buffer.isBuffer(body) || typeof body === 'string' ? body : JSON.stringify(body),
-          }),
-    });
-    return { status: res.status, body: (await res.text()) || '{}' };
-  }
+  const call = (method: string, path: string, body?: unknown) =>
+    callApi(base, method, path, owner.headers, body);
 
   async function draft(): Promise<string> {
     const res = await call('POST', '/api/records', { metadata: PUBLISHABLE_METADATA });
-    expect(res.status, res.body).toBe(201);
-    return (JSON.parse(res.body) as { id: string }).id;
+    expect(res.status, res.text).toBe(201);
+    return res.json().id as string;
   }
 
   it('counts requests by route pattern, method and status class, and errors by status', async () => {
@@ -58,7 +42,7 @@ describe.each(ENGINES)('metrics on %s', (engine) => {
       expect((await call('GET', `/api/records/${id}/draft`)).status).toBe(200);
     expect((await call('GET', '/api/records/nothere/draft')).status).toBe(404);
     expect((await call('GET', '/api/no/such/route')).status).toBe(404);
-    expect((await call('POST', '/api/records', '{not json', {})).status).toBe(400);
+    expect((await call('POST', '/api/records', '{not json')).status).toBe(400);
     const after = await scrape(metricsUrl);
 
     const delta = (name: string, labels: Record<string, string>) =>

@@ -7,6 +7,7 @@ import { PUBLISHABLE_METADATA, md5 } from '../../test/files.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { sampleValue, scrape } from '../../test/prometheus.js';
 import {
+  callApi,
   createProcessDatabase,
   freePort,
   processUser,
@@ -74,29 +75,6 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
-async function api(
-  server: ServerProcess,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...headers,
-      ...(Buffer.isBuffer(body)
-        ? { 'content-type': 'application/octet-stream' }
-        : body === undefined
-          ? {}
-          : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: Buffer.isBuffer(body) ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: () => JSON.parse(text) as Record<string, any> };
-}
-
 describe.each(ENGINES)('graceful shutdown of cairn serve on %s', (engine) => {
   let environment: Awaited<ReturnType<typeof serverEnvironment>>;
   let owner: { headers: Record<string, string> };
@@ -134,14 +112,18 @@ describe.each(ENGINES)('graceful shutdown of cairn serve on %s', (engine) => {
   }
 
   async function draftWithFile(server: ServerProcess, entry: Record<string, unknown>) {
-    const draft = await api(server, 'POST', '/api/records', owner.headers, {
+    const draft = await callApi(server.url, 'POST', '/api/records', owner.headers, {
       metadata: PUBLISHABLE_METADATA,
     });
     expect(draft.status, draft.text).toBe(201);
     const id = draft.json().id as string;
-    const init = await api(server, 'POST', `/api/records/${id}/draft/files`, owner.headers, [
-      entry,
-    ]);
+    const init = await callApi(
+      server.url,
+      'POST',
+      `/api/records/${id}/draft/files`,
+      owner.headers,
+      [entry],
+    );
     expect(init.status, init.text).toBe(201);
     return id;
   }
@@ -173,8 +155,8 @@ describe.each(ENGINES)('graceful shutdown of cairn serve on %s', (engine) => {
 
     // The same data served again: the upload's bytes are there, and the file commits whole.
     const { server: again } = await start();
-    const commit = await api(
-      again,
+    const commit = await callApi(
+      again.url,
       'POST',
       `/api/records/${id}/draft/files/slow.bin/commit`,
       owner.headers,
@@ -202,9 +184,9 @@ describe.each(ENGINES)('graceful shutdown of cairn serve on %s', (engine) => {
       transfer: { type: 'M', parts: 3, part_size: partSize },
     });
     const files = `/api/records/${id}/draft/files/parts.bin`;
-    expect((await api(server, 'PUT', `${files}/content/1`, owner.headers, part(1))).status).toBe(
-      200,
-    );
+    expect(
+      (await callApi(server.url, 'PUT', `${files}/content/1`, owner.headers, part(1))).status,
+    ).toBe(200);
     const upload = slowPut(server, `${files}/content/2`, owner.headers, partSize);
     upload.request.write(part(2).subarray(0, 1000));
     await received(metrics, 'part', partSize + 1000);
@@ -215,7 +197,7 @@ describe.each(ENGINES)('graceful shutdown of cairn serve on %s', (engine) => {
     expect(await Promise.race([server.exited, sleep(EXIT_GUARD_MS, 'still running')])).toBe(0);
 
     const { server: again } = await start();
-    const parts = await api(again, 'GET', `${files}/parts`, owner.headers);
+    const parts = await callApi(again.url, 'GET', `${files}/parts`, owner.headers);
     expect(parts.status, parts.text).toBe(200);
     expect(parts.json()).toMatchObject({
       received: [{ part: 1, size: partSize, checksum: `md5:${md5(part(1))}` }],
@@ -223,9 +205,9 @@ describe.each(ENGINES)('graceful shutdown of cairn serve on %s', (engine) => {
     });
     for (const n of [2, 3])
       expect(
-        (await api(again, 'PUT', `${files}/content/${n}`, owner.headers, part(n))).status,
+        (await callApi(again.url, 'PUT', `${files}/content/${n}`, owner.headers, part(n))).status,
       ).toBe(200);
-    const commit = await api(again, 'POST', `${files}/commit`, owner.headers);
+    const commit = await callApi(again.url, 'POST', `${files}/commit`, owner.headers);
     expect(commit.status, commit.text).toBe(200);
     expect(commit.json()).toMatchObject({ status: 'completed', checksum: `md5:${md5(bytes)}` });
     await again.kill('SIGTERM');
