@@ -221,6 +221,56 @@ describe('cairn backup and restore (SQLite, local files)', () => {
     await again.kill('SIGTERM');
   });
 
+  it('restores uploads that were unfinished: received content commits, a multipart upload starts again', async () => {
+    const draft = await callApi(server.url, 'POST', '/api/records', owner.headers, {
+      metadata: PUBLISHABLE_METADATA,
+    });
+    const id = draft.json().id as string;
+    const files = `/api/records/${id}/draft/files`;
+    const single = crypto.randomBytes(3000);
+    const parts = [crypto.randomBytes(5000), crypto.randomBytes(1000)];
+    const init = await callApi(server.url, 'POST', files, owner.headers, [
+      { key: 'single.bin' },
+      { key: 'parts.bin', size: 6000, transfer: { type: 'M', parts: 2, part_size: 5000 } },
+    ]);
+    expect(init.status, init.text).toBe(201);
+    expect(
+      (await callApi(server.url, 'PUT', `${files}/single.bin/content`, owner.headers, single))
+        .status,
+    ).toBe(200);
+    expect(
+      (await callApi(server.url, 'PUT', `${files}/parts.bin/content/1`, owner.headers, parts[0]))
+        .status,
+    ).toBe(200);
+    const dir = path.join(await folder(), 'backup');
+    expect((await runCairn(['backup', dir], { CAIRN_DATA_DIR: source.dir })).code).toBe(0);
+    const target = await folder();
+    const restored = await runCairn(['restore', dir], { CAIRN_DATA_DIR: target });
+    expect(restored.code, restored.stderr).toBe(0);
+    const again = await startServerProcess({ CAIRN_DATA_DIR: target });
+    servers.push(again);
+
+    const commit = await callApi(again.url, 'POST', `${files}/single.bin/commit`, owner.headers);
+    expect(commit.status, commit.text).toBe(200);
+    expect(commit.json().checksum).toBe(`md5:${md5(single)}`);
+    const listed = await callApi(again.url, 'GET', `${files}/parts.bin/parts`, owner.headers);
+    expect(listed.json()).toMatchObject({ received: [], missing: [1, 2] });
+    for (const [i, bytes] of parts.entries()) {
+      const put = await callApi(
+        again.url,
+        'PUT',
+        `${files}/parts.bin/content/${i + 1}`,
+        owner.headers,
+        bytes,
+      );
+      expect(put.status, put.text).toBe(200);
+    }
+    const done = await callApi(again.url, 'POST', `${files}/parts.bin/commit`, owner.headers);
+    expect(done.status, done.text).toBe(200);
+    expect(done.json().checksum).toBe(`md5:${md5(Buffer.concat(parts))}`);
+    await again.kill('SIGTERM');
+  });
+
   /** A copy of the finished backup, to damage. */
   async function backupCopy(): Promise<string> {
     const copy = path.join(await folder(), 'backup');

@@ -406,15 +406,14 @@ export async function restore(
   const { file, root } = localSqlite(config, 'restore');
   const say = options.progress ?? (() => {});
   const dir = resolve(source);
-  const manifest = await verifyBackup(dir);
-  say(`backup verified: ${manifest.counts.records} records, ${manifest.counts.objects} objects`);
-
   const dataDir = dirname(file);
   const present = await entries(dataDir);
   if (present.length > 0 && !options.force)
     throw new BackupError(
       `${dataDir} is not empty (${present.slice(0, 5).join(', ')}${present.length > 5 ? ', …' : ''}): restore into an empty CAIRN_DATA_DIR, or add --force to replace its database and files.`,
     );
+  const manifest = await verifyBackup(dir);
+  say(`backup verified: ${manifest.counts.records} records, ${manifest.counts.objects} objects`);
 
   const staging = join(dataDir, `.restore-${randomUUID()}`);
   try {
