@@ -26,6 +26,7 @@ import { registerTokenRoutes } from './modules/users/tokens.routes.js';
 import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
 import { registerRequestRoutes } from './modules/requests/requests.routes.js';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes.js';
+import { registerOperations } from './modules/ops/operations.js';
 import { registerRecordCommunityRoutes } from './modules/record-communities/record-communities.routes.js';
 
 export interface AppOptions {
@@ -66,6 +67,8 @@ export async function buildApp(
       querystringParser: (query) => storableQuery(parseQuery(query)),
     },
     frameworkErrors: handleFrameworkError,
+    // Requests that arrive while shutting down get the contract's 503 (modules/ops).
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -151,6 +154,7 @@ export async function buildApp(
   });
   app.get('/api/docs/openapi.json', { schema: { hide: true } }, () => app.swagger());
   registerDocsPage(app);
+  registerOperations(app, services);
 
   registerAuth(app, services.users);
   registerAuthRoutes(app, config, services.users);

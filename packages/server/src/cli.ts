@@ -8,6 +8,8 @@ import { createServices, type Services } from './services.js';
 import { buildApp } from './app.js';
 import { startSweeps } from './sweeps/scheduler.js';
 import { DEMO_USERS, loadDemo } from './demo.js';
+import { handleShutdownSignals } from './modules/ops/shutdown.js';
+import { BACKUP_USAGE, backupCommand } from './modules/ops/backup-command.js';
 import { AppError } from './errors.js';
 import {
   ImportUsageError,
@@ -30,6 +32,7 @@ const USAGE = `Usage: cairn <command>
   communities create SLUG --title T --owner EMAIL [--visibility public|restricted]
               [--review-policy closed|open|members] [--submission-policy open|closed]
   communities add-member SLUG EMAIL --role owner|manager|curator|reader
+${BACKUP_USAGE}
 
 Configuration comes from the environment: PORT, HOST, CAIRN_DATA_DIR, CAIRN_SITE_URL,
 DATABASE_URL, CAIRN_DOI_PREFIX, CAIRN_DOI_REQUIRED, CAIRN_DATACITE_URL/USERNAME/PASSWORD,
@@ -57,7 +60,7 @@ async function serve(config: Config): Promise<void> {
     const { created } = await loadDemo(services);
     if (created.length > 0) app.log.info(`demo data loaded: ${created.join(', ')}`);
   }
-  const stopSweeps = startSweeps(services, app.log);
+  const stopSweeps = startSweeps(services, app.log, app.operations.sweepObserver);
   await app.listen({ port: config.port, host: config.host });
   const lines = [
     '',
@@ -70,15 +73,7 @@ async function serve(config: Config): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  const shutdown = async (signal: string) => {
-    app.log.info(`${signal}: shutting down`);
-    await stopSweeps();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  handleShutdownSignals({ app, services, stopSweeps });
 }
 
 /** Entry point of `npx cairn`; returns the process exit code. */
@@ -99,6 +94,8 @@ export async function main(argv: string[]): Promise<number> {
       await serve(config);
       return -1;
     }
+    if (command === 'backup' || command === 'restore')
+      return await backupCommand(config, command, argv.slice(1));
     if (command === 'demo') {
       const { created } = await withServices(config, loadDemo);
       process.stdout.write(

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       sweepIntervalSeconds: 60,
       requestExpiryDays: 30,
       logLevel: 'info',
+      operations: { shutdownGraceSeconds: 10, shutdownUploadGraceSeconds: 60 },
       editor: {
         uploadConcurrency: 3,
         defaultTransferType: 'L',
@@ -231,5 +232,27 @@ describe('loadConfig', () => {
     expect(problemsOf({ CAIRN_DATACITE_PASSWORD: 'secret' })).toEqual([
       'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
     ]);
+  });
+  it('reads the metrics port and the shutdown graces, and refuses a metrics port equal to PORT', () => {
+    expect(
+      loadConfig({
+        CAIRN_METRICS_PORT: '9464',
+        CAIRN_SHUTDOWN_GRACE_SECONDS: '5',
+        CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: '300',
+      }).operations,
+    ).toEqual({ metricsPort: 9464, shutdownGraceSeconds: 5, shutdownUploadGraceSeconds: 300 });
+    expect(problemsOf({ PORT: '8080', CAIRN_METRICS_PORT: '8080' })).toEqual([
+      'CAIRN_METRICS_PORT: must differ from PORT',
+    ]);
+    expect(problemsOf({ CAIRN_METRICS_PORT: '5000' })).toEqual([
+      'CAIRN_METRICS_PORT: must differ from PORT',
+    ]);
+    const problems = problemsOf({
+      CAIRN_METRICS_PORT: 'x',
+      CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: '-1',
+    });
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^CAIRN_METRICS_PORT: /);
+    expect(problems[1]).toMatch(/^CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: /);
   });
 });

@@ -9,6 +9,12 @@ import {
   type CustomFieldUi,
 } from '@cairn/shared';
 import path from 'node:path';
+import {
+  OperationsEnv,
+  operationsConfig,
+  operationsProblems,
+  type OperationsConfig,
+} from './modules/ops/ops-config.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -99,6 +105,7 @@ const EnvSchema = z.object({
   CAIRN_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
+  ...OperationsEnv,
 });
 
 /**
@@ -133,6 +140,7 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
       if (!env[name]) problems.push(`${name}: required when CAIRN_STORAGE=s3`);
     }
   }
+  problems.push(...operationsProblems(env));
   return problems;
 }
 
@@ -188,6 +196,8 @@ export interface Config {
   /** Days a submitted review or inclusion request stays open before it expires; 0: never. */
   readonly requestExpiryDays: number;
   readonly logLevel: string;
+  /** Health, metrics and shutdown (`modules/ops`). */
+  readonly operations: OperationsConfig;
   /** What the deposit editor is told (the page bootstrap's config). */
   readonly editor: {
     readonly uploadConcurrency: number;
@@ -284,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     sweepIntervalSeconds: e.CAIRN_SWEEP_INTERVAL_SECONDS,
     requestExpiryDays: e.CAIRN_REQUEST_EXPIRY_DAYS,
     logLevel: e.CAIRN_LOG_LEVEL,
+    operations: operationsConfig(e),
     editor: {
       uploadConcurrency: e.CAIRN_UPLOAD_CONCURRENCY,
       defaultTransferType: e.CAIRN_DEFAULT_TRANSFER_TYPE,

@@ -13,6 +13,15 @@ export interface DatabaseHandle {
   db: Db;
   engine: Engine;
   close(): Promise<void>;
+  /** PostgreSQL's connection pool, for its figures (metrics); SQLite has none. */
+  pool?: PoolFigures;
+}
+
+export interface PoolFigures {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+  readonly max: number;
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -66,11 +75,33 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     max: 10,
     ...(database.schema ? { options: `-c search_path=${database.schema}` } : {}),
   });
+  // A connection that dies (a restarted or unreachable server) emits an error event, which with
+  // no listener ends the process: the pool's own while the connection is idle, the client's
+  // while it is in use. The query in flight fails with it anyway, the pool drops the connection,
+  // and readiness reports the database.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
   });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    close: () => db.destroy(),
+    pool: {
+      get totalCount() {
+        return pool.totalCount;
+      },
+      get idleCount() {
+        return pool.idleCount;
+      },
+      get waitingCount() {
+        return pool.waitingCount;
+      },
+      max: pool.options.max ?? 10,
+    },
+  };
 }
 
 /** `now()` as the ISO string Cairn stores (UTC, millisecond precision). */

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMember, createCommunity, makeDue, requestAs } from '../test/communities.js';
 import { ENGINES } from '../test/databases.js';
@@ -83,5 +84,50 @@ describe.each(ENGINES)('sweep scheduler on %s', (engine) => {
     expect(
       (await requestAs(t, 'GET', `/api/records/${fresh.draft}/draft`, depositor)).json().status,
     ).toBe('in_review');
+  });
+});
+
+describe.runIf(ENGINES.includes('postgres'))('sweep rounds on postgres', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres', { CAIRN_SWEEP_INTERVAL_SECONDS: '1' });
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await t.close();
+  });
+
+  it('never starts a round while one runs, and stopping waits for the one that runs', async () => {
+    const database = t.config.database;
+    if (database.kind !== 'postgres') throw new Error('postgres only');
+    // Another connection holds the sessions table: the round blocks in session-cleanup.
+    const locker = new pg.Client({
+      connectionString: database.url,
+      options: `-c search_path=${database.schema}`,
+    });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table sessions in access exclusive mode');
+    const runs: string[] = [];
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const stop = startSweeps(t.services, t.app.log, (sweep, outcome) =>
+      runs.push(`${sweep}:${outcome}`),
+    );
+    try {
+      await vi.waitFor(() => expect(runs).toContain('doi-registration:done'), {
+        timeout: 20_000,
+        interval: 20,
+      });
+      // Five periods pass while the round waits for the table.
+      vi.advanceTimersByTime(5_000);
+    } finally {
+      vi.useRealTimers();
+      await locker.query('rollback');
+      await locker.end();
+    }
+    await stop();
+    expect(runs.filter((r) => r === 'embargo-lift:done')).toHaveLength(1);
+    expect(runs).toContain('session-cleanup:done');
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Services } from '../services.js';
+import type { SweepObserver } from '../modules/ops/metrics.js';
 
 interface Sweep {
   name: string;
@@ -14,7 +15,11 @@ interface Sweep {
  * PostgreSQL each run takes an advisory lock, so N app servers behind a load balancer never do
  * the same work twice; SQLite means a single process, so no lock is needed.
  */
-export function startSweeps(services: Services, log: FastifyBaseLogger): () => Promise<void> {
+export function startSweeps(
+  services: Services,
+  log: FastifyBaseLogger,
+  observe: SweepObserver = () => {},
+): () => Promise<void> {
   const sweeps: Sweep[] = [
     { name: 'embargo-lift', lockKey: 734001, run: () => services.records.liftExpiredEmbargoes() },
     { name: 'doi-registration', lockKey: 734002, run: () => services.doi.drain() },
@@ -24,20 +29,24 @@ export function startSweeps(services: Services, log: FastifyBaseLogger): () => P
   ];
   const { db, engine } = services.database;
 
+  async function runAndReport(sweep: Sweep): Promise<void> {
+    const n = await sweep.run();
+    if (n > 0) log.info({ sweep: sweep.name, n }, 'sweep done');
+    observe(sweep.name, 'done', n);
+  }
+
   async function runLocked(sweep: Sweep): Promise<void> {
-    if (engine === 'sqlite') {
-      const n = await sweep.run();
-      if (n > 0) log.info({ sweep: sweep.name, n }, 'sweep done');
-      return;
-    }
+    if (engine === 'sqlite') return runAndReport(sweep);
     await db.connection().execute(async (conn) => {
       const got = await sql<{
         ok: boolean;
       }>`select pg_try_advisory_lock(${sweep.lockKey}) as ok`.execute(conn);
-      if (!got.rows[0]?.ok) return;
+      if (!got.rows[0]?.ok) {
+        observe(sweep.name, 'skipped', 0);
+        return;
+      }
       try {
-        const n = await sweep.run();
-        if (n > 0) log.info({ sweep: sweep.name, n }, 'sweep done');
+        await runAndReport(sweep);
       } finally {
         await sql`select pg_advisory_unlock(${sweep.lockKey})`.execute(conn);
       }
@@ -45,8 +54,13 @@ export function startSweeps(services: Services, log: FastifyBaseLogger): () => P
   }
 
   let stopped = false;
+  let running = false;
   let current: Promise<void> = Promise.resolve();
   const tick = () => {
+    // A round still running when the next is due makes that one wait for the following tick:
+    // stopping must be able to wait for the one round that runs.
+    if (running) return;
+    running = true;
     current = (async () => {
       for (const sweep of sweeps) {
         if (stopped) return;
@@ -54,9 +68,12 @@ export function startSweeps(services: Services, log: FastifyBaseLogger): () => P
           await runLocked(sweep);
         } catch (error) {
           log.error({ err: error, sweep: sweep.name }, 'sweep failed');
+          observe(sweep.name, 'failed', 0);
         }
       }
-    })();
+    })().finally(() => {
+      running = false;
+    });
   };
   const interval = services.config.sweepIntervalSeconds;
   tick();

@@ -1,3 +1,4 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -89,6 +90,21 @@ export async function startRgw(): Promise<RgwServer> {
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Creates `bucket` on the gateway (path-style, as Cairn is configured against it). */
+export async function createBucket(rgw: RgwServer, bucket: string): Promise<void> {
+  const client = new S3Client({
+    endpoint: rgw.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
+    forcePathStyle: true,
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } finally {
+    client.destroy();
   }
 }
 

@@ -137,8 +137,11 @@ export async function createProcessDatabase(): Promise<{ url: string; drop: () =
   };
 }
 
-/** Runs a `cairn` command (`users create …`, `tokens create …`) with `env`; its stdout. */
-export async function cairnCommand(args: string[], env: Record<string, string>): Promise<string> {
+/** Runs a `cairn` command with `env`; its exit code and output, whatever the code. */
+export async function runCairn(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', CAIRN_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,8 +151,49 @@ export async function cairnCommand(args: string[], env: Record<string, string>):
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+/** Runs a `cairn` command (`users create …`, `tokens create …`) with `env`; its stdout. */
+export async function cairnCommand(args: string[], env: Record<string, string>): Promise<string> {
+  const { code, stdout, stderr } = await runCairn(args, env);
   if (code !== 0) throw new Error(`cairn ${args.join(' ')} exited with ${code}:\n${stderr}`);
   return stdout;
+}
+
+/** What `callApi` answers: the status, the body as text, and the body as JSON on demand. */
+export interface ApiAnswer {
+  status: number;
+  text: string;
+  json: () => Record<string, any>;
+}
+
+/**
+ * A request over real HTTP to `base` (a child process, or an app listening): a Buffer body goes
+ * as octet-stream (file content), a string as it is with the JSON type, anything else as JSON.
+ */
+export async function callApi(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const binary = Buffer.isBuffer(body);
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined
+        ? {}
+        : { 'content-type': binary ? 'application/octet-stream' : 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined
+      ? {}
+      : { body: binary || typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: () => JSON.parse(text) as Record<string, any> };
 }
 
 /** A new account and a personal access token for it, made with the CLI; `Authorization` headers. */

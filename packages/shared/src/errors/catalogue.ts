@@ -45,6 +45,7 @@ export const ERROR_CATALOGUE = {
     status: 500,
     message: 'The server encountered an internal error and was unable to complete your request.',
   },
+  SHUTTING_DOWN: { status: 503, message: 'The server is shutting down. Please retry.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

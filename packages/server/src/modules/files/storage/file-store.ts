@@ -119,6 +119,12 @@ export interface FileStore {
   /** Removes the object; absent objects are not an error. */
   delete(key: string): Promise<void>;
 
+  /**
+   * A cheap check that the store can take and serve bytes now (readiness); throws when it cannot.
+   * `signal` ends a probe that hangs.
+   */
+  probe(signal: AbortSignal): Promise<void>;
+
   /** Multipart uploads started before `olderThan` (for the sweep that frees abandoned bytes). */
   listStaleMultipart?(olderThan: Date): Promise<Array<{ key: string; uploadId: string }>>;
 }

@@ -23,6 +23,7 @@ import {
   type PartReceipt,
   type StoredPart,
 } from './file-store.js';
+import { DeletionHolds } from './deletion-hold.js';
 import { Md5 } from './md5.js';
 import { MeteredBody, assertByteRange, contentMd5ToHex, partNumbers } from './store-support.js';
 
@@ -100,6 +101,7 @@ export interface LocalFileStoreOptions {
 export class LocalFileStore implements FileStore {
   readonly kind = 'local';
   readonly #root: string;
+  readonly #holds: DeletionHolds;
   readonly #partLocks = new Map<string, Promise<void>>();
   readonly #hashes = new Map<string, HashState>();
   /** How many times each part (`<uploadId>:<n>`) has been written by this process. */
@@ -107,6 +109,7 @@ export class LocalFileStore implements FileStore {
 
   constructor({ root }: LocalFileStoreOptions) {
     this.#root = resolve(root);
+    this.#holds = new DeletionHolds(this.#root);
   }
 
   async put(
@@ -489,11 +492,32 @@ export class LocalFileStore implements FileStore {
   }
 
   async delete(key: string): Promise<void> {
+    const path = this.#objectPath(key);
+    // A backup is copying the store: the bytes stay until it is done (see DeletionHolds).
+    if (await this.#holds.held()) return this.#holds.defer(key);
+    await this.#unlink(path);
+    await this.purgeDeferred();
+  }
+
+  /** Deletes what was held back while a backup ran, once none runs; the count deleted. */
+  purgeDeferred(): Promise<number> {
+    return this.#holds.purge((deferred) => this.#unlink(this.#objectPath(deferred)));
+  }
+
+  async #unlink(path: string): Promise<void> {
     try {
-      await unlink(this.#objectPath(key));
+      await unlink(path);
     } catch (error) {
       if (!hasCode(error, 'ENOENT', 'ENOTDIR')) throw error;
     }
+  }
+
+  /** Writes and removes a small file where uploads are written: the store's disk takes bytes. */
+  async probe(signal: AbortSignal): Promise<void> {
+    const probe = this.#tempPath();
+    await mkdir(dirname(probe), { recursive: true });
+    await writeFile(probe, 'probe', { signal });
+    await rm(probe, { force: true });
   }
 
   async listStaleMultipart(olderThan: Date): Promise<Array<{ key: string; uploadId: string }>> {
@@ -566,19 +590,27 @@ export class LocalFileStore implements FileStore {
 
   /** `<root>/<key>`, refusing keys that could escape the root or reach the dot-folders. */
   #objectPath(key: string): string {
-    const segments = key.split('/');
-    const unsafe =
-      key.includes('\0') ||
-      key.includes('\\') ||
-      key.includes('..') ||
-      isAbsolute(key) ||
-      segments.some((s) => s === '' || s.startsWith('.'));
-    const path = join(this.#root, ...segments);
-    if (unsafe || !path.startsWith(this.#root + sep)) {
-      throw new Error(`Refusing unsafe store key ${JSON.stringify(key)}.`);
-    }
-    return path;
+    return localObjectPath(this.#root, key);
   }
+}
+
+/**
+ * Where a local store under `root` keeps the object `key`, refusing keys that could escape the
+ * root or reach the store's dot-folders (backups read and write stores through it too).
+ */
+export function localObjectPath(root: string, key: string): string {
+  const segments = key.split('/');
+  const unsafe =
+    key.includes('\0') ||
+    key.includes('\\') ||
+    key.includes('..') ||
+    isAbsolute(key) ||
+    segments.some((s) => s === '' || s.startsWith('.'));
+  const path = join(root, ...segments);
+  if (unsafe || !path.startsWith(root + sep)) {
+    throw new Error(`Refusing unsafe store key ${JSON.stringify(key)}.`);
+  }
+  return path;
 }
 
 async function readManifest(dir: string): Promise<Manifest | undefined> {

@@ -6,6 +6,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   ListMultipartUploadsCommand,
   ListPartsCommand,
   PutObjectCommand,
@@ -92,6 +93,12 @@ export class S3FileStore implements FileStore {
     this.#bucket = options.bucket;
     this.#client = new S3Client(config(options.endpoint));
     this.#presignClient = new S3Client(config(options.publicEndpoint ?? options.endpoint));
+  }
+
+  async probe(signal: AbortSignal): Promise<void> {
+    await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }), {
+      abortSignal: signal,
+    });
   }
 
   /** Releases the clients' sockets (on shutdown). */
