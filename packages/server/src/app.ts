@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import crypto from 'node:crypto';
@@ -14,6 +14,7 @@ import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/storable-text.js';
 import { registerAuth } from './plugins/auth.js';
+import { loggerOptions } from './lib/logging.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
 import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
@@ -29,7 +30,11 @@ import { registerReviewRoutes } from './modules/reviews/reviews.routes.js';
 import { registerRecordCommunityRoutes } from './modules/record-communities/record-communities.routes.js';
 
 export interface AppOptions {
-  logger?: FastifyServerOptions['logger'];
+  /**
+   * `false`: no log. Otherwise Cairn's logger (secrets redacted) at `level` (the configured one
+   * by default), writing to `stream` (standard output by default).
+   */
+  logger?: false | { level?: string; stream?: { write(line: string): void } };
 }
 
 /**
@@ -57,7 +62,10 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : loggerOptions(options.logger?.level ?? config.logLevel, options.logger?.stream),
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
     routerOptions: {
