@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import crypto from 'node:crypto';
@@ -10,11 +10,13 @@ import {
 } from 'fastify-type-provider-zod';
 import './fastify-config.js';
 import type { Services } from './services.js';
+import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/storable-text.js';
 import { registerAuth } from './plugins/auth.js';
 import { loggerOptions } from './lib/logging.js';
+import { registerThrottling } from './modules/throttle/throttle.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
 import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
@@ -54,6 +56,15 @@ function parseJsonBody(body: string, keepRawText: boolean): unknown {
 }
 
 /**
+ * Fastify's `trustProxy` from the configured one. A hop count becomes the function Fastify would
+ * make of it, which its type leaves out.
+ */
+function fastifyTrustProxy(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'boolean' ? trust : [...trust];
+}
+
+/**
  * Builds the Fastify app from wired services; never listens (tests use inject or listen on port 0).
  */
 export async function buildApp(
@@ -67,6 +78,7 @@ export async function buildApp(
         ? false
         : loggerOptions(options.logger?.level ?? config.logLevel, options.logger?.stream),
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -161,6 +173,7 @@ export async function buildApp(
   registerDocsPage(app);
 
   registerAuth(app, services.users);
+  await registerThrottling(app, services.rateLimits, config);
   registerAuthRoutes(app, config, services.users);
   registerRecordRoutes(app, {
     config,
