@@ -17,6 +17,7 @@ import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/stor
 import { registerAuth } from './plugins/auth.js';
 import { loggerOptions } from './lib/logging.js';
 import { registerThrottling } from './modules/throttle/throttle.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
 import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) route.schema = { ...route.schema, hide: true };
   });
+  await registerSecurityHeaders(app, config, services.store);
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
