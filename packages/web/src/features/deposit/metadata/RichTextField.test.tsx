@@ -30,11 +30,17 @@ describe('RichTextField', () => {
 
   it('keeps the editor away below the fold, showing the text read only', async () => {
     vi.stubGlobal('IntersectionObserver', FarAwayObserver);
-    renderDescription('<p>Counts from <strong>Bass Rock</strong>.</p>');
+    renderDescription(
+      '<p>Counts from <strong>Bass Rock</strong>.</p><p>Second <img src="x" onerror="alert(1)">paragraph.</p>',
+    );
 
     const placeholder = screen.getByRole('textbox', { name: 'Description' });
-    expect(placeholder.textContent).toBe('Counts from Bass Rock.');
-    expect(placeholder.querySelector('strong')?.textContent).toBe('Bass Rock');
+    // The text at once, a line per paragraph; the formatting once the sanitiser has come.
+    expect(placeholder.textContent).toBe('Counts from Bass Rock.\nSecond paragraph.');
+    expect(placeholder.querySelector('strong')).toBeNull();
+    await waitFor(() => expect(placeholder.querySelector('strong')?.textContent).toBe('Bass Rock'));
+    expect(placeholder.textContent).toBe('Counts from Bass Rock.Second paragraph.');
+    expect(placeholder.querySelector('img')).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(editor()).toBeNull();
   });

@@ -11,7 +11,7 @@ import {
   type Ref,
 } from 'react';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
-import { SafeHtml } from '../../../components/SafeHtml';
+import { DeferredSafeHtml } from '../../../components/DeferredSafeHtml';
 import { whenIdle } from '../../../lib/idle';
 import type { RichTextEditorFieldProps } from './RichTextEditorField';
 
@@ -105,7 +105,7 @@ function EditorPlaceholder({
         bd="1px solid var(--mantine-color-default-border)"
         style={{ borderRadius: 'var(--mantine-radius-sm)' }}
       >
-        {typeof value === 'string' && value !== '' && <SafeHtml html={value} />}
+        {typeof value === 'string' && value !== '' && <DeferredSafeHtml html={value} />}
       </Box>
       {error && <Input.Error id={errorId}>{error}</Input.Error>}
     </Stack>
