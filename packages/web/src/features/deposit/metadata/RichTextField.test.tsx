@@ -34,14 +34,11 @@ describe('RichTextField', () => {
       '<p>Counts from <strong>Bass Rock</strong>.</p><p>Second <img src="x" onerror="alert(1)">paragraph.</p>',
     );
 
+    // The text alone, a line per paragraph: the formatting comes with the editor.
     const placeholder = screen.getByRole('textbox', { name: 'Description' });
-    // The text at once, a line per paragraph; the formatting once the sanitiser has come.
     expect(placeholder.textContent).toBe('Counts from Bass Rock.\nSecond paragraph.');
-    expect(placeholder.querySelector('strong')).toBeNull();
-    await waitFor(() => expect(placeholder.querySelector('strong')?.textContent).toBe('Bass Rock'));
-    expect(placeholder.textContent).toBe('Counts from Bass Rock.Second paragraph.');
-    expect(placeholder.querySelector('img')).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(placeholder.querySelector('strong, img')).toBeNull();
     expect(editor()).toBeNull();
   });
 
