@@ -36,8 +36,8 @@ function attempts(t: TestApp) {
       body,
     });
   return {
-    login: (email: string, password: string, from: string) =>
-      post('/api/auth/login', { email, password }, from),
+    login: (email: string, password: string, from: string, headers = {}) =>
+      post('/api/auth/login', { email, password }, from, headers),
     signup: (email: string, from: string) =>
       post('/api/auth/signup', { email, password: PASSWORD }, from),
     token: (headers: Record<string, string>, from: string) =>
@@ -108,16 +108,8 @@ describe.each(ENGINES)('throttling with the default limits (%s)', (engine) => {
   it('reads the address from X-Forwarded-For only when told to trust a proxy', async () => {
     const from = freshAddress();
     for (let i = 0; i < 100; i++) {
-      const res = await t.request({
-        method: 'POST',
-        url: '/api/auth/login',
-        remoteAddress: from,
-        headers: {
-          cookie: `csrftoken=${CSRF}`,
-          'x-csrftoken': CSRF,
-          'x-forwarded-for': freshAddress(),
-        },
-        body: { email: `forwarded-${i}@example.org`, password: 'guess' },
+      const res = await send.login(`forwarded-${i}@example.org`, 'guess', from, {
+        'x-forwarded-for': freshAddress(),
       });
       expect(res.statusCode).toBe(401);
     }
@@ -192,17 +184,7 @@ describe.each(ENGINES)('throttling with configured limits (%s)', (engine) => {
     const proxy = '10.200.0.1';
     const client = freshAddress();
     const viaProxy = (email: string, forwardedFor: string) =>
-      t.request({
-        method: 'POST',
-        url: '/api/auth/login',
-        remoteAddress: proxy,
-        headers: {
-          cookie: `csrftoken=${CSRF}`,
-          'x-csrftoken': CSRF,
-          'x-forwarded-for': forwardedFor,
-        },
-        body: { email, password: 'guess' },
-      });
+      send.login(email, 'guess', proxy, { 'x-forwarded-for': forwardedFor });
     for (let i = 0; i < 5; i++) {
       expect((await viaProxy(`proxied-${i}@example.org`, client)).statusCode).toBe(401);
     }
