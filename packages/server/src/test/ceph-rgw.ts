@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 
 const run = promisify(execFile);
 
@@ -23,6 +24,40 @@ export interface RgwServer {
   accessKeyId: string;
   secretAccessKey: string;
   stop(): Promise<void>;
+}
+
+/**
+ * Creates `bucket` with the CORS rules browsers need to send presigned parts to it from another
+ * origin: any origin may PUT (and GET), and may read a part's ETag.
+ */
+export async function createBrowserBucket(rgw: RgwServer, bucket: string): Promise<void> {
+  const client = new S3Client({
+    endpoint: rgw.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
+    forcePathStyle: true,
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    await client.send(
+      new PutBucketCorsCommand({
+        Bucket: bucket,
+        CORSConfiguration: {
+          CORSRules: [
+            {
+              AllowedOrigins: ['*'],
+              AllowedMethods: ['GET', 'PUT'],
+              AllowedHeaders: ['*'],
+              ExposeHeaders: ['ETag'],
+              MaxAgeSeconds: 3000,
+            },
+          ],
+        },
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
 }
 
 /**
