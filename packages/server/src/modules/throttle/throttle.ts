@@ -8,13 +8,6 @@ import type { RateLimitsRepository } from './throttle.repository.js';
 /** The actions that guess or mint credentials, each throttled per account and per address. */
 export type ThrottledAction = 'login' | 'signup' | 'tokens';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Count this route's requests against the action's limits (see modules/throttle). */
-    throttle?: ThrottledAction;
-  }
-}
-
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type LimitResult = Awaited<ReturnType<Limiter>>;
 
