@@ -7,6 +7,7 @@ import { describe, expect } from 'vitest';
 import {
   createBrowserBucket,
   RGW_START_TIMEOUT_MS,
+  s3Environment,
   startRgw,
 } from '../packages/server/src/test/ceph-rgw.js';
 import { addCreator, DRAFT_PATH } from './support/deposit.js';
@@ -21,14 +22,7 @@ test.override('server', { scope: 'file' }, async ({}, { onCleanup }) => {
   const rgw = await startRgw();
   try {
     await createBrowserBucket(rgw, BUCKET);
-    const server = await startServer({
-      CAIRN_STORAGE: 's3',
-      CAIRN_S3_ENDPOINT: rgw.endpoint,
-      CAIRN_S3_BUCKET: BUCKET,
-      CAIRN_S3_ACCESS_KEY_ID: rgw.accessKeyId,
-      CAIRN_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
-      CAIRN_S3_FORCE_PATH_STYLE: 'true',
-    });
+    const server = await startServer(s3Environment(rgw, BUCKET));
     onCleanup(async () => {
       await server.close();
       await rgw.stop();

@@ -26,6 +26,18 @@ export interface RgwServer {
   stop(): Promise<void>;
 }
 
+/** The environment that makes Cairn keep its files in `bucket` on `rgw`. */
+export function s3Environment(rgw: RgwServer, bucket: string): Record<string, string> {
+  return {
+    CAIRN_STORAGE: 's3',
+    CAIRN_S3_ENDPOINT: rgw.endpoint,
+    CAIRN_S3_BUCKET: bucket,
+    CAIRN_S3_ACCESS_KEY_ID: rgw.accessKeyId,
+    CAIRN_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
+    CAIRN_S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
 /**
  * Creates `bucket` with the CORS rules browsers need to send presigned parts to it from another
  * origin: any origin may PUT (and GET), and may read a part's ETag.
