@@ -353,9 +353,7 @@ async function logIn(browser, baseUrl) {
 async function load(page, url) {
   await page.addInitScript({ content: INSTRUMENT });
   await page.goto(url);
-  await page.waitForFunction('window.__interactiveAt !== undefined', undefined, {
-    timeout: 60_000,
-  });
+  await waitForDefined(page, 'window.__interactiveAt', 60_000);
   return /** @type {{interactive: number, htmlDone: number, htmlKB: number}} */ (
     await page.evaluate(`(() => {
       const nav = performance.getEntriesByType('navigation')[0];
@@ -496,9 +494,26 @@ async function moveCreator(page) {
   return times;
 }
 
+/**
+ * Waits until `expression` has a value in the page. Not `page.waitForFunction`: Playwright runs
+ * its predicate through `eval` in the page, which the pages' Content-Security-Policy refuses.
+ * The instrumented values are timestamps taken in the page, so how often this looks does not
+ * change them.
+ * @param {Page} page
+ * @param {string} expression
+ * @param {number} timeoutMs
+ */
+async function waitForDefined(page, expression, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while ((await page.evaluate(`${expression} !== undefined`)) !== true) {
+    if (Date.now() > deadline) throw new Error(`${expression} unset after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** @param {Page} page */
 async function paintTime(page) {
-  await page.waitForFunction('window.__paint !== undefined', undefined, { timeout: 30_000 });
+  await waitForDefined(page, 'window.__paint', 30_000);
   return /** @type {number} */ (await page.evaluate('window.__paint'));
 }
 

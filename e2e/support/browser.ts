@@ -29,6 +29,26 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
+/**
+ * Content-Security-Policy (and X-Frame-Options) refusals Chromium reported on the console of any
+ * context `openPage` made since the last `takeCspViolations`: the page fixture fails a test that
+ * caused one, since what the policy blocked is a broken page for real visitors.
+ */
+const cspViolations: string[] = [];
+
+/**
+ * Chromium words refusals "Refused to load …", "Refused to frame …" or "Executing inline script
+ * violates the following Content Security Policy directive …", depending on what was refused.
+ */
+function isPolicyRefusal(text: string): boolean {
+  return text.startsWith('Refused to') || text.includes('Content Security Policy');
+}
+
+/** The violations reported so far (emptied). */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
 export interface BrowserPage {
   context: BrowserContext;
   page: Page;
@@ -50,6 +70,11 @@ export async function openPage(browser: Browser, baseURL: string): Promise<Brows
     reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  // On the context: every tab and frame of it, including those a test opens itself.
+  context.on('console', (message) => {
+    if (isPolicyRefusal(message.text()))
+      cspViolations.push(`${message.text()} (${message.location().url})`);
+  });
   const page = await context.newPage();
   const pageErrors: Error[] = [];
   const consoleErrors: string[] = [];

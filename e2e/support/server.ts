@@ -46,10 +46,10 @@ function isAddressInUse(error: unknown): boolean {
 
 /**
  * The real Cairn app (API and the built web pages) on a fresh SQLite database in a temporary
- * folder, listening on 127.0.0.1. The port is chosen before the config is built because every
+ * folder, listening on 127.0.0.1, configured further by `env`. The port is chosen before the config is built because every
  * link the server sends (`self_html`, the bootstrap's site URL) is made from `siteUrl`.
  */
-export async function startServer(): Promise<TestServer> {
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   // Another process can take the probed port between probe and listen; a new port then helps.
   for (let attempt = 1; ; attempt++) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cairn-e2e-'));
@@ -61,6 +61,7 @@ export async function startServer(): Promise<TestServer> {
         CAIRN_SITE_URL: `http://127.0.0.1:${port}`,
         CAIRN_DATA_DIR: dataDir,
         CAIRN_LOG_LEVEL: 'silent',
+        ...env,
       },
       { webDist: WEB_DIST },
     );

@@ -1,6 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, test as base } from 'vitest';
-import { ACTION_TIMEOUT_MS, launchBrowser, openPage, saveScreenshot } from './browser.js';
+import {
+  ACTION_TIMEOUT_MS,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  takeCspViolations,
+} from './browser.js';
 import { startServer, type TestAccount } from './server.js';
 
 /**
@@ -36,6 +42,13 @@ export const test = base
         );
       }
       await context.close();
+      const violations = takeCspViolations();
+      if (violations.length > 0) {
+        throw new Error(
+          `The Content-Security-Policy refused ${violations.length} thing(s):\n` +
+            violations.join('\n'),
+        );
+      }
       if (pageErrors.length > 0) {
         throw new Error(
           `The page threw ${pageErrors.length} uncaught error(s):\n` +

@@ -10,10 +10,14 @@ import {
 } from 'fastify-type-provider-zod';
 import './fastify-config.js';
 import type { Services } from './services.js';
+import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/storable-text.js';
 import { registerAuth } from './plugins/auth.js';
+import { loggerOptions } from './lib/logging.js';
+import { registerThrottling } from './modules/throttle/throttle.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
 import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
@@ -30,7 +34,11 @@ import { registerOperations } from './modules/ops/operations.js';
 import { registerRecordCommunityRoutes } from './modules/record-communities/record-communities.routes.js';
 
 export interface AppOptions {
-  logger?: FastifyServerOptions['logger'];
+  /**
+   * `false`: no log. Otherwise Cairn's logger (secrets redacted) at `level` (the configured one
+   * by default), writing to `stream` (standard output by default).
+   */
+  logger?: false | { level?: string; stream?: { write(line: string): void } };
 }
 
 /**
@@ -50,6 +58,15 @@ function parseJsonBody(body: string, keepRawText: boolean): unknown {
 }
 
 /**
+ * Fastify's `trustProxy` from the configured one. A hop count becomes the function Fastify would
+ * make of it, which its type leaves out.
+ */
+function fastifyTrustProxy(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'boolean' ? trust : [...trust];
+}
+
+/**
  * Builds the Fastify app from wired services; never listens (tests use inject or listen on port 0).
  */
 export async function buildApp(
@@ -58,8 +75,12 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : loggerOptions(options.logger?.level ?? config.logLevel, options.logger?.stream),
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -122,6 +143,7 @@ export async function buildApp(
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) route.schema = { ...route.schema, hide: true };
   });
+  await registerSecurityHeaders(app, config, services.store);
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
@@ -157,6 +179,7 @@ export async function buildApp(
   registerOperations(app, services);
 
   registerAuth(app, services.users);
+  await registerThrottling(app, services.rateLimits, config);
   registerAuthRoutes(app, config, services.users);
   registerRecordRoutes(app, {
     config,

@@ -40,6 +40,13 @@ describe('loadConfig', () => {
       requestExpiryDays: 30,
       logLevel: 'info',
       operations: { shutdownGraceSeconds: 10, shutdownUploadGraceSeconds: 60 },
+      trustProxy: false,
+      rateLimits: {
+        windowSeconds: 900,
+        login: { perAccount: 10, perAddress: 100 },
+        signup: { perAccount: 10, perAddress: 50 },
+        tokens: { perAccount: 20, perAddress: 100 },
+      },
       editor: {
         uploadConcurrency: 3,
         defaultTransferType: 'L',
@@ -79,6 +86,14 @@ describe('loadConfig', () => {
       CAIRN_SESSION_DAYS: '1',
       CAIRN_SWEEP_INTERVAL_SECONDS: '0',
       CAIRN_LOG_LEVEL: 'warn',
+      CAIRN_TRUST_PROXY: '1',
+      CAIRN_RATE_LIMIT_WINDOW_SECONDS: '60',
+      CAIRN_RATE_LIMIT_LOGIN_PER_ACCOUNT: '5',
+      CAIRN_RATE_LIMIT_LOGIN_PER_ADDRESS: '0',
+      CAIRN_RATE_LIMIT_SIGNUP_PER_ACCOUNT: '3',
+      CAIRN_RATE_LIMIT_SIGNUP_PER_ADDRESS: '7',
+      CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: '8',
+      CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: '9',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -101,7 +116,37 @@ describe('loadConfig', () => {
       sessionDays: 1,
       sweepIntervalSeconds: 0,
       logLevel: 'warn',
+      trustProxy: 1,
+      rateLimits: {
+        windowSeconds: 60,
+        login: { perAccount: 5, perAddress: 0 },
+        signup: { perAccount: 3, perAddress: 7 },
+        tokens: { perAccount: 8, perAddress: 9 },
+      },
     });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['10.0.0.0/8, 192.168.1.4', ['10.0.0.0/8', '192.168.1.4']],
+  ])('reads CAIRN_TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ CAIRN_TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuses a negative or fractional rate limit and a window under a second', () => {
+    expect(
+      problemsOf({
+        CAIRN_RATE_LIMIT_LOGIN_PER_ACCOUNT: '-1',
+        CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: '2.5',
+        CAIRN_RATE_LIMIT_WINDOW_SECONDS: '0',
+      }).map((problem) => problem.split(':')[0]),
+    ).toEqual([
+      'CAIRN_RATE_LIMIT_WINDOW_SECONDS',
+      'CAIRN_RATE_LIMIT_LOGIN_PER_ACCOUNT',
+      'CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS',
+    ]);
   });
 
   it('reports every problem at once', () => {

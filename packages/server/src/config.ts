@@ -51,6 +51,25 @@ const PublishModalExtraSchema = z
     'checkbox ids must be unique',
   );
 
+/** A number of attempts per window; 0 switches the limit off. */
+const attemptLimit = z.coerce.number().int().min(0);
+
+/**
+ * Fastify's `trustProxy`: `true` trusts every hop, a number that many hops, anything else is a
+ * comma-separated list of proxy addresses or CIDR ranges.
+ */
+const trustProxy = z
+  .string()
+  .min(1)
+  .transform((text): boolean | number | string[] => {
+    if (text === 'true' || text === 'false') return text === 'true';
+    if (/^\d+$/.test(text)) return Number(text);
+    return text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+  });
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -106,6 +125,14 @@ const EnvSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
   ...OperationsEnv,
+  CAIRN_TRUST_PROXY: trustProxy.default(false),
+  CAIRN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  CAIRN_RATE_LIMIT_LOGIN_PER_ACCOUNT: attemptLimit.default(10),
+  CAIRN_RATE_LIMIT_LOGIN_PER_ADDRESS: attemptLimit.default(100),
+  CAIRN_RATE_LIMIT_SIGNUP_PER_ACCOUNT: attemptLimit.default(10),
+  CAIRN_RATE_LIMIT_SIGNUP_PER_ADDRESS: attemptLimit.default(50),
+  CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: attemptLimit.default(20),
+  CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: attemptLimit.default(100),
 });
 
 /**
@@ -142,6 +169,12 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   }
   problems.push(...operationsProblems(env));
   return problems;
+}
+
+/** Attempts allowed per window at one account and from one address; 0 means no limit. */
+export interface AttemptLimits {
+  readonly perAccount: number;
+  readonly perAddress: number;
 }
 
 export interface DataCiteConfig {
@@ -198,6 +231,15 @@ export interface Config {
   readonly logLevel: string;
   /** Health, metrics and shutdown (`modules/ops`). */
   readonly operations: OperationsConfig;
+  /** Which proxies' `X-Forwarded-For` names the client (Fastify's `trustProxy`). */
+  readonly trustProxy: boolean | number | readonly string[];
+  /** Throttling of the actions that guess or mint credentials. */
+  readonly rateLimits: {
+    readonly windowSeconds: number;
+    readonly login: AttemptLimits;
+    readonly signup: AttemptLimits;
+    readonly tokens: AttemptLimits;
+  };
   /** What the deposit editor is told (the page bootstrap's config). */
   readonly editor: {
     readonly uploadConcurrency: number;
@@ -295,6 +337,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     requestExpiryDays: e.CAIRN_REQUEST_EXPIRY_DAYS,
     logLevel: e.CAIRN_LOG_LEVEL,
     operations: operationsConfig(e),
+    trustProxy: e.CAIRN_TRUST_PROXY,
+    rateLimits: {
+      windowSeconds: e.CAIRN_RATE_LIMIT_WINDOW_SECONDS,
+      login: {
+        perAccount: e.CAIRN_RATE_LIMIT_LOGIN_PER_ACCOUNT,
+        perAddress: e.CAIRN_RATE_LIMIT_LOGIN_PER_ADDRESS,
+      },
+      signup: {
+        perAccount: e.CAIRN_RATE_LIMIT_SIGNUP_PER_ACCOUNT,
+        perAddress: e.CAIRN_RATE_LIMIT_SIGNUP_PER_ADDRESS,
+      },
+      tokens: {
+        perAccount: e.CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT,
+        perAddress: e.CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS,
+      },
+    },
     editor: {
       uploadConcurrency: e.CAIRN_UPLOAD_CONCURRENCY,
       defaultTransferType: e.CAIRN_DEFAULT_TRANSFER_TYPE,

@@ -1,5 +1,6 @@
 // Route-level settings Cairn's own hooks and body parsers read (see app.ts).
 import 'fastify';
+import type { ThrottledAction } from './modules/throttle/throttle.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,5 +8,7 @@ declare module 'fastify' {
     binaryBody?: boolean;
     /** JSON text is kept as sent (no storable-text cleaning): the route refuses what it cannot store. */
     keepRawText?: boolean;
+    /** Each request counts against the action's limits, per account and per address. */
+    throttle?: ThrottledAction;
   }
 }

@@ -22,6 +22,7 @@ import { RequestsRepository } from './modules/requests/requests.repository.js';
 import { RequestsService } from './modules/requests/requests.service.js';
 import { ReviewsService } from './modules/reviews/reviews.service.js';
 import { RecordCommunitiesService } from './modules/record-communities/record-communities.service.js';
+import { RateLimitsRepository } from './modules/throttle/throttle.repository.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -39,6 +40,8 @@ export interface Services {
   requests: RequestsService;
   reviews: ReviewsService;
   recordCommunities: RecordCommunitiesService;
+  /** Throttling counters of login, sign-up and token creation. */
+  rateLimits: RateLimitsRepository;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -93,5 +96,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     requests,
     reviews,
     recordCommunities: new RecordCommunitiesService(records, communities, requests),
+    rateLimits: new RateLimitsRepository(database.db),
   };
 }

@@ -217,6 +217,14 @@ export interface RequestEventsTable {
   updatedAt: string;
 }
 
+export interface RateLimitsTable {
+  /** `action:kind:` and the SHA-256 of the account or address counted. */
+  key: string;
+  hits: number;
+  /** When the window ends (ISO-8601); an ended window starts again at the next attempt. */
+  resetAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -236,6 +244,7 @@ export interface Database {
   requests: RequestsTable;
   requestEvents: RequestEventsTable;
   recordCommunities: RecordCommunitiesTable;
+  rateLimits: RateLimitsTable;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

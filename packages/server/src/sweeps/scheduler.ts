@@ -11,7 +11,8 @@ interface Sweep {
 }
 
 /**
- * Runs the periodic sweeps (lift embargoes, register DOIs, forget expired sessions). With
+ * Runs the periodic sweeps (lift embargoes, register DOIs, forget expired sessions and ended
+ * throttling windows). With
  * PostgreSQL each run takes an advisory lock, so N app servers behind a load balancer never do
  * the same work twice; SQLite means a single process, so no lock is needed.
  */
@@ -26,6 +27,7 @@ export function startSweeps(
     { name: 'session-cleanup', lockKey: 734003, run: () => services.users.sweepSessions() },
     { name: 'abandoned-uploads', lockKey: 734004, run: () => services.files.sweepAbandoned() },
     { name: 'request-expiry', lockKey: 734005, run: () => services.requests.expireDue() },
+    { name: 'rate-limit-cleanup', lockKey: 734006, run: () => services.rateLimits.deleteEnded() },
   ];
   const { db, engine } = services.database;
 

@@ -32,7 +32,22 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void;
   /** Fastify's logger; tests run silent unless they assert on what is logged. */
   logger?: AppOptions['logger'];
+  /**
+   * Throttle with the limits `env` configures, Cairn's defaults otherwise. Without it the test app
+   * raises them out of reach: many tests log in, sign up or make tokens from one address.
+   */
+  configuredRateLimits?: boolean;
 }
+
+/** Limits no test reaches by accident; the throttling tests opt out of them. */
+const RAISED_RATE_LIMITS: Record<string, string> = {
+  CAIRN_RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000000',
+  CAIRN_RATE_LIMIT_LOGIN_PER_ADDRESS: '1000000',
+  CAIRN_RATE_LIMIT_SIGNUP_PER_ACCOUNT: '1000000',
+  CAIRN_RATE_LIMIT_SIGNUP_PER_ADDRESS: '1000000',
+  CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: '1000000',
+  CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: '1000000',
+};
 
 /** The real app on a fresh database of `engine`, without the web pages. */
 export async function createTestApp(
@@ -47,6 +62,7 @@ export async function createTestApp(
       CAIRN_DATA_DIR: path.join(os.tmpdir(), 'cairn-test'),
       CAIRN_LOG_LEVEL: 'silent',
       CAIRN_SITE_URL: 'https://cairn.test',
+      ...(options.configuredRateLimits ? {} : RAISED_RATE_LIMITS),
       ...env,
     },
     { database: database.config, webDist: undefined, ...overrides },

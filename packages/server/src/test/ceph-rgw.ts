@@ -1,4 +1,3 @@
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -7,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 
 const run = promisify(execFile);
 
@@ -24,6 +24,52 @@ export interface RgwServer {
   accessKeyId: string;
   secretAccessKey: string;
   stop(): Promise<void>;
+}
+
+/** The environment that makes Cairn keep its files in `bucket` on `rgw`. */
+export function s3Environment(rgw: RgwServer, bucket: string): Record<string, string> {
+  return {
+    CAIRN_STORAGE: 's3',
+    CAIRN_S3_ENDPOINT: rgw.endpoint,
+    CAIRN_S3_BUCKET: bucket,
+    CAIRN_S3_ACCESS_KEY_ID: rgw.accessKeyId,
+    CAIRN_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
+    CAIRN_S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
+/**
+ * Creates `bucket` with the CORS rules browsers need to send presigned parts to it from another
+ * origin: any origin may PUT (and GET), and may read a part's ETag.
+ */
+export async function createBrowserBucket(rgw: RgwServer, bucket: string): Promise<void> {
+  const client = new S3Client({
+    endpoint: rgw.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
+    forcePathStyle: true,
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    await client.send(
+      new PutBucketCorsCommand({
+        Bucket: bucket,
+        CORSConfiguration: {
+          CORSRules: [
+            {
+              AllowedOrigins: ['*'],
+              AllowedMethods: ['GET', 'PUT'],
+              AllowedHeaders: ['*'],
+              ExposeHeaders: ['ETag'],
+              MaxAgeSeconds: 3000,
+            },
+          ],
+        },
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
 }
 
 /**

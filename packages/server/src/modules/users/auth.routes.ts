@@ -5,6 +5,8 @@ import { CSRF_COOKIE, ensureCsrfCookie, requireUser, SESSION_COOKIE } from '../.
 import type { User, UsersService } from './users.service.js';
 
 const tags = ['Accounts (Cairn extension)'];
+const THROTTLED =
+  'Throttled per e-mail address and per client address (CAIRN_RATE_LIMIT_*): past either limit the answer is 429 with Retry-After.';
 
 function publicUser(user: User) {
   return { id: String(user.id), email: user.email, name: user.name, is_admin: user.isAdmin };
@@ -32,9 +34,11 @@ export function registerAuthRoutes(
   app.post(
     '/api/auth/login',
     {
+      config: { throttle: 'login' },
       schema: {
         tags,
         summary: 'Log in with email and password; sets the session cookie',
+        description: THROTTLED,
         body: z.unknown(),
       },
     },
@@ -48,7 +52,15 @@ export function registerAuthRoutes(
 
   app.post(
     '/api/auth/signup',
-    { schema: { tags, summary: 'Create an account and log in', body: z.unknown() } },
+    {
+      config: { throttle: 'signup' },
+      schema: {
+        tags,
+        summary: 'Create an account and log in',
+        description: THROTTLED,
+        body: z.unknown(),
+      },
+    },
     async (request, reply) => {
       const body = (request.body ?? {}) as { email?: unknown; password?: unknown; name?: unknown };
       const user = await users.createUser({

@@ -40,9 +40,12 @@ export function registerTokenRoutes(app: FastifyInstance, users: UsersService): 
   app.post(
     '/api/user/tokens',
     {
+      config: { throttle: 'tokens' },
       schema: {
         tags,
         summary: 'Create a personal access token (201); the secret is shown only in this answer',
+        description:
+          'Throttled per person and per client address (CAIRN_RATE_LIMIT_TOKENS_*): past either limit the answer is 429 with Retry-After.',
         body: z.unknown(),
       },
     },

@@ -45,6 +45,23 @@ describe('LoginPage', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid email or password.');
   });
 
+  it('says how long to wait when the attempts are throttled', async () => {
+    stubFetchSequence(
+      jsonResponse(429, {
+        status: 429,
+        message: 'Too many attempts. Try again in 15 minutes.',
+        code: 'RATE_LIMITED',
+      }),
+    );
+    renderApp({ path: '/login', bootstrap: { user: null } });
+
+    logIn('ada@example.org', 'a-guess');
+
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many attempts. Try again in 15 minutes.',
+    );
+  });
+
   it('asks for what is missing without calling the server', async () => {
     const requests = stubFetchSequence();
     renderApp({ path: '/login', bootstrap: { user: null } });

@@ -101,6 +101,9 @@ export interface FileStore {
     expiresSeconds: number,
   ): Promise<PresignedPart[]>;
 
+  /** The origin of the links `presignParts` makes, which browsers must be allowed to reach. */
+  uploadOrigin?(): Promise<string>;
+
   /** The parts received so far, ascending (what a resuming client must not send again). */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
 

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RGW_START_TIMEOUT_MS, startRgw, type RgwServer } from '../../../test/ceph-rgw.js';
+import {
+  createBrowserBucket,
+  RGW_START_TIMEOUT_MS,
+  startRgw,
+  type RgwServer,
+} from '../../../test/ceph-rgw.js';
 import {
   contentMd5,
   describeFileStoreContract,
@@ -18,34 +22,8 @@ let rgw: RgwServer;
 
 beforeAll(async () => {
   rgw = await startRgw();
-  const client = new S3Client({
-    endpoint: rgw.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
-    forcePathStyle: true,
-  });
-  try {
-    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    // Browsers may read a presigned PUT's ETag only if the bucket exposes it.
-    await client.send(
-      new PutBucketCorsCommand({
-        Bucket: BUCKET,
-        CORSConfiguration: {
-          CORSRules: [
-            {
-              AllowedOrigins: ['*'],
-              AllowedMethods: ['GET', 'PUT'],
-              AllowedHeaders: ['*'],
-              ExposeHeaders: ['ETag'],
-              MaxAgeSeconds: 3000,
-            },
-          ],
-        },
-      }),
-    );
-  } finally {
-    client.destroy();
-  }
+  // Browsers may read a presigned PUT's ETag only if the bucket exposes it.
+  await createBrowserBucket(rgw, BUCKET);
 }, RGW_START_TIMEOUT_MS);
 
 afterAll(async () => {

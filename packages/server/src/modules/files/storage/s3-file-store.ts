@@ -201,6 +201,15 @@ export class S3FileStore implements FileStore {
     );
   }
 
+  /**
+   * Where browsers send the parts: the origin of a part link, signed as `presignParts` signs
+   * them (signing is local; nothing is sent). The pages' Content-Security-Policy allows it.
+   */
+  async uploadOrigin(): Promise<string> {
+    const [signed] = await this.presignParts('origin-probe', 'origin-probe', [1], 60);
+    return new URL(signed!.url).origin;
+  }
+
   async putPart(
     key: string,
     uploadId: string,

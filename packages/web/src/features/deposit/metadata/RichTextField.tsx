@@ -11,7 +11,7 @@ import {
   type Ref,
 } from 'react';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
-import { SafeHtml } from '../../../components/SafeHtml';
+import { HtmlText } from '../../../components/HtmlText';
 import { whenIdle } from '../../../lib/idle';
 import type { RichTextEditorFieldProps } from './RichTextEditorField';
 
@@ -25,8 +25,8 @@ const PLACEHOLDER_MIN_HEIGHT = 120;
 /**
  * A rich-text field whose editor (the form's heaviest library by far) loads when the field comes
  * near the screen or is reached with the keyboard: below the fold, it does not hold up the rest
- * of the form. Until then the field shows its text, read only; focusing or clicking it brings the
- * editor with the caret in it.
+ * of the form. Until then the field shows its text, read only and unformatted (the sanitiser
+ * comes with the editor); focusing or clicking it brings the editor with the caret in it.
  */
 export function RichTextField(props: RichTextEditorFieldProps) {
   const [isWanted, setIsWanted] = useState(false);
@@ -105,7 +105,7 @@ function EditorPlaceholder({
         bd="1px solid var(--mantine-color-default-border)"
         style={{ borderRadius: 'var(--mantine-radius-sm)' }}
       >
-        {typeof value === 'string' && value !== '' && <SafeHtml html={value} />}
+        {typeof value === 'string' && value !== '' && <HtmlText html={value} />}
       </Box>
       {error && <Input.Error id={errorId}>{error}</Input.Error>}
     </Stack>

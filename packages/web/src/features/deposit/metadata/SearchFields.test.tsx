@@ -163,7 +163,7 @@ describe('toDescriptionHtml', () => {
         '<h2>Aim</h2><p onclick="x()">A <strong>bold</strong> <a href="javascript:alert(1)" target="_blank">bad</a> <a href="https://example.org" target="_blank" class="x">good</a></p><img src="x"><script>alert(1)</script>',
       ),
     ).toBe(
-      '<h2>Aim</h2><p>A <strong>bold</strong> <a>bad</a> <a href="https://example.org" rel="noopener noreferrer nofollow">good</a></p>',
+      '<h2>Aim</h2><p>A <strong>bold</strong> <a>bad</a> <a href="https://example.org">good</a></p>',
     );
   });
 
