@@ -12,7 +12,8 @@ import './fastify-config.js';
 import type { Services } from './services.js';
 import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
-import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/storable-text.js';
+import { decodeQueryComponent, parseClientJson } from './lib/client-text.js';
+import { refuseUnstorableParameters } from './plugins/client-input.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
@@ -33,22 +34,6 @@ export interface AppOptions {
 }
 
 /**
- * JSON parsing as InvenioRDM does it: an empty body is "no data", prototype keys are dropped, and
- * text PostgreSQL cannot store is made storable. The reviver only runs when the text needs it,
- * because it slows down the large drafts that need parsing fastest.
- */
-function parseJsonBody(body: string, keepRawText: boolean): unknown {
-  if (body.trim() === '') return undefined;
-  const hasPrototypeKeys = body.includes('__proto__') || body.includes('constructor');
-  const hasUnstorableText = !keepRawText && mayHoldUnstorableText(body);
-  if (!hasPrototypeKeys && !hasUnstorableText) return JSON.parse(body);
-  return JSON.parse(body, (key, value: unknown) => {
-    if (key === '__proto__' || key === 'constructor') return undefined;
-    return hasUnstorableText ? reviveStorable(key, value) : value;
-  });
-}
-
-/**
  * Builds the Fastify app from wired services; never listens (tests use inject or listen on port 0).
  */
 export async function buildApp(
@@ -63,7 +48,10 @@ export async function buildApp(
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
-      querystringParser: (query) => storableQuery(parseQuery(query)),
+      // Percent-escapes that are not UTF-8 are kept as lone surrogates (not Node's U+FFFD), so
+      // the check below refuses them instead of the text being rewritten silently.
+      querystringParser: (query) =>
+        parseQuery(query, '&', '=', { decodeURIComponent: decodeQueryComponent }),
     },
     frameworkErrors: handleFrameworkError,
   });
@@ -74,18 +62,14 @@ export async function buildApp(
   // Fastify's built-in text/plain parser would hand a string to routes that expect JSON; the
   // contract answers every body type but JSON with 415 (invenio-api.md §1.1).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      // File names are identifiers: one with a NUL must be refused, not silently renamed.
-      done(null, parseJsonBody(body as string, request.routeOptions.config.keepRawText === true));
-    } catch {
-      const error = new SyntaxError(
-        'Unable to decode JSON data in request body.',
-      ) as SyntaxError & { statusCode: number };
-      error.statusCode = 400;
-      done(error, undefined);
+      done(null, parseClientJson(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
+  refuseUnstorableParameters(app);
   // A body with no Content-Type is JSON (invenio-api.md §1.1); any other declared type is 415.
   app.addHook('onRequest', (request, _reply, done) => {
     const hasBody =

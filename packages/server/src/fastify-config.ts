@@ -5,7 +5,5 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes raw bytes on `…/content` paths (file content and multipart parts). */
     binaryBody?: boolean;
-    /** JSON text is kept as sent (no storable-text cleaning): the route refuses what it cannot store. */
-    keepRawText?: boolean;
   }
 }

@@ -1,3 +1,5 @@
+import { JSON_MAX_DEPTH } from '../limits.js';
+
 /**
  * Every error code Cairn answers with, its HTTP status and its default message.
  *
@@ -7,6 +9,10 @@
 export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'A validation error occurred.' },
   INVALID_JSON: { status: 400, message: 'Unable to decode JSON data in request body.' },
+  JSON_TOO_DEEP: {
+    status: 400,
+    message: `JSON nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays is not accepted.`,
+  },
   INVALID_QUERY: { status: 400, message: 'Invalid querystring parameters.' },
   INVALID_QUERY_SYNTAX: { status: 400, message: 'Invalid query string syntax.' },
   INVALID_VOCABULARY_VALUE: { status: 400, message: 'Invalid value.' },

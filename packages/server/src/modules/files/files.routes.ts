@@ -5,6 +5,7 @@ import type { ErrorCode } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { acceptOnly, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
+import { parseClientJson } from '../../lib/client-text.js';
 import { parseRange } from '../../lib/http-range.js';
 import { zipSize, zipStream } from '../../lib/zip-stream.js';
 import type { BucketContext, FilesService, FileView } from './files.service.js';
@@ -20,9 +21,6 @@ const recordTags = ['Record files'];
 
 /** Route config read by the content-type hook: these routes take raw bytes, not JSON. */
 export const BINARY_ROUTE = { binaryBody: true } as const;
-
-/** File names are identifiers: one holding a NUL is refused, never silently renamed. */
-const RAW_TEXT_ROUTE = { keepRawText: true } as const;
 
 type Suffix =
   | { kind: 'content' }
@@ -194,7 +192,6 @@ export function registerFileRoutes(
     '/api/records/:id/draft/files',
     {
       onRequest: acceptFileTypes,
-      config: RAW_TEXT_ROUTE,
       schema: {
         tags: draftTags,
         summary:
@@ -413,11 +410,5 @@ async function readJsonStream(body: Readable | undefined, limit: number): Promis
     if (size > limit) throw new AppError('PAYLOAD_TOO_LARGE');
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError('INVALID_JSON');
-  }
+  return parseClientJson(Buffer.concat(chunks));
 }
