@@ -2,6 +2,7 @@ import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
+import { searchWords } from '../../lib/search.js';
 import {
   jsonText,
   type Database,
@@ -50,11 +51,7 @@ export interface UserRecordHit {
 
 /** Turns free text into each engine's prefix query; null when nothing searchable is left. */
 function ftsQuery(engine: Engine, q: string): string | null {
-  const terms = q
-    .normalize('NFKC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0)
-    .slice(0, 32);
+  const terms = searchWords(q.normalize('NFKC'));
   if (terms.length === 0) return null;
   return engine === 'sqlite'
     ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' ')
