@@ -5,6 +5,7 @@ import { requestsMigration } from './0005_requests.js';
 import { recordCommunitiesMigration } from './0006_record_communities.js';
 import { communitySearchMigration } from './0007_community_search.js';
 import { vocabularyWordsIndex } from './0008_vocabulary_words_index.js';
+import { recordAccessStatus } from './0011_record_access_status.js';
 import { wellFormedFileKeys } from './0012_well_formed_file_keys.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
@@ -233,5 +234,6 @@ export const migrations: Record<string, Migration> = {
   '0006_record_communities': recordCommunitiesMigration,
   '0007_community_search': communitySearchMigration,
   '0008_vocabulary_words_index': vocabularyWordsIndex,
+  '0011_record_access_status': recordAccessStatus,
   '0012_well_formed_file_keys': wellFormedFileKeys,
 };

@@ -300,7 +300,7 @@ export class RecordsRepository {
     id: string,
     data: string,
     updatedAt: string,
-    set: Partial<Pick<RecordRow, 'accessRecord' | 'embargoUntil'>> = {},
+    set: Partial<Pick<RecordRow, 'accessRecord' | 'embargoUntil' | 'accessStatus'>> = {},
   ): Promise<void> {
     await this.x
       .updateTable('records')
@@ -357,30 +357,8 @@ export class RecordsRepository {
             ]),
       );
     }
-    if (s.accessStatuses.length > 0) {
-      query = query.where((eb) => {
-        const ors = s.accessStatuses.map((status) => {
-          switch (status) {
-            case 'embargoed':
-              return eb('records.embargoUntil', 'is not', null);
-            case 'restricted':
-              return eb.and([
-                eb('records.embargoUntil', 'is', null),
-                eb.or([
-                  eb('records.accessRecord', '=', 'restricted'),
-                  sql<boolean>`${sql.ref('records.data')} like '%"files":"restricted"%'`,
-                ]),
-              ]);
-            default:
-              return eb.and([
-                eb('records.embargoUntil', 'is', null),
-                eb('records.accessRecord', '=', 'public'),
-              ]);
-          }
-        });
-        return eb.or(ors);
-      });
-    }
+    if (s.accessStatuses.length > 0)
+      query = query.where('records.accessStatus', 'in', s.accessStatuses);
     const fts = ftsQuery(this.engine, s.q);
     if (s.q && !fts) return { rows: [], total: 0 };
     if (fts) {
