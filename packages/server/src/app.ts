@@ -14,6 +14,7 @@ import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { decodeQueryComponent, parseClientJson } from './lib/client-text.js';
 import { refuseUnstorableParameters } from './plugins/client-input.js';
+import { registerBodyIdleTimeout } from './plugins/body-timeout.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerAuthRoutes } from './modules/users/auth.routes.js';
 import { registerRecordRoutes } from './modules/records/records.routes.js';
@@ -58,6 +59,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerBodyIdleTimeout(app, config.bodyIdleTimeoutSeconds);
 
   // Fastify's built-in text/plain parser would hand a string to routes that expect JSON; the
   // contract answers every body type but JSON with 415 (invenio-api.md §1.1).

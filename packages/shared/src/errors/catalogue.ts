@@ -40,6 +40,7 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: 'The resource was changed at the same time. Please retry.' },
   RECORD_DELETED: { status: 410, message: 'Record deleted' },
   REVISION_MISMATCH: { status: 412, message: "Revision id provided doesn't match record's one" },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request body stopped arriving.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
