@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { acceptOnly, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
 import { parseClientJson } from '../../lib/client-text.js';
+import { documentedBody } from '../../lib/openapi.js';
 import { parseRange } from '../../lib/http-range.js';
 import { zipSize, zipStream } from '../../lib/zip-stream.js';
 import type { BucketContext, FilesService, FileView } from './files.service.js';
@@ -197,6 +198,23 @@ export function registerFileRoutes(
         summary:
           'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
         params: IdParams,
+        body: documentedBody(
+          z.array(
+            z.object({
+              key: z.string().describe('File name; "/" between folders; at most 1024 bytes'),
+              size: z.int().min(0).optional(),
+              checksum: z.string().describe('md5:<hex>').optional(),
+              metadata: z.record(z.string(), z.unknown()).optional(),
+              transfer: z
+                .object({
+                  type: z.enum(['L', 'M']),
+                  parts: z.int().min(1).optional(),
+                  part_size: z.int().min(1).optional(),
+                })
+                .optional(),
+            }),
+          ),
+        ),
       },
     },
     async (request, reply) => {

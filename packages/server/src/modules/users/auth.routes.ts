@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { documentedBody } from '../../lib/openapi.js';
 import type { Config } from '../../config.js';
 import { CSRF_COOKIE, ensureCsrfCookie, requireUser, SESSION_COOKIE } from '../../plugins/auth.js';
 import type { User, UsersService } from './users.service.js';
@@ -35,7 +36,7 @@ export function registerAuthRoutes(
       schema: {
         tags,
         summary: 'Log in with email and password; sets the session cookie',
-        body: z.unknown(),
+        body: documentedBody(z.object({ email: z.string(), password: z.string() })),
       },
     },
     async (request, reply) => {
@@ -48,7 +49,15 @@ export function registerAuthRoutes(
 
   app.post(
     '/api/auth/signup',
-    { schema: { tags, summary: 'Create an account and log in', body: z.unknown() } },
+    {
+      schema: {
+        tags,
+        summary: 'Create an account and log in',
+        body: documentedBody(
+          z.object({ email: z.string(), password: z.string(), name: z.string().optional() }),
+        ),
+      },
+    },
     async (request, reply) => {
       const body = (request.body ?? {}) as { email?: unknown; password?: unknown; name?: unknown };
       const user = await users.createUser({

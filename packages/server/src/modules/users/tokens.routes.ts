@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { documentedBody } from '../../lib/openapi.js';
 import { invenioTime } from '../records/records.presenter.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
@@ -43,7 +44,7 @@ export function registerTokenRoutes(app: FastifyInstance, users: UsersService): 
       schema: {
         tags,
         summary: 'Create a personal access token (201); the secret is shown only in this answer',
-        body: z.unknown(),
+        body: documentedBody(z.object({ name: z.string().optional() })),
       },
     },
     async (request, reply) => {
