@@ -97,9 +97,12 @@ export async function buildApp(
     }
     done();
   });
-  app.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
-    done(null, payload),
-  );
+  // Raw bytes only where a route takes them (file content, parts, logos); JSON routes would be
+  // handed a stream they cannot read.
+  app.addContentTypeParser('application/octet-stream', (request, payload, done) => {
+    if (request.routeOptions.config.binaryBody || request.is404) done(null, payload);
+    else done(new AppError('UNSUPPORTED_MEDIA_TYPE'), undefined);
+  });
 
   // Only the REST API belongs in the OpenAPI document; pages and assets are for browsers.
   app.addHook('onRoute', (route) => {
