@@ -9,6 +9,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import './fastify-config.js';
+import { JSON_MAX_DEPTH, SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MAX_WORDS } from '@cairn/shared';
 import type { Services } from './services.js';
 import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
@@ -115,8 +116,11 @@ export async function buildApp(
       info: {
         title: 'Cairn REST API',
         version: '0.1.0',
-        description:
+        description: [
           "InvenioRDM-compatible REST API of Cairn. Operations tagged 'Cairn extension' go beyond the InvenioRDM contract.",
+          `Every operation refuses with 400: a JSON body nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays (JSON_TOO_DEEP); text that is not well-formed Unicode or holds U+0000, in bodies, query strings and path parameters (VALIDATION_FAILED, naming the field); search text (q, suggest) longer than ${SEARCH_QUERY_MAX_LENGTH} characters or ${SEARCH_QUERY_MAX_WORDS} words once NFKC-normalised.`,
+          'A request body from which no byte arrives for CAIRN_BODY_IDLE_TIMEOUT_SECONDS (30 by default) is answered 408 (REQUEST_TIMEOUT) and its connection closed.',
+        ].join('\n\n'),
       },
       servers: [{ url: config.siteUrl }],
       components: {

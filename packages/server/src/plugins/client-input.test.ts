@@ -83,6 +83,11 @@ describe.each(ENGINES)('hostile input where it enters (%s)', (engine) => {
       expect(res.json().metadata.title).toBe(title.replace('\\"', '"'));
     });
 
+    it('documents the limit in the OpenAPI description', () => {
+      const { info } = t.app.swagger() as { info: { description: string } };
+      expect(info.description).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+    });
+
     it('refuses deep file metadata, sent to the route that also takes bytes', async () => {
       const { id } = await files.createDraft();
       await files.upload(id, 'a.txt', 'hello');
