@@ -64,16 +64,7 @@ describe.each(ENGINES)('hostile search text on every search route (%s)', (engine
     t = await createTestApp(engine);
     owner = await t.user('owner@example.org', { admin: true });
     const files = new FilesApi(t, owner);
-    const { id } = await files.createDraft({
-      metadata: {
-        title: 'Glacier ice cores',
-        publication_date: '2024-05-01',
-        resource_type: { id: 'dataset' },
-        creators: [{ person_or_org: { type: 'personal', family_name: 'Curie' } }],
-      },
-      files: { enabled: false },
-    });
-    await files.publish(id);
+    const id = await files.publishedRecord('Glacier ice cores');
     const community = await createCommunity(t, owner, 'glaciers', {});
     routes = [
       '/api/records',

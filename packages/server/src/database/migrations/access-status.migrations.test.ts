@@ -1,7 +1,10 @@
-import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../../test/databases.js';
-import { migrations } from './index.js';
+import {
+  createTestDatabase,
+  ENGINES,
+  testMigrator,
+  type TestDatabase,
+} from '../../test/databases.js';
 
 /** Published records stored before their access status had a column of its own. */
 describe.each(ENGINES)('migration 0011 over existing records on %s', (engine) => {
@@ -14,12 +17,7 @@ describe.each(ENGINES)('migration 0011 over existing records on %s', (engine) =>
   it('fills access_status from each record as InvenioRDM computes it', async () => {
     database = await createTestDatabase(engine);
     const { db } = database.handle;
-    const schema = database.config.kind === 'postgres' ? database.config.schema : undefined;
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
+    const migrator = testMigrator(database);
     expect((await migrator.migrateTo('0008_vocabulary_words_index')).error).toBeUndefined();
     const now = new Date().toISOString();
     const user = await db

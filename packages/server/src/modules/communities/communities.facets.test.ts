@@ -82,18 +82,7 @@ describe.each(ENGINES)('community searches: every filter and sort (%s)', (engine
     expect(hide.statusCode, hide.body).toBe(204);
 
     const files = new FilesApi(t, owner);
-    recordId = (
-      await files.createDraft({
-        metadata: {
-          title: 'Ice cores',
-          publication_date: '2024-05-01',
-          resource_type: { id: 'dataset' },
-          creators: [{ person_or_org: { type: 'personal', family_name: 'Curie' } }],
-        },
-        files: { enabled: false },
-      })
-    ).id;
-    await files.publish(recordId);
+    recordId = await files.publishedRecord('Ice cores');
     const included = await requestAs(t, 'POST', `/api/records/${recordId}/communities`, owner, {
       communities: [{ id: ids.meeting }, { id: ids.arctic }],
     });

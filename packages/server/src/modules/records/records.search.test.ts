@@ -3,7 +3,7 @@ import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectValidationFailed } from '../../test/assertions.js';
 import { createCommunity, requestAs } from '../../test/communities.js';
-import { FilesApi, type Caller } from '../../test/files.js';
+import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 
 // Every facet filter and sort option of the record searches (`/api/records`, a community's
 // records, the caller's uploads, a record's versions), results checked on both engines. The
@@ -83,10 +83,9 @@ describe.each(ENGINES)('record searches: every filter and sort (%s)', (engine) =
   async function publishFixture(fixture: Fixture): Promise<string> {
     const { id } = await files.createDraft({
       metadata: {
+        ...PUBLISHABLE_METADATA,
         title: fixture.title,
-        publication_date: '2024-05-01',
         resource_type: { id: fixture.resourceType },
-        creators: [{ person_or_org: { type: 'personal', family_name: 'Curie' } }],
         ...(fixture.description ? { description: fixture.description } : {}),
       },
       access: fixture.access,
@@ -138,12 +137,7 @@ describe.each(ENGINES)('record searches: every filter and sort (%s)', (engine) =
     );
     expect(imported.statusCode, imported.body).toBe(201);
     const v2 = await requestAs(t, 'PUT', `/api/records/${ids.glacierV2}/draft`, owner, {
-      metadata: {
-        title: 'Glacier glacier melt, second version',
-        publication_date: '2024-06-01',
-        resource_type: { id: 'dataset' },
-        creators: [{ person_or_org: { type: 'personal', family_name: 'Curie' } }],
-      },
+      metadata: { ...PUBLISHABLE_METADATA, title: 'Glacier glacier melt, second version' },
       access: RECORDS.glacier.access,
       files: { enabled: true },
     });
@@ -388,12 +382,7 @@ describe.each(ENGINES)('record searches: every filter and sort (%s)', (engine) =
         (await requestAs(t, 'POST', `/api/records/${ids.sediment}/draft`, owner)).statusCode,
       ).toBe(201);
       const save = await requestAs(t, 'PUT', `/api/records/${ids.sediment}/draft`, owner, {
-        metadata: {
-          title: 'Sediment cores',
-          publication_date: '2024-05-01',
-          resource_type: { id: 'dataset' },
-          creators: [{ person_or_org: { type: 'personal', family_name: 'Curie' } }],
-        },
+        metadata: { ...PUBLISHABLE_METADATA, title: 'Sediment cores' },
         access: { record: 'public', files: 'public' },
         files: { enabled: true },
       });

@@ -3,7 +3,7 @@ import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectValidationFailed } from '../../test/assertions.js';
 import { addMember, createCommunity, requestAs } from '../../test/communities.js';
-import { FilesApi, type Caller } from '../../test/files.js';
+import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 
 // Every facet filter and sort of the request searches (`/api/requests`, the caller's own, a
 // community's, a record's), results checked on both engines. Creation times are set by hand.
@@ -28,12 +28,7 @@ describe.each(ENGINES)('request searches: every filter and sort (%s)', (engine) 
   async function review(title: string): Promise<{ draft: string; request: string }> {
     const files = new FilesApi(t, depositor);
     const { id } = await files.createDraft({
-      metadata: {
-        title,
-        publication_date: '2024-05-01',
-        resource_type: { id: 'dataset' },
-        creators: [{ person_or_org: { type: 'personal', family_name: 'Curie' } }],
-      },
+      metadata: { ...PUBLISHABLE_METADATA, title },
       files: { enabled: false },
     });
     const res = await requestAs(t, 'PUT', `/api/records/${id}/draft/review`, depositor, {
@@ -82,18 +77,7 @@ describe.each(ENGINES)('request searches: every filter and sort (%s)', (engine) 
 
     // A published record asked into the community, and accepted.
     const files = new FilesApi(t, depositor);
-    recordId = (
-      await files.createDraft({
-        metadata: {
-          title: 'River gauges',
-          publication_date: '2024-05-01',
-          resource_type: { id: 'dataset' },
-          creators: [{ person_or_org: { type: 'personal', family_name: 'Curie' } }],
-        },
-        files: { enabled: false },
-      })
-    ).id;
-    await files.publish(recordId);
+    recordId = await files.publishedRecord('River gauges');
     const inclusion = await requestAs(
       t,
       'POST',
