@@ -66,16 +66,21 @@ function mayHoldRefusedText(json: string): boolean {
   return /\\u(?:0000|d[89a-f])/i.test(json);
 }
 
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const UNPAIRED_SURROGATE =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** Why `text` is refused, or undefined when it may be stored. */
 export function refusedTextProblem(text: string): string | undefined {
-  if (!text.isWellFormed()) return ILL_FORMED_MESSAGE;
+  UNPAIRED_SURROGATE.lastIndex = 0;
+  if (UNPAIRED_SURROGATE.test(text)) return ILL_FORMED_MESSAGE;
   if (text.includes('\u0000')) return NUL_MESSAGE;
   return undefined;
 }
 
 /** `text` as it can be shown in an error's `field`: surrogates as U+FFFD, NUL as ␀. */
 export function shownText(text: string): string {
-  return text.toWellFormed().replaceAll('\u0000', '\u2400');
+  return text.replace(UNPAIRED_SURROGATE, '\uFFFD').replaceAll('\u0000', '\u2400');
 }
 
 const MAX_PROBLEMS = 100;
