@@ -37,10 +37,18 @@ class IdleWatch extends Transform {
     this.#arm();
   }
 
-  #arm(): void {
+  #stop(): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#check(), this.idleMs);
-    this.#timer.unref();
+    this.#timer = undefined;
+  }
+
+  /** Restarts the idle time (a refresh of one timer: a large upload has a million chunks). */
+  #arm(): void {
+    if (this.#timer) this.#timer.refresh();
+    else {
+      this.#timer = setTimeout(() => this.#check(), this.idleMs);
+      this.#timer.unref();
+    }
   }
 
   #check(): void {
@@ -55,7 +63,7 @@ class IdleWatch extends Transform {
   }
 
   override _flush(callback: TransformCallback) {
-    clearTimeout(this.#timer);
+    this.#stop();
     callback();
   }
 
@@ -69,7 +77,7 @@ class IdleWatch extends Transform {
 
   /** Stops watching: the request's answer no longer depends on its body. */
   detach(): void {
-    clearTimeout(this.#timer);
+    this.#stop();
     this.source.unpipe(this);
   }
 }
