@@ -9,11 +9,14 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import './fastify-config.js';
+import { JSON_MAX_DEPTH, SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MAX_WORDS } from '@cairn/shared';
 import type { Services } from './services.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
-import { mayHoldUnstorableText, reviveStorable, storableQuery } from './lib/storable-text.js';
+import { decodeQueryComponent, parseClientJson } from './lib/client-text.js';
+import { refuseUnstorableParameters } from './plugins/client-input.js';
+import { registerBodyIdleTimeout } from './plugins/body-timeout.js';
 import { registerAuth } from './plugins/auth.js';
 import { loggerOptions } from './lib/logging.js';
 import { registerThrottling } from './modules/throttle/throttle.js';
@@ -39,22 +42,6 @@ export interface AppOptions {
    * by default), writing to `stream` (standard output by default).
    */
   logger?: false | { level?: string; stream?: { write(line: string): void } };
-}
-
-/**
- * JSON parsing as InvenioRDM does it: an empty body is "no data", prototype keys are dropped, and
- * text PostgreSQL cannot store is made storable. The reviver only runs when the text needs it,
- * because it slows down the large drafts that need parsing fastest.
- */
-function parseJsonBody(body: string, keepRawText: boolean): unknown {
-  if (body.trim() === '') return undefined;
-  const hasPrototypeKeys = body.includes('__proto__') || body.includes('constructor');
-  const hasUnstorableText = !keepRawText && mayHoldUnstorableText(body);
-  if (!hasPrototypeKeys && !hasUnstorableText) return JSON.parse(body);
-  return JSON.parse(body, (key, value: unknown) => {
-    if (key === '__proto__' || key === 'constructor') return undefined;
-    return hasUnstorableText ? reviveStorable(key, value) : value;
-  });
 }
 
 /**
@@ -85,7 +72,10 @@ export async function buildApp(
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
-      querystringParser: (query) => storableQuery(parseQuery(query)),
+      // Percent-escapes that are not UTF-8 are kept as lone surrogates (not Node's U+FFFD), so
+      // the check below refuses them instead of the text being rewritten silently.
+      querystringParser: (query) =>
+        parseQuery(query, '&', '=', { decodeURIComponent: decodeQueryComponent }),
     },
     frameworkErrors: handleFrameworkError,
     // Requests that arrive while shutting down get the contract's 503 (modules/ops).
@@ -94,22 +84,19 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerBodyIdleTimeout(app, config.bodyIdleTimeoutSeconds);
 
   // Fastify's built-in text/plain parser would hand a string to routes that expect JSON; the
   // contract answers every body type but JSON with 415 (invenio-api.md §1.1).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      // File names are identifiers: one with a NUL must be refused, not silently renamed.
-      done(null, parseJsonBody(body as string, request.routeOptions.config.keepRawText === true));
-    } catch {
-      const error = new SyntaxError(
-        'Unable to decode JSON data in request body.',
-      ) as SyntaxError & { statusCode: number };
-      error.statusCode = 400;
-      done(error, undefined);
+      done(null, parseClientJson(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
+  refuseUnstorableParameters(app);
   // A body with no Content-Type is JSON (invenio-api.md §1.1); any other declared type is 415.
   app.addHook('onRequest', (request, _reply, done) => {
     const hasBody =
@@ -135,9 +122,12 @@ export async function buildApp(
     }
     done();
   });
-  app.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
-    done(null, payload),
-  );
+  // Raw bytes only where a route takes them (file content, parts, logos); JSON routes would be
+  // handed a stream they cannot read.
+  app.addContentTypeParser('application/octet-stream', (request, payload, done) => {
+    if (request.routeOptions.config.binaryBody || request.is404) done(null, payload);
+    else done(new AppError('UNSUPPORTED_MEDIA_TYPE'), undefined);
+  });
 
   // Only the REST API belongs in the OpenAPI document; pages and assets are for browsers.
   app.addHook('onRoute', (route) => {
@@ -151,8 +141,11 @@ export async function buildApp(
       info: {
         title: 'Cairn REST API',
         version: '0.1.0',
-        description:
+        description: [
           "InvenioRDM-compatible REST API of Cairn. Operations tagged 'Cairn extension' go beyond the InvenioRDM contract.",
+          `Every operation refuses with 400: a JSON body nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays (JSON_TOO_DEEP); text that is not well-formed Unicode or holds U+0000, in bodies, query strings and path parameters (VALIDATION_FAILED, naming the field); search text (q, suggest) longer than ${SEARCH_QUERY_MAX_LENGTH} characters or ${SEARCH_QUERY_MAX_WORDS} words once NFKC-normalised.`,
+          'A request body from which no byte arrives for CAIRN_BODY_IDLE_TIMEOUT_SECONDS (30 by default) is answered 408 (REQUEST_TIMEOUT) and its connection closed.',
+        ].join('\n\n'),
       },
       servers: [{ url: config.siteUrl }],
       components: {

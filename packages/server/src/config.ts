@@ -95,6 +95,7 @@ const EnvSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
+  CAIRN_BODY_IDLE_TIMEOUT_SECONDS: z.coerce.number().min(0).default(30),
   CAIRN_STORAGE: z.enum(['local', 's3']).default('local'),
   CAIRN_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   CAIRN_S3_PUBLIC_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
@@ -224,6 +225,8 @@ export interface Config {
     readonly archiveMaxBytes: number;
   };
   readonly bodyLimitBytes: number;
+  /** A request body from which no byte arrived for this long is answered 408; 0: never. */
+  readonly bodyIdleTimeoutSeconds: number;
   readonly sessionDays: number;
   readonly sweepIntervalSeconds: number;
   /** Days a submitted review or inclusion request stays open before it expires; 0: never. */
@@ -332,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       archiveMaxBytes: e.CAIRN_ARCHIVE_MAX_BYTES,
     },
     bodyLimitBytes: e.CAIRN_BODY_LIMIT_BYTES,
+    bodyIdleTimeoutSeconds: e.CAIRN_BODY_IDLE_TIMEOUT_SECONDS,
     sessionDays: e.CAIRN_SESSION_DAYS,
     sweepIntervalSeconds: e.CAIRN_SWEEP_INTERVAL_SECONDS,
     requestExpiryDays: e.CAIRN_REQUEST_EXPIRY_DAYS,

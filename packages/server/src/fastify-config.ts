@@ -6,8 +6,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes raw bytes on `…/content` paths (file content and multipart parts). */
     binaryBody?: boolean;
-    /** JSON text is kept as sent (no storable-text cleaning): the route refuses what it cannot store. */
-    keepRawText?: boolean;
     /** Each request counts against the action's limits, per account and per address. */
     throttle?: ThrottledAction;
   }

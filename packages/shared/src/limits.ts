@@ -54,6 +54,18 @@ export const SEARCH_DEFAULT_PAGE_SIZE = 25;
 /** page × size may not exceed this (InvenioRDM answers "Invalid querystring parameters."). */
 export const SEARCH_MAX_WINDOW = 10_000;
 
+/**
+ * Levels of objects and arrays a JSON request body may nest, the body's own object or array
+ * being the first: a record needs about ten, and every recursive walk of a body stays shallow.
+ */
+export const JSON_MAX_DEPTH = 64;
+
+/** Longest search text (`q`, `suggest`) any search route accepts, in characters once NFKC-normalised. */
+export const SEARCH_QUERY_MAX_LENGTH = 500;
+
+/** Most words (runs of letters and digits once NFKC-normalised) a search text may hold. */
+export const SEARCH_QUERY_MAX_WORDS = 32;
+
 /** Minimum length of `metadata.title`, additional titles and descriptions (InvenioRDM's rule). */
 export const TITLE_MIN_LENGTH = 3;
 

@@ -70,6 +70,8 @@ export interface RecordsTable extends RecordLikeColumns {
   accessRecord: string;
   /** Set while an embargo is active, so the sweep finds what to lift with an index. */
   embargoUntil: string | null;
+  /** `access.status` as the record computes it (`computeAccessStatus`): the search facet. */
+  accessStatus: string;
   publishedAt: string;
   deletedAt: string | null;
 }

@@ -1,4 +1,9 @@
-import { SEARCH_DEFAULT_PAGE_SIZE, SEARCH_MAX_WINDOW } from '@cairn/shared';
+import {
+  SEARCH_DEFAULT_PAGE_SIZE,
+  SEARCH_MAX_WINDOW,
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCH_QUERY_MAX_WORDS,
+} from '@cairn/shared';
 import { AppError } from '../errors.js';
 
 export interface SearchParams {
@@ -32,6 +37,28 @@ function positiveInt(value: unknown, field: string, fallback: number): number {
   return n;
 }
 
+/**
+ * Refuses search text past the limits every search route shares (400 naming `field`). Each
+ * engine turns a word into a term of its own query (an FTS5 or tsquery prefix, a LIKE), and
+ * SQLite refuses an expression tree past a thousand terms deep: a thousand words were a 500.
+ * Both are measured as the engines see the text, after NFKC (U+FDFA alone is 18 characters).
+ */
+export function checkSearchText(field: string, text: string): void {
+  const normalised = text.normalize('NFKC');
+  const message =
+    normalised.length > SEARCH_QUERY_MAX_LENGTH
+      ? `Longer than maximum length ${SEARCH_QUERY_MAX_LENGTH}.`
+      : searchWords(normalised).length > SEARCH_QUERY_MAX_WORDS
+        ? `Must hold at most ${SEARCH_QUERY_MAX_WORDS} words.`
+        : undefined;
+  if (message) throw new AppError('VALIDATION_FAILED', undefined, [{ field, messages: [message] }]);
+}
+
+/** The words of NFKC-normalised search text: runs of letters and digits. */
+export function searchWords(normalised: string): string[] {
+  return normalised.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+}
+
 /** Parses InvenioRDM search query parameters with the contract's defaults and 400s. */
 export function parseSearchParams(
   query: Record<string, unknown>,
@@ -40,6 +67,7 @@ export function parseSearchParams(
   const first = (v: unknown) => (Array.isArray(v) ? (v[0] as unknown) : v);
   const rawQ = first(query.q);
   const q = typeof rawQ === 'string' ? rawQ.trim() : '';
+  checkSearchText('q', q);
   const page = positiveInt(first(query.page), 'page', 1);
   const size = positiveInt(first(query.size), 'size', SEARCH_DEFAULT_PAGE_SIZE);
   if (options.maxSize !== undefined && size > options.maxSize) {

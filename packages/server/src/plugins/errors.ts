@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode, type ErrorItem } from '@cairn/shared';
 import { AppError } from '../errors.js';
+import { bodyTimeout, stopWatchingBody } from './body-timeout.js';
 
 const NOT_FOUND_MESSAGE = 'The requested URL was not found on the server.';
 
@@ -71,6 +72,7 @@ const LINGER_MS = 2000;
  */
 function lingerThenClose(request: FastifyRequest, reply: FastifyReply): void {
   const raw = request.raw;
+  stopWatchingBody(request);
   reply.raw.once('finish', () => {
     const timer = setTimeout(() => raw.destroy(), LINGER_MS);
     timer.unref();
@@ -85,6 +87,13 @@ function lingerThenClose(request: FastifyRequest, reply: FastifyReply): void {
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const timedOut = bodyTimeout(request);
+    if (timedOut) {
+      // The client stopped sending: the answer is the last thing on this connection.
+      reply.raw.once('finish', () => request.raw.socket?.destroy());
+      void reply.header('connection', 'close');
+      return send(reply, timedOut.code, timedOut.message);
+    }
     if (!request.raw.complete) lingerThenClose(request, reply);
     if (error instanceof AppError) {
       if (error.headers) void reply.headers(error.headers);

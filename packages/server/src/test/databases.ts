@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import { Migrator } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle, type Engine } from '../database/database.js';
 import type { Config } from '../config.js';
+import { migrations } from '../database/migrations/index.js';
 
 /** SQLite always; PostgreSQL too when CAIRN_TEST_DATABASE_URL points at a server (CI does). */
 export const ENGINES: Engine[] = process.env.CAIRN_TEST_DATABASE_URL
@@ -45,4 +47,14 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       await client.end();
     },
   };
+}
+
+/** A migrator over every migration, for tests that start from an older schema. */
+export function testMigrator(database: TestDatabase): Migrator {
+  const schema = database.config.kind === 'postgres' ? database.config.schema : undefined;
+  return new Migrator({
+    db: database.handle.db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
 }

@@ -96,6 +96,16 @@ export class FilesApi {
     return res.json<{ id: string; revision_id: number }>();
   }
 
+  /** A published record titled `title`, without files; its id. */
+  async publishedRecord(title: string): Promise<string> {
+    const { id } = await this.createDraft({
+      metadata: { ...PUBLISHABLE_METADATA, title },
+      files: { enabled: false },
+    });
+    await this.publish(id);
+    return id;
+  }
+
   init(id: string, entries: object | string): Promise<LightMyRequestResponse> {
     return this.t.request({
       method: 'POST',

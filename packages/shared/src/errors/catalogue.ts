@@ -1,3 +1,5 @@
+import { JSON_MAX_DEPTH } from '../limits.js';
+
 /**
  * Every error code Cairn answers with, its HTTP status and its default message.
  *
@@ -7,6 +9,10 @@
 export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'A validation error occurred.' },
   INVALID_JSON: { status: 400, message: 'Unable to decode JSON data in request body.' },
+  JSON_TOO_DEEP: {
+    status: 400,
+    message: `JSON nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays is not accepted.`,
+  },
   INVALID_QUERY: { status: 400, message: 'Invalid querystring parameters.' },
   INVALID_QUERY_SYNTAX: { status: 400, message: 'Invalid query string syntax.' },
   INVALID_VOCABULARY_VALUE: { status: 400, message: 'Invalid value.' },
@@ -34,6 +40,7 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: 'The resource was changed at the same time. Please retry.' },
   RECORD_DELETED: { status: 410, message: 'Record deleted' },
   REVISION_MISMATCH: { status: 412, message: "Revision id provided doesn't match record's one" },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request body stopped arriving.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

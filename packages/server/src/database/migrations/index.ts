@@ -6,6 +6,8 @@ import { recordCommunitiesMigration } from './0006_record_communities.js';
 import { communitySearchMigration } from './0007_community_search.js';
 import { vocabularyWordsIndex } from './0008_vocabulary_words_index.js';
 import { rateLimitsMigration } from './0009_rate_limits.js';
+import { recordAccessStatus } from './0011_record_access_status.js';
+import { wellFormedFileKeys } from './0012_well_formed_file_keys.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -234,4 +236,6 @@ export const migrations: Record<string, Migration> = {
   '0007_community_search': communitySearchMigration,
   '0008_vocabulary_words_index': vocabularyWordsIndex,
   '0009_rate_limits': rateLimitsMigration,
+  '0011_record_access_status': recordAccessStatus,
+  '0012_well_formed_file_keys': wellFormedFileKeys,
 };

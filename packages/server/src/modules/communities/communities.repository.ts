@@ -250,13 +250,14 @@ export class CommunitiesRepository {
 
   async members(
     communityId: string,
-    options: { visibleOnly: boolean; offset: number; limit: number; q: string },
+    options: { visibleOnly: boolean; offset: number; limit: number; q: string; roles?: string[] },
   ) {
     let base = this.db
       .selectFrom('communityMembers as m')
       .innerJoin('users as u', 'u.id', 'm.userId')
       .where('m.communityId', '=', communityId);
     if (options.visibleOnly) base = base.where('m.visible', '=', 1);
+    if (options.roles?.length) base = base.where('m.role', 'in', options.roles);
     if (options.q) {
       const pattern = likePattern(options.q.toLowerCase());
       base = base.where((eb) =>

@@ -3,15 +3,18 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, requestLocale, VND_TYPE } from '../../lib/http.js';
-import { documentedBody } from '../../lib/openapi.js';
+import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
 import { presentCommunity } from './communities.presenter.js';
-import type {
-  CommunitiesService,
-  Community,
-  CommunityHits,
-  CommunityPermissions,
+import {
+  COMMUNITY_ROLES,
+  COMMUNITY_SORTS,
+  type CommunitiesService,
+  type Community,
+  type CommunityHits,
+  type CommunityPermissions,
 } from './communities.service.js';
+import { COMMUNITY_TYPES as COMMUNITY_TYPE_TITLES } from './communities.validation.js';
 
 const COMMUNITY_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptCommunityTypes = acceptOnly(COMMUNITY_TYPES);
@@ -63,10 +66,14 @@ const MembersBody = z.object({
     .array(z.object({ type: z.literal('user'), id: z.string() }))
     .min(1)
     .max(100),
-  role: z.enum(['owner', 'manager', 'curator', 'reader']).optional(),
+  role: z.enum(COMMUNITY_ROLES).optional(),
   visible: z.boolean().optional(),
 });
 const RenameBody = z.object({ slug: z.string() });
+const COMMUNITY_SEARCH_QUERY = searchQuery(COMMUNITY_SORTS, {
+  type: facet(Object.keys(COMMUNITY_TYPE_TITLES) as [string, ...string[]]),
+  visibility: facet(['public', 'restricted']),
+});
 
 export interface CommunitiesRouteDeps {
   config: Config;
@@ -119,6 +126,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
         tags,
         summary:
           'Search communities (q, sort bestmatch|newest|oldest, page, size, type, visibility)',
+        querystring: COMMUNITY_SEARCH_QUERY,
       },
     },
     async (request, reply) =>
@@ -135,7 +143,11 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     '/api/user/communities',
     {
       onRequest: acceptCommunityTypes,
-      schema: { tags, summary: "Search the caller's communities (403 anonymous)" },
+      schema: {
+        tags,
+        summary: "Search the caller's communities (403 anonymous)",
+        querystring: COMMUNITY_SEARCH_QUERY,
+      },
     },
     async (request, reply) =>
       sendCommunityHits(
@@ -307,6 +319,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
             ? 'Search the visible members (when members are public)'
             : 'Search members (members only)',
           params: IdParams,
+          querystring: searchQuery(['name'], publicOnly ? {} : { role: facet(COMMUNITY_ROLES) }),
         },
       },
       async (request, reply) => {

@@ -470,6 +470,8 @@ export class CommunitiesService {
       offset: (params.page - 1) * params.size,
       limit: params.size,
       q: params.q,
+      // The public list names no roles, so it cannot be filtered by them either.
+      ...(params.filters.role && !publicOnly ? { roles: params.filters.role } : {}),
     });
     return { community, params, rows, total, publicOnly };
   }

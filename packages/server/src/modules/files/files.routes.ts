@@ -5,6 +5,8 @@ import type { ErrorCode } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { acceptOnly, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
+import { parseClientJson } from '../../lib/client-text.js';
+import { documentedBody } from '../../lib/openapi.js';
 import { parseRange } from '../../lib/http-range.js';
 import { zipSize, zipStream } from '../../lib/zip-stream.js';
 import type { BucketContext, FilesService, FileView } from './files.service.js';
@@ -20,9 +22,6 @@ const recordTags = ['Record files'];
 
 /** Route config read by the content-type hook: these routes take raw bytes, not JSON. */
 export const BINARY_ROUTE = { binaryBody: true } as const;
-
-/** File names are identifiers: one holding a NUL is refused, never silently renamed. */
-const RAW_TEXT_ROUTE = { keepRawText: true } as const;
 
 type Suffix =
   | { kind: 'content' }
@@ -194,12 +193,28 @@ export function registerFileRoutes(
     '/api/records/:id/draft/files',
     {
       onRequest: acceptFileTypes,
-      config: RAW_TEXT_ROUTE,
       schema: {
         tags: draftTags,
         summary:
           'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
         params: IdParams,
+        body: documentedBody(
+          z.array(
+            z.object({
+              key: z.string().describe('File name; "/" between folders; at most 1024 bytes'),
+              size: z.int().min(0).optional(),
+              checksum: z.string().describe('md5:<hex>').optional(),
+              metadata: z.record(z.string(), z.unknown()).optional(),
+              transfer: z
+                .object({
+                  type: z.enum(['L', 'M']),
+                  parts: z.int().min(1).optional(),
+                  part_size: z.int().min(1).optional(),
+                })
+                .optional(),
+            }),
+          ),
+        ),
       },
     },
     async (request, reply) => {
@@ -413,11 +428,5 @@ async function readJsonStream(body: Readable | undefined, limit: number): Promis
     if (size > limit) throw new AppError('PAYLOAD_TOO_LARGE');
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError('INVALID_JSON');
-  }
+  return parseClientJson(Buffer.concat(chunks));
 }

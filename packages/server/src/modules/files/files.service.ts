@@ -28,7 +28,6 @@ import {
   type FilesSummary,
 } from './files.lifecycle.js';
 import { mimetypeOf } from './mimetypes.js';
-import { storableJson } from '../../lib/storable-text.js';
 
 const MAX_KEY_BYTES = 1024;
 const MAX_SEGMENT_BYTES = 255;
@@ -440,7 +439,7 @@ export class FilesService {
           partSize: e.transfer.partSize ?? null,
           parts: e.transfer.parts ?? null,
           mimetype: mimetypeOf(e.key),
-          metadata: e.metadata ? storableJson(e.metadata) : null,
+          metadata: e.metadata ? JSON.stringify(e.metadata) : null,
           objectId: null,
           uploadKey,
           uploadId: null,
@@ -744,7 +743,7 @@ export class FilesService {
     await this.repo.transaction(async (trx) => {
       await trx.lockDraft(context.recordId);
       await trx.updateFile(row.id, {
-        metadata: metadata ? storableJson(metadata) : null,
+        metadata: metadata ? JSON.stringify(metadata) : null,
         updatedAt: nowIso(),
       });
       await this.refreshDraft(trx, context.recordId);

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
-import { documentedBody } from '../../lib/openapi.js';
+import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
+import { COMMUNITY_SORTS } from '../communities/communities.service.js';
 import { sendCommunityHits } from '../communities/communities.routes.js';
 import { presentParentCommunities } from './record-communities.presenter.js';
 import { presentRequest } from '../requests/requests.presenter.js';
@@ -71,7 +72,21 @@ export function registerRecordCommunityRoutes(
   for (const { path, summary, search } of searches) {
     app.get(
       `/api/records/:id/${path}`,
-      { onRequest: acceptTypes, schema: { tags, summary, params: IdParams } },
+      {
+        onRequest: acceptTypes,
+        schema: {
+          tags,
+          summary,
+          params: IdParams,
+          querystring: searchQuery(COMMUNITY_SORTS, {
+            type: facet(),
+            visibility: facet(['public', 'restricted']),
+            ...(path === 'communities-suggestions'
+              ? { membership: z.enum(['true', 'false']) }
+              : {}),
+          }),
+        },
+      },
       async (request, reply) => {
         const { id } = request.params as z.infer<typeof IdParams>;
         const result = await search(

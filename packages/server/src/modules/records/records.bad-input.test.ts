@@ -370,7 +370,12 @@ describe.each(ENGINES)('bad input on the records API (%s)', (engine) => {
       expect(stored.metadata.resource_type.id).toBe('dataset');
     });
 
-    it('cleans text PostgreSQL cannot store (U+0000, unpaired surrogates) instead of failing', async () => {
+    it('refuses text PostgreSQL cannot store (U+0000, unpaired surrogates) rather than rewriting it', async () => {
+      const before = await t.request({
+        method: 'GET',
+        url: '/api/user/records',
+        headers: owner.headers,
+      });
       const res = await t.request({
         method: 'POST',
         url: '/api/records',
@@ -380,15 +385,30 @@ describe.each(ENGINES)('bad input on the records API (%s)', (engine) => {
           custom_fields: { 'key\u0000': 'value' },
         }),
       });
-      expect(res.statusCode, res.body).toBe(201);
-      const stored = await readDraft(res.json().id as string);
-      expect(stored.metadata.title).toBe('Null byte \ufffd and \ufffd halves');
-      for (const url of [
-        '/api/records?q=null%00byte&resource_type=data%00set',
-        '/api/user/records?q=null%00byte&is_published=f%00alse',
-      ]) {
+      expectValidationFailed(res, [
+        {
+          field: 'metadata.title',
+          messages: ['Text must be well-formed Unicode: this holds an unpaired UTF-16 surrogate.'],
+        },
+        {
+          field: 'custom_fields.key\u2400',
+          messages: ['Text must not contain the NUL character (U+0000).'],
+        },
+      ]);
+      const after = await t.request({
+        method: 'GET',
+        url: '/api/user/records',
+        headers: owner.headers,
+      });
+      expect(after.json().hits.total).toBe(before.json().hits.total);
+      for (const [url, field] of [
+        ['/api/records?q=null%00byte&resource_type=dataset', 'q'],
+        ['/api/user/records?q=null&is_published=f%00alse', 'is_published'],
+      ] as const) {
         const search = await t.request({ method: 'GET', url, headers: owner.headers });
-        expect(search.statusCode, `${url}: ${search.body}`).toBe(200);
+        expectValidationFailed(search, [
+          { field, messages: ['Text must not contain the NUL character (U+0000).'] },
+        ]);
       }
     });
 

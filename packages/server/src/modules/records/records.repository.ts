@@ -2,6 +2,7 @@ import type { Selectable, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
+import { searchWords } from '../../lib/search.js';
 import {
   jsonText,
   type Database,
@@ -50,11 +51,7 @@ export interface UserRecordHit {
 
 /** Turns free text into each engine's prefix query; null when nothing searchable is left. */
 function ftsQuery(engine: Engine, q: string): string | null {
-  const terms = q
-    .normalize('NFKC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0)
-    .slice(0, 32);
+  const terms = searchWords(q.normalize('NFKC'));
   if (terms.length === 0) return null;
   return engine === 'sqlite'
     ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' ')
@@ -303,7 +300,7 @@ export class RecordsRepository {
     id: string,
     data: string,
     updatedAt: string,
-    set: Partial<Pick<RecordRow, 'accessRecord' | 'embargoUntil'>> = {},
+    set: Partial<Pick<RecordRow, 'accessRecord' | 'embargoUntil' | 'accessStatus'>> = {},
   ): Promise<void> {
     await this.x
       .updateTable('records')
@@ -360,30 +357,8 @@ export class RecordsRepository {
             ]),
       );
     }
-    if (s.accessStatuses.length > 0) {
-      query = query.where((eb) => {
-        const ors = s.accessStatuses.map((status) => {
-          switch (status) {
-            case 'embargoed':
-              return eb('records.embargoUntil', 'is not', null);
-            case 'restricted':
-              return eb.and([
-                eb('records.embargoUntil', 'is', null),
-                eb.or([
-                  eb('records.accessRecord', '=', 'restricted'),
-                  sql<boolean>`${sql.ref('records.data')} like '%"files":"restricted"%'`,
-                ]),
-              ]);
-            default:
-              return eb.and([
-                eb('records.embargoUntil', 'is', null),
-                eb('records.accessRecord', '=', 'public'),
-              ]);
-          }
-        });
-        return eb.or(ors);
-      });
-    }
+    if (s.accessStatuses.length > 0)
+      query = query.where('records.accessStatus', 'in', s.accessStatuses);
     const fts = ftsQuery(this.engine, s.q);
     if (s.q && !fts) return { rows: [], total: 0 };
     if (fts) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { RecordDataSchema } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import {
   acceptOnly,
@@ -10,6 +11,7 @@ import {
   VND_TYPE,
 } from '../../lib/http.js';
 import { searchLinks } from '../../lib/search.js';
+import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
 import { RenderCache } from '../../lib/render-cache.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
@@ -24,10 +26,35 @@ import {
 import type { DraftResult, RecordResult, RecordsService } from './records.service.js';
 
 type ParentRow = DraftResult['parent'];
-import type { RecordHits, RecordsSearchService } from './records-search.service.js';
+import {
+  RECORD_SORTS,
+  USER_RECORD_SORTS,
+  type RecordHits,
+  type RecordsSearchService,
+} from './records-search.service.js';
 import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
 import { sendExport } from './exports/exports.routes.js';
 
+/** A draft as clients send it: every part optional, invalid parts dropped and reported. */
+const DRAFT_BODY = documentedBody(
+  RecordDataSchema.partial().extend({
+    parent: z
+      .object({
+        review: z
+          .object({
+            type: z.literal('community-submission'),
+            receiver: z.object({ community: z.string() }),
+          })
+          .optional(),
+      })
+      .optional(),
+  }),
+);
+const RECORD_SEARCH_QUERY = searchQuery(RECORD_SORTS, {
+  resource_type: facet(),
+  access_status: facet(['open', 'embargoed', 'restricted', 'metadata-only']),
+  allversions: z.enum(['true', 'false']),
+});
 const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRecordTypes = acceptOnly(RECORD_TYPES);
 const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES];
@@ -194,6 +221,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         tags,
         summary:
           'Create a draft (201); invalid parts are dropped and listed in errors. parent.review {type, receiver: {community}} opens its community review',
+        body: DRAFT_BODY,
       },
     },
     async (request, reply) =>
@@ -234,7 +262,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.get(
     '/api/records',
-    { onRequest: acceptRecordTypes, schema: { tags, summary: 'Search published records' } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: { tags, summary: 'Search published records', querystring: RECORD_SEARCH_QUERY },
+    },
     async (request, reply) => sendSearch(request, reply, '/api/records'),
   );
 
@@ -249,6 +280,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
           summary:
             "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
           params: z.object({ id: z.string().describe('Community uuid or slug') }),
+          querystring: RECORD_SEARCH_QUERY,
         },
       },
       async (request, reply) => {
@@ -299,6 +331,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         tags,
         summary: 'Save a draft (full replacement of metadata); If-Match honoured',
         params: IdParams,
+        body: DRAFT_BODY,
       },
     },
     async (request, reply) => {
@@ -416,7 +449,12 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     '/api/records/:id/versions',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags: ['Versions'], summary: 'List published versions', params: IdParams },
+      schema: {
+        tags: ['Versions'],
+        summary: 'List published versions',
+        params: IdParams,
+        querystring: searchQuery(['version', ...RECORD_SORTS]),
+      },
     },
     async (request, reply) => {
       const { id } = request.params as z.infer<typeof IdParams>;
@@ -447,7 +485,18 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   app.get(
     '/api/user/records',
-    { onRequest: acceptRecordTypes, schema: { tags, summary: "The caller's drafts and records" } },
+    {
+      onRequest: acceptRecordTypes,
+      schema: {
+        tags,
+        summary: "The caller's drafts and records",
+        querystring: searchQuery(USER_RECORD_SORTS, {
+          is_published: z.enum(['true', 'false']),
+          shared_with_me: z.enum(['true', 'false']),
+          allversions: z.enum(['true', 'false']),
+        }),
+      },
+    },
     async (request, reply) => {
       const user = requireUser(request);
       const result = await search.userRecords(user, request.query as Record<string, unknown>);

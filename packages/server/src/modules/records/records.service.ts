@@ -1,5 +1,6 @@
 import {
   collectVocabularyRefs,
+  computeAccessStatus,
   loadRecord,
   normalizeDoi,
   validateForPublish,
@@ -716,6 +717,7 @@ export class RecordsService {
         resourceType: m.resource_type?.id ?? '',
         accessRecord: data.access.record,
         embargoUntil: embargo?.active && embargo.until ? embargo.until : null,
+        accessStatus: computeAccessStatus(data.access, data.files.enabled),
         publishedAt: existing?.publishedAt ?? now,
         deletedAt: null,
         filesSummary: null,
@@ -1068,6 +1070,7 @@ export class RecordsService {
         await trx.bumpRecordRevision(row.id, JSON.stringify(data), nowIso(), {
           accessRecord: 'public',
           embargoUntil: null,
+          accessStatus: computeAccessStatus(data.access, data.files.enabled),
         });
         const draft = await trx.getDraft(row.id);
         if (draft) {

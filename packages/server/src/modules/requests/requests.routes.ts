@@ -3,14 +3,20 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
-import { documentedBody } from '../../lib/openapi.js';
+import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
 import { searchLinks, type SearchParams } from '../../lib/search.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { presentEvent, presentRequest, presentUserStub } from './requests.presenter.js';
-import type { RequestsService, RequestView } from './requests.service.js';
+import { REQUEST_SORTS, type RequestsService, type RequestView } from './requests.service.js';
 
+const REQUEST_SEARCH_QUERY = searchQuery(REQUEST_SORTS, {
+  is_open: z.enum(['true', 'false']),
+  type: facet(['community-submission', 'community-inclusion']),
+  status: facet(['created', 'submitted', 'accepted', 'declined', 'cancelled', 'expired']),
+  expand: z.enum(['0', '1', 'true', 'false']),
+});
 const REQUEST_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRequestTypes = acceptOnly(REQUEST_TYPES);
 const IdParams = z.object({ id: z.string().describe('Request uuid') });
@@ -105,6 +111,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         tags,
         summary:
           'Search the requests the caller takes part in (q, is_open, type, status; 403 anonymous)',
+        querystring: REQUEST_SEARCH_QUERY,
       },
     },
     async (request, reply) =>
@@ -133,7 +140,11 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     '/api/user/requests',
     {
       onRequest: acceptRequestTypes,
-      schema: { tags, summary: "The caller's requests, made or received" },
+      schema: {
+        tags,
+        summary: "The caller's requests, made or received",
+        querystring: REQUEST_SEARCH_QUERY,
+      },
     },
     async (request, reply) =>
       sendHits(
@@ -156,6 +167,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
           tags: ['Record communities'],
           summary: "Search the record's requests the caller takes part in (403 anonymous)",
           params: z.object({ id: z.string().describe('Record id, e.g. ha4g3-7x208') }),
+          querystring: REQUEST_SEARCH_QUERY,
         },
       },
       async (request, reply) => {
@@ -182,6 +194,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         tags: ['Communities'],
         summary: "Search a community's requests (its curators)",
         params: CommunityParams,
+        querystring: REQUEST_SEARCH_QUERY,
       },
     },
     async (request, reply) => {
@@ -331,6 +344,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         tags,
         summary: 'Comments and log events, oldest first (expand=1: their authors)',
         params: IdParams,
+        querystring: searchQuery(['oldest'], { expand: z.enum(['0', '1', 'true', 'false']) }),
       },
     },
     async (request, reply) => {

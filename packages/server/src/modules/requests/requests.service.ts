@@ -26,7 +26,7 @@ const TRANSITIONS: Record<RequestAction, { from: string; to: string }> = {
   expire: { from: 'submitted', to: 'expired' },
 };
 export const COMMENT_MAX = 100_000;
-const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
+export const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
 
 export interface CommentPayload {
   content: string;

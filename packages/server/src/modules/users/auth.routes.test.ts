@@ -81,15 +81,21 @@ describe.each(ENGINES)('accounts, sessions, CSRF and tokens on %s', (engine) => 
     expect(cookiesOf(right).cairn_session).toBeTruthy();
   });
 
-  it('refuses an address PostgreSQL could not store as a wrong login, not a 500', async () => {
+  it('refuses an address PostgreSQL could not store (400 naming it), not a 500', async () => {
     const res = await t.request({
       method: 'POST',
       url: '/api/auth/login',
       headers: { cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
       payload: JSON.stringify({ email: 'nobody\u0000@example.org', password: 'x\ud800' }),
     });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().code).toBe('INVALID_CREDENTIALS');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { field: 'email', messages: ['Text must not contain the NUL character (U+0000).'] },
+      {
+        field: 'password',
+        messages: ['Text must be well-formed Unicode: this holds an unpaired UTF-16 surrogate.'],
+      },
+    ]);
   });
 
   it('requires the CSRF header on unsafe cookie-authenticated requests and changes nothing without it', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { documentedBody } from '../../lib/openapi.js';
 import type { Config } from '../../config.js';
 import { CSRF_COOKIE, ensureCsrfCookie, requireUser, SESSION_COOKIE } from '../../plugins/auth.js';
 import type { User, UsersService } from './users.service.js';
@@ -39,7 +40,7 @@ export function registerAuthRoutes(
         tags,
         summary: 'Log in with email and password; sets the session cookie',
         description: THROTTLED,
-        body: z.unknown(),
+        body: documentedBody(z.object({ email: z.string(), password: z.string() })),
       },
     },
     async (request, reply) => {
@@ -58,7 +59,9 @@ export function registerAuthRoutes(
         tags,
         summary: 'Create an account and log in',
         description: THROTTLED,
-        body: z.unknown(),
+        body: documentedBody(
+          z.object({ email: z.string(), password: z.string(), name: z.string().optional() }),
+        ),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { documentedBody } from '../../lib/openapi.js';
 import { invenioTime } from '../records/records.presenter.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
@@ -46,7 +47,7 @@ export function registerTokenRoutes(app: FastifyInstance, users: UsersService): 
         summary: 'Create a personal access token (201); the secret is shown only in this answer',
         description:
           'Throttled per person and per client address (CAIRN_RATE_LIMIT_TOKENS_*): past either limit the answer is 429 with Retry-After.',
-        body: z.unknown(),
+        body: documentedBody(z.object({ name: z.string().optional() })),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import { parseSearchParams, type SearchParams } from '../../lib/search.js';
+import { checkSearchText, parseSearchParams, type SearchParams } from '../../lib/search.js';
 
 export interface SuggestOptions {
   sorts: readonly string[];
@@ -8,8 +8,6 @@ export interface SuggestOptions {
   /** Filters besides `suggest`. */
   filters: readonly string[];
   maxSize?: number;
-  /** Longest `q` or `suggest` accepted, if any. */
-  maxQueryLength?: number;
 }
 
 /**
@@ -34,19 +32,7 @@ export function parseSuggestParams(
       { field: 'suggest', messages: ['Cannot be used together with q.'] },
     ]);
   }
-  const max = options.maxQueryLength;
-  if (max !== undefined) {
-    for (const [field, value] of [
-      ['q', params.q],
-      ['suggest', suggest],
-    ] as const) {
-      if (value.length > max) {
-        throw new AppError('VALIDATION_FAILED', undefined, [
-          { field, messages: [`Longer than maximum length ${max}.`] },
-        ]);
-      }
-    }
-  }
+  checkSearchText('suggest', suggest);
   if (suggest !== '') params.filters.suggest = [suggest];
   else delete params.filters.suggest;
   return { params, typed: params.q || suggest };

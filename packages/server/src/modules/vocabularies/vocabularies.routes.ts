@@ -2,11 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, requestLocale, VND_TYPE } from '../../lib/http.js';
+import { facet, searchQuery } from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
 import type { VocabularyItemsService } from './indexed/items.service.js';
 import { isIndexedType } from './indexed/kinds.js';
 import { presentItem, presentItemHits, requireAdmin } from './indexed/items.routes.js';
-import type { VocabulariesService, VocabularyEntry } from './vocabularies.service.js';
+import {
+  VOCABULARY_SORTS,
+  type VocabulariesService,
+  type VocabularyEntry,
+} from './vocabularies.service.js';
 import {
   presentLocalizedVocabularyEntry,
   presentVocabularyEntry,
@@ -51,6 +56,10 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
         tags,
         summary: 'Search a vocabulary (q or suggest, tags, sort, page, size)',
         params: TypeParams,
+        querystring: searchQuery(VOCABULARY_SORTS, {
+          suggest: z.string().max(500).describe('Typed text (not together with q)'),
+          tags: facet(),
+        }),
       },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import { sql, type AliasedSelectQueryBuilder, type Kysely, type SelectQueryBuild
 import type { Db, Engine } from '../../../database/database.js';
 import { bulkInsert, type BulkColumn } from '../../../database/bulk.js';
 import { readJson, type Database } from '../../../database/schema.js';
+import { escapeLike } from '../../../lib/like.js';
 import type { IndexedItem } from './kinds.js';
 
 /** An item as stored, with its bookkeeping. */
@@ -254,7 +255,13 @@ export class VocabularyItemsRepository {
     if (filters.tags) {
       const tags = filters.tags;
       q = q.where((eb) =>
-        eb.or(tags.map((tag) => eb('vocabularyItems.tags', 'like', `% ${tag} %`))),
+        // A tag's `%` and `_` are characters: LIKE would read them as wildcards.
+        eb.or(
+          tags.map(
+            (tag) =>
+              sql<boolean>`vocabulary_items.tags like ${`% ${escapeLike(tag)} %`} escape '\\'`,
+          ),
+        ),
       );
     }
     return q;

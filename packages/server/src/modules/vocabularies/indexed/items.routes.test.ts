@@ -228,10 +228,12 @@ describe.each(ENGINES)('names, affiliations, funders, awards and subjects on %s'
   });
 
   it('survives unusual Unicode in queries', async () => {
-    for (const q of ['👩‍🔬', '\u0000', '\uFFFF', 'ﬁ', 'Ｍüller', '𝔪uller', '  ', '%', '_']) {
+    for (const q of ['👩‍🔬', '\uFFFF', 'ﬁ', 'Ｍüller', '𝔪uller', '  ', '%', '_']) {
       const res = await get(`/api/names?q=${encodeURIComponent(q)}`);
       expect(res.statusCode, `${q}: ${res.body}`).toBe(200);
     }
+    // U+0000 cannot be stored by PostgreSQL, so no entry holds it: refused where it enters.
+    expect((await get('/api/names?q=%00')).statusCode).toBe(400);
     // Full-width and ligature forms normalise to plain letters.
     expect(ids((await get(`/api/names?q=${encodeURIComponent('Ｍüller')}`)).json())).toContain(
       '0009-0000-0000-0009',

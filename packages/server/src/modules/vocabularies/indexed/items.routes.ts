@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../../config.js';
 import { permissionDenied } from '../../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../../lib/http.js';
-import { documentedBody } from '../../../lib/openapi.js';
+import { documentedBody, facet, searchQuery } from '../../../lib/openapi.js';
 import { searchLinks } from '../../../lib/search.js';
 import { requireUser } from '../../../plugins/auth.js';
 import type { ItemHits, StoredItem, VocabularyItemsService } from './items.service.js';
@@ -123,9 +123,19 @@ export function registerItemSearch(
   base: string,
   schema: { tags: string[]; summary: string },
 ): void {
-  app.get(path, { onRequest: acceptItemTypes, schema }, async (request, reply) => {
-    const accepted = negotiate(request, ITEM_TYPES);
-    const result = await items.search(type, request.query as Record<string, unknown>);
-    return reply.type(accepted).send(presentItemHits(result, base, accepted));
+  const kind = INDEXED_KINDS[type];
+  const querystring = searchQuery(['bestmatch', kind.sortName], {
+    suggest: z.string().max(500).describe('Typed text (not together with q)'),
+    tags: facet(),
+    ...(kind.facetParam ? { [kind.facetParam]: facet() } : {}),
   });
+  app.get(
+    path,
+    { onRequest: acceptItemTypes, schema: { ...schema, querystring } },
+    async (request, reply) => {
+      const accepted = negotiate(request, ITEM_TYPES);
+      const result = await items.search(type, request.query as Record<string, unknown>);
+      return reply.type(accepted).send(presentItemHits(result, base, accepted));
+    },
+  );
 }

@@ -28,8 +28,6 @@ export interface ItemHits {
   total: number;
 }
 
-/** Longest query a suggestion box can reasonably send; longer is a client bug or an attack. */
-export const MAX_QUERY_LENGTH = 500;
 // Words beyond these add nothing to a suggestion but cost a LIKE each.
 const MAX_QUERY_WORDS = 8;
 // Past the last code point, so `prefix + END` bounds every term that starts with `prefix`.
@@ -207,7 +205,6 @@ export class VocabularyItemsService {
       alphabetical: kind.sortName,
       filters: ['tags', ...(kind.facetParam ? [kind.facetParam] : [])],
       maxSize: SEARCH_MAX_WINDOW,
-      maxQueryLength: MAX_QUERY_LENGTH,
     });
     const { params } = parsed;
     let typed = parsed.typed;
