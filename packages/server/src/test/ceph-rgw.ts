@@ -1,3 +1,4 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -89,6 +90,38 @@ export async function startRgw(): Promise<RgwServer> {
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** An S3 client of the gateway's user, for what tests set up around the app (buckets, CORS). */
+export function rgwClient(rgw: RgwServer): S3Client {
+  return new S3Client({
+    endpoint: rgw.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
+    forcePathStyle: true,
+  });
+}
+
+/** The environment that makes Cairn store its files in `bucket` of the gateway. */
+export function s3Env(rgw: RgwServer, bucket: string): Record<string, string> {
+  return {
+    CAIRN_STORAGE: 's3',
+    CAIRN_S3_ENDPOINT: rgw.endpoint,
+    CAIRN_S3_BUCKET: bucket,
+    CAIRN_S3_ACCESS_KEY_ID: rgw.accessKeyId,
+    CAIRN_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
+    CAIRN_S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
+/** Creates the bucket a test's app stores its files in. */
+export async function createBucket(rgw: RgwServer, bucket: string): Promise<void> {
+  const client = rgwClient(rgw);
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } finally {
+    client.destroy();
   }
 }
 

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutBucketCorsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RGW_START_TIMEOUT_MS, startRgw, type RgwServer } from '../../../test/ceph-rgw.js';
+import {
+  RGW_START_TIMEOUT_MS,
+  createBucket,
+  rgwClient,
+  startRgw,
+  type RgwServer,
+} from '../../../test/ceph-rgw.js';
 import {
   contentMd5,
   describeFileStoreContract,
@@ -18,14 +24,9 @@ let rgw: RgwServer;
 
 beforeAll(async () => {
   rgw = await startRgw();
-  const client = new S3Client({
-    endpoint: rgw.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
-    forcePathStyle: true,
-  });
+  await createBucket(rgw, BUCKET);
+  const client = rgwClient(rgw);
   try {
-    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     // Browsers may read a presigned PUT's ETag only if the bucket exposes it.
     await client.send(
       new PutBucketCorsCommand({
