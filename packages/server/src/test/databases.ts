@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
+import { Migrator } from 'kysely';
 import pg from 'pg';
+import { migrations } from '../database/migrations/index.js';
 import { openDatabase, type DatabaseHandle, type Engine } from '../database/database.js';
 import type { Config } from '../config.js';
 
@@ -45,4 +47,14 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       await client.end();
     },
   };
+}
+
+/** A migrator over a fresh test database, to stop at an older migration and seed data there. */
+export function migratorOf(database: TestDatabase): Migrator {
+  const schema = database.config.kind === 'postgres' ? database.config.schema : undefined;
+  return new Migrator({
+    db: database.handle.db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
 }

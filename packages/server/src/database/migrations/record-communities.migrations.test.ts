@@ -1,8 +1,11 @@
-import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../../test/databases.js';
+import {
+  createTestDatabase,
+  ENGINES,
+  migratorOf,
+  type TestDatabase,
+} from '../../test/databases.js';
 import { CommunitiesRepository } from '../../modules/communities/communities.repository.js';
-import { migrations } from './index.js';
 
 /** A database that ran issue 4's first migrations and holds records in communities already. */
 describe.each(ENGINES)('migrations 0006 and 0007 over existing data on %s', (engine) => {
@@ -15,12 +18,7 @@ describe.each(ENGINES)('migrations 0006 and 0007 over existing data on %s', (eng
   it('copies parent.communities into record_communities and indexes existing communities', async () => {
     database = await createTestDatabase(engine);
     const { db } = database.handle;
-    const schema = database.config.kind === 'postgres' ? database.config.schema : undefined;
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
+    const migrator = migratorOf(database);
     expect((await migrator.migrateTo('0005_requests')).error).toBeUndefined();
     const now = new Date().toISOString();
     const user = await db
