@@ -5,9 +5,8 @@ import { PUBLISHABLE_METADATA, md5 } from './files.js';
 /** How many requests each race fires at once. */
 export const RACERS = 20;
 
-/** A signed-in caller: its user id and the headers that authenticate it. */
+/** A signed-in caller: the headers that authenticate it. */
 export interface Racer {
-  id: string;
   headers: Record<string, string>;
 }
 
