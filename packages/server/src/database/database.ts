@@ -5,11 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
+import { transactional } from './unit-of-work.js';
 
 export type Db = Kysely<Database>;
 export type Engine = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
+  /** Every query goes through it; inside `inTransaction` it stands for that transaction. */
   db: Db;
   engine: Engine;
   close(): Promise<void>;
@@ -68,7 +70,7 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
     });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+    return { db: transactional(db), engine: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: database.url,
@@ -86,7 +88,7 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
   });
   return {
-    db,
+    db: transactional(db),
     engine: 'postgres',
     close: () => db.destroy(),
     pool: {

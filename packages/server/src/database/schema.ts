@@ -61,6 +61,11 @@ export interface DraftsTable extends RecordLikeColumns {
   expiresAt: string;
   /** The record-side creation time when this draft edits a published record (grace period rule). */
   recordCreatedAt: string | null;
+  /**
+   * The parent's id while this draft was never published, null on the edit draft of a published
+   * record: unique, so a parent never holds two unpublished drafts.
+   */
+  unpublishedParentId: string | null;
 }
 
 export interface RecordsTable extends RecordLikeColumns {

@@ -43,14 +43,9 @@ export function s3Environment(rgw: RgwServer, bucket: string): Record<string, st
  * origin: any origin may PUT (and GET), and may read a part's ETag.
  */
 export async function createBrowserBucket(rgw: RgwServer, bucket: string): Promise<void> {
-  const client = new S3Client({
-    endpoint: rgw.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
-    forcePathStyle: true,
-  });
+  await createBucket(rgw, bucket);
+  const client = rgwClient(rgw);
   try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
     await client.send(
       new PutBucketCorsCommand({
         Bucket: bucket,
@@ -139,14 +134,19 @@ export async function startRgw(): Promise<RgwServer> {
   }
 }
 
-/** Creates `bucket` on the gateway (path-style, as Cairn is configured against it). */
-export async function createBucket(rgw: RgwServer, bucket: string): Promise<void> {
-  const client = new S3Client({
+/** An S3 client of the gateway's user, for what tests set up around the app (buckets, CORS). */
+export function rgwClient(rgw: RgwServer): S3Client {
+  return new S3Client({
     endpoint: rgw.endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
     forcePathStyle: true,
   });
+}
+
+/** Creates the bucket a test's app stores its files in. */
+export async function createBucket(rgw: RgwServer, bucket: string): Promise<void> {
+  const client = rgwClient(rgw);
   try {
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
   } finally {

@@ -8,6 +8,7 @@ import { vocabularyWordsIndex } from './0008_vocabulary_words_index.js';
 import { rateLimitsMigration } from './0009_rate_limits.js';
 import { recordAccessStatus } from './0011_record_access_status.js';
 import { wellFormedFileKeys } from './0012_well_formed_file_keys.js';
+import { oneUnpublishedDraftMigration } from './0013_one_unpublished_draft.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -238,4 +239,5 @@ export const migrations: Record<string, Migration> = {
   '0009_rate_limits': rateLimitsMigration,
   '0011_record_access_status': recordAccessStatus,
   '0012_well_formed_file_keys': wellFormedFileKeys,
+  '0013_one_unpublished_draft': oneUnpublishedDraftMigration,
 };

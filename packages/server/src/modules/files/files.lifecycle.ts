@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Db, Engine } from '../../database/database.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
+import { afterCommit } from '../../database/unit-of-work.js';
 import type { FileStore } from './storage/file-store.js';
 import { FilesRepository, type FileObjectRow, type FileRow } from './files.repository.js';
 import { extensionOf } from './mimetypes.js';
@@ -117,9 +118,26 @@ export class FilesLifecycle {
     return { completed: rows.length - pending, pending };
   }
 
-  /** At publish: the record bucket becomes the draft's entries; returns the record's summary. */
+  /**
+   * At publish: the record bucket becomes the draft's entries; returns the record's summary.
+   * The caller holds the draft's lock and has checked that every entry is complete; this checks
+   * again, so that no mistake elsewhere can publish over a record's files with fewer: an edit
+   * draft's entries are the record's (its bucket is locked), so a record entry missing from the
+   * draft means the draft is not what publish was told, and nothing is written.
+   */
   async publish(db: Db, id: string): Promise<{ summary: FilesSummary; released: string[] }> {
     const repo = this.repo(db);
+    const drafted = await repo.listBucket(draftBucket(id));
+    if (drafted.some((r) => r.status !== 'completed'))
+      throw new Error(`publish of ${id}: the draft has files not completed`);
+    const kept = new Set(drafted.map((r) => r.keyNormalized));
+    const lost = (await repo.listBucket(recordBucket(id))).filter(
+      (r) => !kept.has(r.keyNormalized),
+    );
+    if (lost.length > 0)
+      throw new Error(
+        `publish of ${id}: would drop the record's ${lost.map((r) => r.key).join(', ')}`,
+      );
     const result = await this.copyBucket(repo, draftBucket(id), recordBucket(id));
     const draftRows = await repo.listBucket(draftBucket(id));
     await repo.deleteBucket(draftBucket(id));
@@ -152,9 +170,14 @@ export class FilesLifecycle {
 
   /**
    * Frees what a committed transaction released: unfinished uploads, and objects nothing refers
-   * to any more. Runs after commit, so a rolled-back publish can never have lost bytes.
+   * to any more. Called inside an action's transaction it waits for the commit, so a rolled-back
+   * publish can never have lost bytes.
    */
   async release(objectIds: string[], uploads: FileRow[] = []): Promise<void> {
+    await afterCommit(() => this.releaseNow(objectIds, uploads));
+  }
+
+  private async releaseNow(objectIds: string[], uploads: FileRow[]): Promise<void> {
     const repo = this.repo(this.db);
     for (const upload of uploads) await this.dropUpload(upload);
     const orphans: FileObjectRow[] = await repo.unreferencedObjects([...new Set(objectIds)]);

@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import type { RecordData } from '@cairn/shared';
+import { inTransaction } from '../../database/unit-of-work.js';
 import {
   jsonText,
   readJson,
@@ -40,20 +41,21 @@ export class FilesRepository {
     return row && readJson<RecordData>(row.data);
   }
 
+  /** Runs `fn` in one transaction (joining an action's, see `inTransaction`). */
   transaction<T>(fn: (trx: FilesRepository) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => fn(new FilesRepository(trx as unknown as Db, this.engine)));
+    return inTransaction(this.db, () => fn(this));
   }
 
   /**
    * Serialises file changes of one draft (PostgreSQL row lock on the draft; SQLite writers are
-   * serialised already), so the files summary written with each change never misses another's.
+   * serialised already), so the files summary written with each change never misses another's,
+   * and a publish or discard (which lock the same row after the parent's) sees their entries
+   * whole. False when the draft is gone: published or discarded meanwhile.
    */
-  async lockDraft(id: string): Promise<void> {
-    if (this.engine === 'postgres') {
-      await this.db.selectFrom('drafts').select('id').where('id', '=', id).forUpdate().execute();
-    }
+  async lockDraft(id: string): Promise<boolean> {
+    const query = this.db.selectFrom('drafts').select('id').where('id', '=', id);
+    const row = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+    return row !== undefined;
   }
 
   async listBucket(bucket: string): Promise<FileRow[]> {

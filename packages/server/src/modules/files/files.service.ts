@@ -7,7 +7,7 @@ import {
   type RecordData,
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
-import { AppError, permissionDenied } from '../../errors.js';
+import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
@@ -176,8 +176,10 @@ export class FilesService {
     const row = keyProblem(key)
       ? undefined
       : await this.repo.getFile(context.bucket, normalizeKey(key));
-    if (!row) throw new AppError('NOT_FOUND', `File with key ${key} not found.`);
-    return row;
+    if (row) return row;
+    // The draft was published or discarded since it was read: answer as if this came after.
+    if (context.isDraft && !(await this.repo.draftData(context.recordId))) throw pidDoesNotExist();
+    throw new AppError('NOT_FOUND', `File with key ${key} not found.`);
   }
 
   /** One file, with fresh part links while a multipart upload is open (InvenioRDM's refresh). */
@@ -404,7 +406,8 @@ export class FilesService {
     }
     const { maxFiles, maxBytes } = await this.quota(context.ownerId);
     const created = await this.repo.transaction(async (trx) => {
-      await trx.lockDraft(context.recordId);
+      // Published or discarded since the draft was read: as if this came after (404).
+      if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
       const existing = await trx.listBucket(context.bucket);
       for (const e of entries) {
         if (existing.some((r) => r.keyNormalized === e.keyNormalized))
@@ -649,6 +652,7 @@ export class FilesService {
     // Read again now that the file is frozen: an upload that finished meanwhile moved its key.
     const row = (await this.repo.getFile(context.bucket, found.keyNormalized)) ?? found;
     let assembled = false;
+    let committed: FileView;
     try {
       let size: number;
       let checksum: string;
@@ -682,8 +686,10 @@ export class FilesService {
         );
       }
       const objectId = crypto.randomUUID();
-      await this.repo.transaction(async (trx) => {
-        await trx.lockDraft(context.recordId);
+      // The answer is read inside: a publish may take the draft the moment this commits.
+      committed = await this.repo.transaction(async (trx) => {
+        // Published or discarded since the draft was read: as if this came after (404).
+        if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
         await trx.insertObject({
           id: objectId,
           storeKey: row.uploadKey!,
@@ -699,6 +705,7 @@ export class FilesService {
         // Deleted while its bytes were being assembled: no object may outlive the entry.
         if (!completed) throw new AppError('NOT_FOUND', `File with key ${key} not found.`);
         await this.refreshDraft(trx, context.recordId);
+        return this.item(context, key);
       });
     } catch (error) {
       // A refused commit leaves the entry as it was (its `updated` included).
@@ -717,7 +724,7 @@ export class FilesService {
       await this.repo.updateFile(row.id, reset, 'committing');
       throw error;
     }
-    return this.item(context, key);
+    return committed;
   }
 
   /** PUT …/files/{key}: replaces the file's metadata. */
@@ -740,15 +747,17 @@ export class FilesService {
         { field: 'metadata', messages: ['Not a valid mapping type.'] },
       ]);
     }
-    await this.repo.transaction(async (trx) => {
-      await trx.lockDraft(context.recordId);
+    // The answer is read inside: a publish may take the draft the moment this commits.
+    return this.repo.transaction(async (trx) => {
+      // Published or discarded since the draft was read: as if this came after (404).
+      if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
       await trx.updateFile(row.id, {
         metadata: metadata ? JSON.stringify(metadata) : null,
         updatedAt: nowIso(),
       });
       await this.refreshDraft(trx, context.recordId);
+      return this.item(context, key);
     });
-    return this.item(context, key);
   }
 
   /** DELETE …/files/{key}: removes the entry (aborting an unfinished upload); bytes go when unreferenced. */
@@ -772,7 +781,8 @@ export class FilesService {
 
   private async deleteRows(context: BucketContext, rows: FileRow[]): Promise<void> {
     await this.repo.transaction(async (trx) => {
-      await trx.lockDraft(context.recordId);
+      // Published or discarded since the draft was read: as if this came after (404).
+      if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
       await this.removeEntries(trx, context.recordId, rows);
     });
     await this.lifecycle.release(
@@ -840,24 +850,25 @@ export class FilesService {
 
   /**
    * POST …/actions/files-import: the previous version's files, as shared references (no byte is
-   * copied), into a new-version draft that has none.
+   * copied), into a new-version draft that has none. Under the parent's lock: of parallel
+   * imports one wins, the others find the files there (400).
    */
   async importFromPrevious(user: User | undefined, id: string): Promise<FilesListView> {
-    const context = await this.draftContext(user, id);
-    const previous = await this.records.previousVersionForImport(id);
-    const field = (message: string) =>
-      fail(message, [{ field: 'files.enabled', messages: [message] }]);
-    if (!context.filesEnabled) throw field('Files support must be enabled.');
-    if (!previous.filesEnabled) throw field('The record has no files.');
-    if ((await this.repo.listBucket(context.bucket)).length > 0) {
-      throw field('Please remove all files first.');
-    }
-    const source = await this.repo.listBucket(recordBucket(previous.id));
-    if (source.length === 0) throw field('The record has no files.');
-    await this.repo.transaction(async (trx) => {
-      await trx.lockDraft(id);
-      await this.lifecycle.importFrom(trx.executor, previous.id, id);
-      await this.refreshDraft(trx, context.recordId);
+    const context = await this.records.lockedDraft(user, id, 'review', async () => {
+      const context = await this.draftContext(user, id);
+      const previous = await this.records.previousVersionForImport(id);
+      const field = (message: string) =>
+        fail(message, [{ field: 'files.enabled', messages: [message] }]);
+      if (!context.filesEnabled) throw field('Files support must be enabled.');
+      if (!previous.filesEnabled) throw field('The record has no files.');
+      if ((await this.repo.listBucket(context.bucket)).length > 0) {
+        throw field('Please remove all files first.');
+      }
+      const source = await this.repo.listBucket(recordBucket(previous.id));
+      if (source.length === 0) throw field('The record has no files.');
+      await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
+      await this.refreshDraft(this.repo, context.recordId);
+      return context;
     });
     return this.list(context);
   }

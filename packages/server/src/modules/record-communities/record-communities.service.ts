@@ -144,6 +144,7 @@ export class RecordCommunitiesService {
   ) {
     requests.registerHandler('community-inclusion', {
       onAction: (action, row) => this.onAction(action, row),
+      serialize: (row, fn) => records.lockedTopic(row.topicRecordId, fn),
     });
   }
 
@@ -251,7 +252,13 @@ export class RecordCommunitiesService {
     const errors: BulkErrors['errors'] = [];
     for (const entry of entries) {
       try {
-        processed.push(await this.includeOne(user!, record, entry));
+        // Under the record's lock: parallel calls cannot both find the community missing and
+        // both open a request for it.
+        processed.push(
+          await this.records.lockedTopic(record.row.id, () =>
+            this.includeOne(user!, record, entry),
+          ),
+        );
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500 || error.code === 'CONFLICT')
           throw error;

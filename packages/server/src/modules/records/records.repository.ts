@@ -3,6 +3,7 @@ import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
 import { searchWords } from '../../lib/search.js';
+import { inTransaction } from '../../database/unit-of-work.js';
 import {
   jsonText,
   type Database,
@@ -58,7 +59,7 @@ function ftsQuery(engine: Engine, q: string): string | null {
     : terms.map((t) => `${t.toLowerCase()}:*`).join(' & ');
 }
 
-const draftContextQuery = preparedQuery((db: Db, id: string) =>
+const draftContext = (db: Db) =>
   db
     .selectFrom('drafts')
     .innerJoin('parents', 'parents.id', 'drafts.parentId')
@@ -80,8 +81,13 @@ const draftContextQuery = preparedQuery((db: Db, id: string) =>
           .select((e) => e.fn.max('d2.versionIndex').as('m'))
           .whereRef('d2.parentId', '=', 'drafts.parentId')
           .as('maxDraftVersion'),
-    ])
-    .where('drafts.id', '=', id),
+    ]);
+const draftContextQuery = preparedQuery((db: Db, id: string) =>
+  draftContext(db).where('drafts.id', '=', id),
+);
+/** The same, locking the draft's row (PostgreSQL; SQLite's transaction holds the write lock). */
+const lockedDraftContextQuery = preparedQuery((db: Db, id: string) =>
+  draftContext(db).where('drafts.id', '=', id).forUpdate('drafts'),
 );
 
 /** Kysely queries for parents, drafts, published records and their PIDs; rows or undefined. */
@@ -91,10 +97,9 @@ export class RecordsRepository {
     readonly engine: Engine,
   ) {}
 
+  /** Runs `fn` in one transaction (joining an action's, see `inTransaction`). */
   transaction<T>(fn: (trx: RecordsRepository) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => fn(new RecordsRepository(trx as unknown as Db, this.engine)));
+    return inTransaction(this.db, () => fn(this));
   }
 
   /** The Kysely executor (inside a transaction: the transaction), for collaborating repositories. */
@@ -120,12 +125,28 @@ export class RecordsRepository {
   }
 
   /**
-   * The parent, locked until the transaction ends, for a read-modify-write of its data: on
-   * PostgreSQL two transactions would otherwise both read the old data and the later write
-   * would drop the earlier one's change. SQLite runs one writer at a time.
+   * The parent, locked until the transaction ends: the lock every state-changing action about
+   * the record's versions, drafts, files and review takes first (ARCHITECTURE §7). On PostgreSQL
+   * a row lock, which a second transaction waits for and then reads past with what the first
+   * committed; on SQLite the transaction holds the write lock already (`inTransaction`).
+   * Undefined when the parent is gone (its last draft was discarded meanwhile).
    */
-  getParentForUpdate(id: string): Promise<ParentRow | undefined> {
+  lockParent(id: string): Promise<ParentRow | undefined> {
     const query = this.x.selectFrom('parents').selectAll().where('id', '=', id);
+    return (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  }
+
+  /**
+   * The parent of a draft, locked as `lockParent` locks it: one round trip for the actions that
+   * start from a draft's id. Undefined when there is no such draft (any more).
+   */
+  lockParentOfDraft(draftId: string): Promise<ParentRow | undefined> {
+    const query = this.x
+      .selectFrom('parents')
+      .selectAll()
+      .where('id', '=', (eb) =>
+        eb.selectFrom('drafts').select('drafts.parentId').where('drafts.id', '=', draftId),
+      );
     return (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   }
 
@@ -154,14 +175,19 @@ export class RecordsRepository {
 
   /**
    * A draft with everything answering a read needs, in one query: its parent, whether the record
-   * is published, and the highest draft version of the parent (is_latest_draft).
+   * is published, and the highest draft version of the parent (is_latest_draft). With `lock`,
+   * the draft's row stays locked until the transaction ends.
    */
   async getDraftContext(
     id: string,
+    lock = false,
   ): Promise<
     { row: DraftRow; parent: ParentRow; isPublished: boolean; maxDraftVersion: number } | undefined
   > {
-    const [found] = await draftContextQuery(this.x, id);
+    // The draft's row locked after its parent's, so that its file entries hold still while a
+    // publish, discard or import reads them: file changes lock the same row (FilesRepository).
+    const query = lock && this.engine === 'postgres' ? lockedDraftContextQuery : draftContextQuery;
+    const [found] = await query(this.x, id);
     if (!found) return undefined;
     const {
       parentOwnerId,

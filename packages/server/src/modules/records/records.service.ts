@@ -11,6 +11,7 @@ import type { Config } from '../../config.js';
 import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
+import { afterCommit, inTransaction } from '../../database/unit-of-work.js';
 import { sanitizeRichText } from '../../lib/html.js';
 import { checkRevision } from '../../lib/revision.js';
 import type { User } from '../users/users.service.js';
@@ -191,6 +192,54 @@ export class RecordsService {
     const parent = await this.repo.getParent(parentId);
     if (!parent) throw new Error(`parent ${parentId} missing`);
     return parent;
+  }
+
+  /**
+   * Runs `fn` in one transaction that first locks the parent (ARCHITECTURE §7): every action that
+   * changes a record's drafts, versions, files, PIDs or review goes through here, and decides
+   * only on what it reads inside, so parallel calls act one after the other. Joins the
+   * transaction of an enclosing action (a request's accept publishing its draft). 404 when the
+   * parent is gone.
+   */
+  async locked<T>(parentId: string, fn: (parent: ParentRow) => Promise<T>): Promise<T> {
+    return inTransaction(this.repo.executor, async () => {
+      const parent = await this.repo.lockParent(parentId);
+      if (!parent) throw pidDoesNotExist();
+      return fn(parent);
+    });
+  }
+
+  /**
+   * `fn` under the lock of the parent of `recordId` (a draft or a published record), for the
+   * actions of requests about it; without a lock when the record is gone, so that the request's
+   * own checks answer.
+   */
+  async lockedTopic<T>(recordId: string | null, fn: () => Promise<T>): Promise<T> {
+    return inTransaction(this.repo.executor, async () => {
+      const row =
+        recordId && isRecordId(recordId)
+          ? ((await this.repo.getDraft(recordId)) ?? (await this.repo.getRecord(recordId)))
+          : undefined;
+      if (row) await this.repo.lockParent(row.parentId);
+      return fn();
+    });
+  }
+
+  /**
+   * `fn` with the draft as `loadDraft` gives it, read under its parent's lock and then its own
+   * (404 when there is no draft, also when it went while this waited for the lock).
+   */
+  async lockedDraft<T>(
+    user: User | undefined,
+    id: string,
+    need: 'review' | 'manage',
+    fn: (loaded: LoadedDraft) => Promise<T>,
+  ): Promise<T> {
+    if (!isRecordId(id)) throw pidDoesNotExist();
+    return inTransaction(this.repo.executor, async () => {
+      if (!(await this.repo.lockParentOfDraft(id))) throw pidDoesNotExist();
+      return fn(await this.loadDraft(user, id, need, true));
+    });
   }
 
   private async draftResult(
@@ -375,6 +424,7 @@ export class RecordsService {
       expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
       recordCreatedAt: null,
       filesSummary: null,
+      unpublishedParentId: parent.id,
     };
     await this.repo.transaction(async (trx) => {
       await trx.insertParent(parent);
@@ -398,8 +448,9 @@ export class RecordsService {
     user: User | undefined,
     id: string,
     need: 'review' | 'manage' = 'review',
+    lock = false,
   ): Promise<LoadedDraft> {
-    const found = isRecordId(id) ? await this.repo.getDraftContext(id) : undefined;
+    const found = isRecordId(id) ? await this.repo.getDraftContext(id, lock) : undefined;
     if (!found) throw pidDoesNotExist();
     if (!user) throw permissionDenied();
     if (
@@ -417,11 +468,12 @@ export class RecordsService {
 
   /** Writes the parent's review link (or removes it); every draft of the parent shows it. */
   async setReview(parentId: string, review: ParentReview | undefined): Promise<void> {
-    const parent = await this.parentOf(parentId);
-    const data = readJson<ParentData>(parent.data);
-    if (review) data.review = review;
-    else delete data.review;
-    await this.repo.updateParent(parentId, JSON.stringify(data), nowIso());
+    await this.locked(parentId, async (parent) => {
+      const data = readJson<ParentData>(parent.data);
+      if (review) data.review = review;
+      else delete data.review;
+      await this.repo.updateParent(parentId, JSON.stringify(data), nowIso());
+    });
   }
 
   /** A restricted community takes restricted records only: record and files become restricted. */
@@ -483,7 +535,19 @@ export class RecordsService {
     body: unknown,
     ifMatch: string | undefined,
   ): Promise<DraftResult> {
-    const loaded = await this.loadDraft(user, id);
+    // Saves take turns, each on what the one before left: with the same If-Match one wins and the
+    // others get 412; without, each applies in turn, as one after the other would.
+    return this.lockedDraft(user, id, 'review', (loaded) =>
+      this.saveLoaded(loaded, id, body, ifMatch),
+    );
+  }
+
+  private async saveLoaded(
+    loaded: LoadedDraft,
+    id: string,
+    body: unknown,
+    ifMatch: string | undefined,
+  ): Promise<DraftResult> {
     const { row, parent } = loaded;
     checkRevision(ifMatch, row.revisionId);
     const previous = readJson<RecordData>(row.data);
@@ -525,7 +589,15 @@ export class RecordsService {
     id: string,
     ifMatch: string | undefined,
   ): Promise<void> {
-    const { row, parent } = await this.loadDraft(user, id, 'manage');
+    // A second discard (or one after a publish) finds no draft under the lock: 404.
+    await this.lockedDraft(user, id, 'manage', (loaded) => this.discardLoaded(loaded, ifMatch));
+  }
+
+  private async discardLoaded(
+    { row, parent }: LoadedDraft,
+    ifMatch: string | undefined,
+  ): Promise<void> {
+    const id = row.id;
     checkRevision(ifMatch, row.revisionId);
     if (reviewOf(parent)?.status === 'submitted') {
       throw new AppError(
@@ -559,11 +631,13 @@ export class RecordsService {
     id: string,
     options: { intoCommunity?: string } = {},
   ): Promise<RecordResult> {
-    const loaded = await this.loadDraft(user, id);
-    // Only accepting the review publishes a draft under review (into its community).
-    if (reviewOf(loaded.parent)?.status === 'submitted' && !options.intoCommunity)
-      throw new AppError('OPEN_REVIEW_BLOCKS_PUBLISH');
-    return this.publishLoaded(loaded, options);
+    // Of parallel publishes one wins; the others find the draft gone under the lock (404).
+    return this.lockedDraft(user, id, 'review', async (loaded) => {
+      // Only accepting the review publishes a draft under review (into its community).
+      if (reviewOf(loaded.parent)?.status === 'submitted' && !options.intoCommunity)
+        throw new AppError('OPEN_REVIEW_BLOCKS_PUBLISH');
+      return this.publishLoaded(loaded, options);
+    });
   }
 
   /**
@@ -571,9 +645,13 @@ export class RecordsService {
    * community, as the system, whoever the draft belongs to.
    */
   async publishIntoCommunity(id: string, communityId: string): Promise<RecordResult> {
-    const loaded = await this.repo.getDraftContext(id);
-    if (!loaded) throw pidDoesNotExist();
-    return this.publishLoaded(loaded, { intoCommunity: communityId });
+    return inTransaction(this.repo.executor, async () => {
+      const loaded = (await this.repo.lockParentOfDraft(id))
+        ? await this.repo.getDraftContext(id, true)
+        : undefined;
+      if (!loaded) throw pidDoesNotExist();
+      return this.publishLoaded(loaded, { intoCommunity: communityId });
+    });
   }
 
   /** A draft by id with no permission check, for the modules that already made theirs. */
@@ -751,7 +829,7 @@ export class RecordsService {
       this.config.doi.datacite &&
       readJson<RecordData>(result.row.data).pids.doi?.provider !== 'external'
     )
-      this.doiQueue.kick();
+      await afterCommit(() => this.doiQueue.kick());
     return result;
   }
 
@@ -807,9 +885,7 @@ export class RecordsService {
     parentId: string,
     change: { add?: string; remove?: string[]; default?: string | null },
   ): Promise<ParentRow> {
-    return this.repo.transaction(async (trx) => {
-      const parent = await trx.getParentForUpdate(parentId);
-      if (!parent) throw pidDoesNotExist();
+    return this.locked(parentId, async (parent) => {
       const data = readJson<ParentData>(parent.data);
       const removed = new Set(change.remove ?? []);
       const current = (data.communities.ids as string[] | undefined) ?? [];
@@ -823,9 +899,9 @@ export class RecordsService {
       data.communities =
         ids.length === 0 ? {} : { ids, ...(defaultId ? { default: defaultId } : {}) };
       const now = nowIso();
-      await trx.setCommunities(parentId, ids, now);
-      await trx.updateParent(parentId, JSON.stringify(data), now);
-      return (await trx.getParent(parentId))!;
+      await this.repo.setCommunities(parentId, ids, now);
+      await this.repo.updateParent(parentId, JSON.stringify(data), now);
+      return (await this.repo.getParent(parentId))!;
     });
   }
 
@@ -844,79 +920,89 @@ export class RecordsService {
     return this.readVisible(user, id);
   }
 
-  /** POST /api/records/{id}/draft: opens (or returns) the edit draft of a published record. */
+  /**
+   * POST /api/records/{id}/draft: opens (or returns) the edit draft of a published record.
+   * Parallel calls all get the one draft: the first opens it under the parent's lock, the others
+   * find it there.
+   */
   async edit(user: User | undefined, id: string): Promise<DraftResult> {
-    const record = await this.loadRecordRow(id);
-    const parent = await this.parentOf(record.parentId);
-    this.assertCanManage(user, parent);
-    const existing = await this.repo.getDraft(id);
-    if (existing) return this.draftResult(existing, parent);
-    const now = nowIso();
-    const row: DraftRow = {
-      id,
-      parentId: record.parentId,
-      versionIndex: record.versionIndex,
-      data: typeof record.data === 'string' ? record.data : JSON.stringify(record.data),
-      revisionId: record.revisionId,
-      createdAt: record.createdAt,
-      updatedAt: now,
-      title: record.title,
-      searchText: record.searchText,
-      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
-      recordCreatedAt: record.createdAt,
-      filesSummary: null,
-    };
-    await this.repo.transaction(async (trx) => {
-      row.filesSummary = JSON.stringify(await this.files.edit(trx.executor, id));
-      await trx.insertDraft(row);
+    const first = await this.loadRecordRow(id);
+    this.assertCanManage(user, await this.parentOf(first.parentId));
+    return this.locked(first.parentId, async (parent) => {
+      const record = await this.loadRecordRow(id);
+      const existing = await this.repo.getDraft(id);
+      if (existing) return this.draftResult(existing, parent);
+      const now = nowIso();
+      const row: DraftRow = {
+        id,
+        parentId: record.parentId,
+        versionIndex: record.versionIndex,
+        data: typeof record.data === 'string' ? record.data : JSON.stringify(record.data),
+        revisionId: record.revisionId,
+        createdAt: record.createdAt,
+        updatedAt: now,
+        title: record.title,
+        searchText: record.searchText,
+        expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
+        recordCreatedAt: record.createdAt,
+        filesSummary: null,
+        unpublishedParentId: null,
+      };
+      row.filesSummary = JSON.stringify(await this.files.edit(this.repo.executor, id));
+      await this.repo.insertDraft(row);
+      return this.draftResult(row, parent);
     });
-    return this.draftResult(row, parent);
   }
 
   /**
    * POST /api/records/{id}/versions: a new-version draft (or the existing one). Metadata is
-   * copied without `version`, the publication date becomes today, no PIDs, no files.
+   * copied without `version`, the publication date becomes today, no PIDs, no files. Parallel
+   * calls all get the one draft, as calls one after the other do; a unique index on
+   * `unpublished_parent_id` holds the rule in the schema as well.
    */
   async newVersion(user: User | undefined, id: string): Promise<DraftResult> {
-    const record = await this.loadRecordRow(id);
-    const parent = await this.parentOf(record.parentId);
-    this.assertCanManage(user, parent);
-    const drafts = await this.repo.draftsOfParent(parent.id);
-    const published = new Set(
-      (await this.repo.getRecords(drafts.map((d) => d.id))).map((r) => r.id),
-    );
-    const pending = drafts.find((d) => !published.has(d.id));
-    if (pending) return this.draftResult(pending, parent);
-    const latest = (await this.repo.latestRecord(parent.id)) ?? record;
-    const source = readJson<RecordData>(latest.data);
-    const metadata = { ...source.metadata } as Record<string, unknown>;
-    delete metadata.version;
-    metadata.publication_date = today();
-    const data: RecordData = {
-      metadata,
-      custom_fields: source.custom_fields,
-      access: source.access,
-      files: { enabled: source.files.enabled },
-      pids: {},
-    };
-    const newId = newRecordId();
-    const now = nowIso();
-    const row: DraftRow = {
-      id: newId,
-      parentId: parent.id,
-      versionIndex: (await this.repo.maxVersionIndex(parent.id)) + 1,
-      data: JSON.stringify(data),
-      revisionId: 1,
-      createdAt: now,
-      updatedAt: now,
-      title: titleOf(data),
-      searchText: searchText(data, newId),
-      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
-      recordCreatedAt: null,
-      filesSummary: null,
-    };
-    await this.repo.insertDraft(row);
-    return { row, parent, isPublished: false, isLatestDraft: true, errors: [] };
+    const first = await this.loadRecordRow(id);
+    this.assertCanManage(user, await this.parentOf(first.parentId));
+    return this.locked(first.parentId, async (parent) => {
+      const record = await this.loadRecordRow(id);
+      const drafts = await this.repo.draftsOfParent(parent.id);
+      const published = new Set(
+        (await this.repo.getRecords(drafts.map((d) => d.id))).map((r) => r.id),
+      );
+      const pending = drafts.find((d) => !published.has(d.id));
+      if (pending) return this.draftResult(pending, parent);
+      const latest = (await this.repo.latestRecord(parent.id)) ?? record;
+      const source = readJson<RecordData>(latest.data);
+      const metadata = { ...source.metadata } as Record<string, unknown>;
+      delete metadata.version;
+      metadata.publication_date = today();
+      const data: RecordData = {
+        metadata,
+        custom_fields: source.custom_fields,
+        access: source.access,
+        files: { enabled: source.files.enabled },
+        pids: {},
+      };
+      const newId = newRecordId();
+      const now = nowIso();
+      const row: DraftRow = {
+        id: newId,
+        parentId: parent.id,
+        versionIndex: (await this.repo.maxVersionIndex(parent.id)) + 1,
+        data: JSON.stringify(data),
+        revisionId: 1,
+        createdAt: now,
+        updatedAt: now,
+        title: titleOf(data),
+        searchText: searchText(data, newId),
+        expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
+        recordCreatedAt: null,
+        filesSummary: null,
+        unpublishedParentId: parent.id,
+      };
+      await this.repo.insertDraft(row);
+      return { row, parent, isPublished: false, isLatestDraft: true, errors: [] };
+    });
   }
 
   /**
@@ -949,10 +1035,16 @@ export class RecordsService {
     return latest.id;
   }
 
-  /** POST …/draft/pids/doi: reserves a managed DOI for the draft (201), once. */
+  /**
+   * POST …/draft/pids/doi: reserves a managed DOI for the draft (201), once: a second call, also a
+   * parallel one, finds it reserved (400).
+   */
   async reservePid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
     if (scheme !== 'doi') throw pidDoesNotExist();
-    const loaded = await this.loadDraft(user, id);
+    return this.lockedDraft(user, id, 'review', (loaded) => this.reserveLoaded(loaded, id));
+  }
+
+  private async reserveLoaded(loaded: LoadedDraft, id: string): Promise<DraftResult> {
     const data = readJson<RecordData>(loaded.row.data);
     if (data.pids.doi) {
       throw new AppError('PID_ALREADY_EXISTS', undefined, [
@@ -977,7 +1069,10 @@ export class RecordsService {
   /** DELETE …/draft/pids/doi: discards the draft's DOI (200 with the draft); 404 when none. */
   async discardPid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
     if (scheme !== 'doi') throw pidDoesNotExist();
-    const loaded = await this.loadDraft(user, id);
+    return this.lockedDraft(user, id, 'review', (loaded) => this.discardPidLoaded(loaded));
+  }
+
+  private async discardPidLoaded(loaded: LoadedDraft): Promise<DraftResult> {
     const data = readJson<RecordData>(loaded.row.data);
     const doi = data.pids.doi;
     if (!doi) throw pidDoesNotExist();
@@ -1059,32 +1154,38 @@ export class RecordsService {
    */
   async liftExpiredEmbargoes(): Promise<number> {
     const due = await this.repo.expiredEmbargoes(today(), 500);
-    for (const row of due) {
-      const data = readJson<RecordData>(row.data);
-      data.access = {
-        record: 'public',
-        files: 'public',
-        embargo: { ...data.access.embargo, active: false },
-      };
-      await this.repo.transaction(async (trx) => {
-        await trx.bumpRecordRevision(row.id, JSON.stringify(data), nowIso(), {
+    let lifted = 0;
+    for (const found of due) {
+      // Under the parent's lock, on the record as it is now: a publish of its edit may have
+      // come between, carrying the embargo or not.
+      lifted += await this.locked(found.parentId, async () => {
+        const row = await this.repo.getRecord(found.id);
+        if (!row?.embargoUntil || row.embargoUntil > today()) return 0;
+        const data = readJson<RecordData>(row.data);
+        data.access = {
+          record: 'public',
+          files: 'public',
+          embargo: { ...data.access.embargo, active: false },
+        };
+        await this.repo.bumpRecordRevision(row.id, JSON.stringify(data), nowIso(), {
           accessRecord: 'public',
           embargoUntil: null,
           accessStatus: computeAccessStatus(data.access, data.files.enabled),
         });
-        const draft = await trx.getDraft(row.id);
+        const draft = await this.repo.getDraft(row.id);
         if (draft) {
           const draftData = readJson<RecordData>(draft.data);
           draftData.access = data.access;
-          await trx.updateDraft(draft.id, draft.revisionId, {
+          await this.repo.updateDraft(draft.id, draft.revisionId, {
             data: JSON.stringify(draftData),
             updatedAt: nowIso(),
             title: draft.title,
             searchText: draft.searchText,
           });
         }
+        return 1;
       });
     }
-    return due.length;
+    return lifted;
   }
 }

@@ -1,5 +1,6 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { SqliteAdapter, sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../database/database.js';
+import { inTransaction } from '../../database/unit-of-work.js';
 import { escapeLike } from '../../lib/like.js';
 import type { RequestEventsTable, RequestsTable } from '../../database/schema.js';
 
@@ -33,6 +34,16 @@ export class RequestsRepository {
 
   async get(id: string): Promise<RequestRow | undefined> {
     return this.db.selectFrom('requests').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The request, locked until the transaction ends (after the topic's parent: ARCHITECTURE §7),
+   * so its status is decided on as it is now. SQLite's transaction holds the write lock already.
+   */
+  async getForUpdate(id: string): Promise<RequestRow | undefined> {
+    const query = this.db.selectFrom('requests').selectAll().where('id', '=', id);
+    const postgres = !(this.db.getExecutor().adapter instanceof SqliteAdapter);
+    return (postgres ? query.forUpdate() : query).executeTakeFirst();
   }
 
   /** Writes when the revision is still `revision`; false when someone else wrote first. */
@@ -171,8 +182,8 @@ export class RequestsRepository {
     return { rows, total: Number(countRow.n) };
   }
 
-  /** Runs `fn` with a repository bound to one transaction. */
+  /** Runs `fn` in one transaction (joining an action's, see `inTransaction`). */
   async transaction<T>(fn: (repo: RequestsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => fn(new RequestsRepository(trx)));
+    return inTransaction(this.db, () => fn(this));
   }
 }

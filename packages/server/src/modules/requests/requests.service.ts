@@ -47,6 +47,12 @@ export interface RequestTypeHandler {
    * (a review's draft must be publishable and the community open to the submitter).
    */
   submit?(request: RequestRow, user: User, payload?: CommentPayload): Promise<RequestView>;
+  /**
+   * Runs `fn` holding the lock of what the request's actions change (its record's parent), so
+   * that an action, its effect and the request's new status are one step: the lock is taken
+   * before the request's own (ARCHITECTURE §7).
+   */
+  serialize?<T>(request: RequestRow, fn: () => Promise<T>): Promise<T>;
 }
 
 /** What the caller may do with one request; the presenter turns it into links.actions. */
@@ -149,6 +155,11 @@ export class RequestsService {
     return this.repo.get(id);
   }
 
+  /** A request locked until the enclosing transaction ends (see the repository). */
+  async getForUpdate(id: string): Promise<RequestRow | undefined> {
+    return this.repo.getForUpdate(id);
+  }
+
   /** A new request in status `created`, made by the records module (reviews, inclusions). */
   async create(input: {
     type: RequestType;
@@ -214,8 +225,26 @@ export class RequestsService {
   }
 
   /**
+   * `fn` in one transaction holding the request's topic (see `RequestTypeHandler.serialize`) and
+   * then the request itself, read again as it is now.
+   */
+  private serialized<T>(row: RequestRow, fn: (current: RequestRow) => Promise<T>): Promise<T> {
+    const handler = this.handlers.get(row.type);
+    const locked = async () => {
+      const current = await this.repo.getForUpdate(row.id);
+      // Discarded meanwhile (a review's request that was never submitted).
+      if (!current) throw new AppError('PID_DOES_NOT_EXIST');
+      return fn(current);
+    };
+    return this.repo.transaction(() =>
+      handler?.serialize ? handler.serialize(row, locked) : locked(),
+    );
+  }
+
+  /**
    * POST …/actions/{action}: the caller must be allowed (403), the request in the right status
-   * (400); the type's handler runs first, so a failing publish leaves the request open.
+   * (400); the type's handler runs first, so a failing publish leaves the request open. Actions
+   * on one request take turns: of parallel accepts one wins, the others find it accepted (400).
    */
   async act(
     user: User | undefined,
@@ -223,7 +252,15 @@ export class RequestsService {
     action: string,
     body: unknown,
   ): Promise<RequestView> {
-    const row = await this.load(id);
+    return this.serialized(await this.load(id), (row) => this.actOn(user, row, action, body));
+  }
+
+  private async actOn(
+    user: User | undefined,
+    row: RequestRow,
+    action: string,
+    body: unknown,
+  ): Promise<RequestView> {
     if (!(REQUEST_ACTIONS as readonly string[]).includes(action)) {
       throw new AppError('VALIDATION_FAILED', `Unknown action '${action}'.`);
     }
@@ -248,6 +285,15 @@ export class RequestsService {
 
   /** Runs an action the caller was checked for (or the system runs); returns the new view. */
   async run(
+    request: RequestRow,
+    action: RequestAction,
+    actor: Actor,
+    payload?: CommentPayload,
+  ): Promise<RequestView> {
+    return this.serialized(request, (row) => this.runOn(row, action, actor, payload));
+  }
+
+  private async runOn(
     row: RequestRow,
     action: RequestAction,
     actor: Actor,

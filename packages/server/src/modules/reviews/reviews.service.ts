@@ -52,6 +52,7 @@ export class ReviewsService implements ReviewGate {
     requests.registerHandler('community-submission', {
       onAction: (action, row, actor) => this.onAction(action, row, actor),
       submit: (row, user, payload) => this.submitRequest(row, user, payload),
+      serialize: (row, fn) => records.lockedTopic(row.topicRecordId, fn),
     });
   }
 
@@ -65,6 +66,11 @@ export class ReviewsService implements ReviewGate {
 
   private async requestOf(review: ParentReview | undefined): Promise<RequestRow | undefined> {
     return review ? this.requests.get(review.id) : undefined;
+  }
+
+  /** The review's request, locked after the draft's parent, for an action that changes it. */
+  private async lockedRequestOf(review: ParentReview | undefined): Promise<RequestRow | undefined> {
+    return review ? this.requests.getForUpdate(review.id) : undefined;
   }
 
   /** A new community submission (status `created`) of the draft, by `user`, to a community. */
@@ -116,11 +122,21 @@ export class ReviewsService implements ReviewGate {
     body: unknown,
     ifMatch?: string,
   ): Promise<RequestView> {
-    const loaded = await this.records.draftForManage(user, draftId);
+    return this.records.lockedDraft(user, draftId, 'manage', (loaded) =>
+      this.putLoaded(user, loaded, body, ifMatch),
+    );
+  }
+
+  private async putLoaded(
+    user: User | undefined,
+    loaded: LoadedDraft,
+    body: unknown,
+    ifMatch?: string,
+  ): Promise<RequestView> {
     this.assertReviewable(loaded);
     const community = await this.receiverOf(user, body);
 
-    let row = await this.requestOf(reviewOf(loaded.parent));
+    let row = await this.lockedRequestOf(reviewOf(loaded.parent));
     if (row) checkRevision(ifMatch, row.revisionId);
     if (row?.status === 'submitted')
       throw new AppError('VALIDATION_FAILED', 'An open review cannot be changed. Cancel it first.');
@@ -169,14 +185,15 @@ export class ReviewsService implements ReviewGate {
 
   /** DELETE {draft}/review: 404 without one, 400 while open; closed requests stay, unlinked. */
   async delete(user: User | undefined, draftId: string, ifMatch?: string): Promise<void> {
-    const loaded = await this.records.draftForManage(user, draftId);
-    const row = await this.requestOf(reviewOf(loaded.parent));
-    if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
-    checkRevision(ifMatch, row.revisionId);
-    if (row.status === 'submitted')
-      throw new AppError('VALIDATION_FAILED', 'An open review cannot be deleted.');
-    if (row.status === 'created') await this.requests.discard(row);
-    await this.records.setReview(loaded.parent.id, undefined);
+    await this.records.lockedDraft(user, draftId, 'manage', async (loaded) => {
+      const row = await this.lockedRequestOf(reviewOf(loaded.parent));
+      if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
+      checkRevision(ifMatch, row.revisionId);
+      if (row.status === 'submitted')
+        throw new AppError('VALIDATION_FAILED', 'An open review cannot be deleted.');
+      if (row.status === 'created') await this.requests.discard(row);
+      await this.records.setReview(loaded.parent.id, undefined);
+    });
   }
 
   /**
@@ -188,9 +205,20 @@ export class ReviewsService implements ReviewGate {
     draftId: string,
     body: unknown,
   ): Promise<{ view: RequestView; nextHtml: string }> {
-    const loaded = await this.records.draftForManage(user, draftId);
+    // Under the draft's lock: of parallel submits one wins, the others find the review submitted
+    // (400), or the draft published when it was included at once (404).
+    return this.records.lockedDraft(user, draftId, 'manage', (loaded) =>
+      this.submitDraft(user, loaded, body),
+    );
+  }
+
+  private async submitDraft(
+    user: User | undefined,
+    loaded: LoadedDraft,
+    body: unknown,
+  ): Promise<{ view: RequestView; nextHtml: string }> {
     this.assertReviewable(loaded);
-    const row = await this.requestOf(reviewOf(loaded.parent));
+    const row = await this.lockedRequestOf(reviewOf(loaded.parent));
     if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
     if (row.status === 'submitted')
       throw new AppError('VALIDATION_FAILED', 'The draft is already submitted for review.');
