@@ -107,6 +107,10 @@ export interface FileStore {
   /**
    * Assembles the parts into the object at `key` and returns its size and whole-file MD5,
    * computed from the stored bytes. 'missing-parts' when any of 1..parts is absent.
+   *
+   * Sent again after it assembled the object (a commit cut off by a crash, or whose answer was
+   * lost), it measures that object instead: the upload's own key holds nothing else. 'not-found'
+   * when neither the upload nor the object exists.
    */
   completeMultipart(key: string, uploadId: string, parts: number): Promise<StoredBytes>;
 
@@ -121,4 +125,21 @@ export interface FileStore {
 
   /** Multipart uploads started before `olderThan` (for the sweep that frees abandoned bytes). */
   listStaleMultipart?(olderThan: Date): Promise<Array<{ key: string; uploadId: string }>>;
+
+  /**
+   * A page of stored objects' keys, in key order after `after`, of objects last written before
+   * `olderThan`; `next` is where the following page starts (absent at the end). For the sweep
+   * that frees objects no row refers to (an upload killed between storing and recording them).
+   */
+  listObjects?(options: {
+    after?: string;
+    limit: number;
+    olderThan: Date;
+  }): Promise<{ keys: string[]; next?: string }>;
+
+  /**
+   * Removes the store's own temporary files last touched before `olderThan` that no write of
+   * this process is using (a killed upload's); returns how many.
+   */
+  sweepTemporary?(olderThan: Date): Promise<number>;
 }
