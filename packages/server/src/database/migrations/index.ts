@@ -5,6 +5,7 @@ import { requestsMigration } from './0005_requests.js';
 import { recordCommunitiesMigration } from './0006_record_communities.js';
 import { communitySearchMigration } from './0007_community_search.js';
 import { vocabularyWordsIndex } from './0008_vocabulary_words_index.js';
+import { fileCommitLease } from './0010_file_commit_lease.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -232,4 +233,5 @@ export const migrations: Record<string, Migration> = {
   '0006_record_communities': recordCommunitiesMigration,
   '0007_community_search': communitySearchMigration,
   '0008_vocabulary_words_index': vocabularyWordsIndex,
+  '0010_file_commit_lease': fileCommitLease,
 };
