@@ -649,12 +649,12 @@ export class FilesService {
     try {
       received = await this.store.listParts(row.uploadKey!, row.uploadId);
     } catch (error) {
-      // A commit (running, or cut off) has already assembled them: there are no parts to list,
-      // and sending the commit again completes the file.
-      if (row.status === 'committing' && error instanceof FileStoreError) {
-        if (error.reason === 'not-found') return { row, received: [], missing: [] };
-      }
-      throw error;
+      if (!(error instanceof FileStoreError && error.reason === 'not-found')) throw error;
+      // A commit (running, done, or cut off) has assembled them: there are no parts to list any
+      // more, and sending the commit again completes the file if nothing else did.
+      const now = await this.find(context, key);
+      if (now.id !== row.id || now.status === 'pending') throw error;
+      return { row: now, received: [], missing: [] };
     }
     const have = new Set(received.map((p) => p.part));
     const missing = Array.from({ length: row.parts }, (_, i) => i + 1).filter((n) => !have.has(n));

@@ -382,7 +382,13 @@ export class LocalFileStore implements FileStore {
             throw error;
           }
           const hex = await hash.digest();
-          await writeFile(sidecarPath(dir, part), hex);
+          try {
+            await writeFile(sidecarPath(dir, part), hex);
+          } catch (error) {
+            // Completed (or aborted) meanwhile, by another request or another server.
+            if (hasCode(error, 'ENOENT')) throw uploadNotFound(uploadId);
+            throw error;
+          }
           return hex;
         }));
       if (md5 === undefined) continue;
@@ -468,7 +474,9 @@ export class LocalFileStore implements FileStore {
     }
     await this.#moveInto(join(dir, DATA_FILE), target);
     crashPoint('store:moved-into-place');
-    await rm(dir, { recursive: true, force: true });
+    // The object is complete: a folder left behind (another server listing the parts wrote into
+    // it meanwhile) is no reason to fail, and the leftovers sweep takes it.
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     this.#forgetGenerations(uploadId, parts);
     return { size: manifest.size, md5 };
   }
