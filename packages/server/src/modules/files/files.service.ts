@@ -1113,6 +1113,7 @@ export class FilesService {
     }
     if (this.store.listObjects) {
       const page = await this.store.listObjects({
+        prefix: UPLOADS_PREFIX,
         ...(this.objectsCursor === undefined ? {} : { after: this.objectsCursor }),
         limit: LEFTOVERS_PAGE,
         olderThan: untouchedSince,
@@ -1137,6 +1138,9 @@ export class FilesService {
     await this.repo.setUserQuota(userId, maxFiles, maxBytes);
   }
 }
+
+/** Where every byte the files service stores lives in the store (the sweep looks nowhere else). */
+const UPLOADS_PREFIX = 'uploads/';
 
 /** How many stored objects, and object rows, one run of the sweep looks at. */
 const LEFTOVERS_PAGE = 1000;
@@ -1190,7 +1194,7 @@ function assertPending(row: FileRow): void {
  * own for each one-request upload attempt and each multipart upload started again.
  */
 function uploadKeyOf(fileId: string, attempt: boolean): string {
-  const base = `uploads/${fileId.slice(0, 2)}/${fileId}`;
+  const base = `${UPLOADS_PREFIX}${fileId.slice(0, 2)}/${fileId}`;
   return attempt ? `${base}-${crypto.randomBytes(8).toString('hex')}` : base;
 }
 

@@ -127,11 +127,13 @@ export interface FileStore {
   listStaleMultipart?(olderThan: Date): Promise<Array<{ key: string; uploadId: string }>>;
 
   /**
-   * A page of stored objects' keys, in key order after `after`, of objects last written before
-   * `olderThan`; `next` is where the following page starts (absent at the end). For the sweep
-   * that frees objects no row refers to (an upload killed between storing and recording them).
+   * A page of the keys under `prefix` (ending in `/`), in key order after `after`, of objects
+   * last written before `olderThan`; `next` is where the following page starts (absent at the
+   * end). For the sweep that frees objects no row refers to (an upload killed between storing
+   * and recording them): it lists only the files service's own prefix, never the whole bucket.
    */
   listObjects?(options: {
+    prefix: string;
     after?: string;
     limit: number;
     olderThan: Date;

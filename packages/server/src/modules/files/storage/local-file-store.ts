@@ -579,18 +579,21 @@ export class LocalFileStore implements FileStore {
   }
 
   async listObjects(options: {
+    prefix: string;
     after?: string;
     limit: number;
     olderThan: Date;
   }): Promise<{ keys: string[]; next?: string }> {
-    const { after = '', limit, olderThan } = options;
+    const { prefix, after = '', limit, olderThan } = options;
+    if (!prefix.endsWith('/')) throw new RangeError(`A prefix ends with "/": ${prefix}.`);
+    const top = this.#objectPath(`${prefix}x`).slice(0, -1);
     const keys: string[] = [];
     let examined = 0;
     let last = '';
     let full = false;
     // Depth first in key order, skipping whole folders that lie before `after`: a page costs
     // the folders it passes through, not the whole store.
-    const walk = async (dir: string, prefix: string): Promise<void> => {
+    const walk = async (dir: string, keyPrefix: string): Promise<void> => {
       let entries;
       try {
         entries = await readdir(dir, { withFileTypes: true });
@@ -599,13 +602,11 @@ export class LocalFileStore implements FileStore {
         throw error;
       }
       const ordered = entries
-        // The store's own folders, and anything a key could not name.
-        .filter((e) => !(prefix === '' && e.name.startsWith('.')))
         .map((e) => ({ entry: e, sortKey: e.isDirectory() ? `${e.name}/` : e.name }))
         .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
       for (const { entry, sortKey } of ordered) {
         if (full) return;
-        const key = prefix + sortKey;
+        const key = keyPrefix + sortKey;
         if (entry.isDirectory()) {
           // Every key inside starts with `key`: all of them come before `after`, or none.
           if (key < after && !after.startsWith(key)) continue;
@@ -622,7 +623,7 @@ export class LocalFileStore implements FileStore {
         }
       }
     };
-    await walk(this.#root, '');
+    await walk(top, prefix);
     return full ? { keys, next: last } : { keys };
   }
 

@@ -348,6 +348,7 @@ export class S3FileStore implements FileStore {
   }
 
   async listObjects(options: {
+    prefix: string;
     after?: string;
     limit: number;
     olderThan: Date;
@@ -355,6 +356,7 @@ export class S3FileStore implements FileStore {
     const page = await this.#client.send(
       new ListObjectsV2Command({
         Bucket: this.#bucket,
+        Prefix: options.prefix,
         MaxKeys: Math.max(1, Math.min(options.limit, 1000)),
         ...(options.after ? { StartAfter: options.after } : {}),
       }),
