@@ -4,17 +4,21 @@ import { readdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from './database/database.js';
 import { readJson } from './database/schema.js';
 import type { CrashPoint } from './lib/crash-points.js';
 import { ENGINES } from './test/databases.js';
 import {
+  callApi,
+  GUARD_MS,
+  startProcessHarness,
+  until,
+  type ApiResponse,
+  type ProcessHarness,
+} from './test/process-harness.js';
+import {
   CAIRN_BIN,
-  createProcessDatabase,
   freePort,
-  processUser,
   startServerProcess,
-  tempDataDir,
   type ServerProcess,
 } from './test/server-process.js';
 
@@ -28,8 +32,6 @@ import {
 
 const MiB = 1024 * 1024;
 const LEASE_SECONDS = 2;
-/** A guard against hangs only: every wait below ends on a state, never on a duration. */
-const GUARD_MS = 120_000;
 const SCENARIO_MS = 300_000;
 
 const METADATA = {
@@ -40,18 +42,6 @@ const METADATA = {
 };
 
 const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('hex');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds (or returns a value), polling; fails after the guard time. */
-async function until<T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() - started > GUARD_MS) throw new Error(`Gave up waiting: ${what}`);
-    await sleep(20);
-  }
-}
 
 /** Runs `cairn …args` until it ends by itself; how it ended and what it wrote. */
 async function runToEnd(
@@ -74,97 +64,41 @@ async function runToEnd(
 }
 
 describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (engine) => {
-  let data: Awaited<ReturnType<typeof tempDataDir>>;
-  let database: Awaited<ReturnType<typeof createProcessDatabase>> | undefined;
-  let env: Record<string, string>;
-  let server: ServerProcess;
-  let db: DatabaseHandle;
-  let auth: Record<string, string>;
-  const storeRoot = () => path.join(data.dir, 'files');
+  let h: ProcessHarness;
+  const storeRoot = () => path.join(h.dataDir, 'files');
 
   beforeAll(async () => {
-    data = await tempDataDir();
-    database = engine === 'postgres' ? await createProcessDatabase() : undefined;
-    env = {
-      NODE_ENV: 'test',
-      CAIRN_DATA_DIR: data.dir,
-      ...(database ? { DATABASE_URL: database.url } : {}),
+    h = await startProcessHarness(engine, {
       CAIRN_COMMIT_LEASE_SECONDS: String(LEASE_SECONDS),
       // Leftovers are freed by the sweep at start, which is the only one that runs.
       CAIRN_UPLOAD_LEFTOVER_MINUTES: '0',
       CAIRN_SWEEP_INTERVAL_SECONDS: '0',
       CAIRN_FILES_MAX_PER_RECORD: '20',
-    };
-    server = await startServerProcess(env);
-    db = openDatabase(
-      database
-        ? { kind: 'postgres', url: database.url }
-        : { kind: 'sqlite', file: path.join(data.dir, 'cairn.sqlite') },
-    );
-    auth = (await processUser(env)).headers;
+    });
   }, SCENARIO_MS);
 
-  afterAll(async () => {
-    await server?.kill();
-    await db?.close();
-    await database?.drop();
-    await data?.remove();
-  });
-
-  /** Starts the server again on the same data (after it died, or killing it first). */
-  async function restart(extra: Record<string, string> = {}): Promise<void> {
-    await server.kill();
-    server = await startServerProcess({ ...env, ...extra });
-  }
+  afterAll(() => h?.close());
 
   /** Arms `point`, lets `action` reach it, and checks that the server died there; restarts it. */
   async function crashAt(point: CrashPoint, action: () => Promise<unknown>): Promise<void> {
-    await restart({ CAIRN_TEST_CRASH_AT: point });
+    await h.restart({ CAIRN_TEST_CRASH_AT: point });
     const outcome = await action().then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
     expect(
-      await server.exited,
+      await h.server.exited,
       `the server did not die at ${point}: ${JSON.stringify(outcome)}`,
     ).toBeNull();
-    await restart();
+    await h.restart();
   }
 
-  async function api(
-    method: string,
-    url: string,
-    body?: unknown,
-  ): Promise<{ status: number; bytes: Buffer; json: () => any; headers: Headers }> {
-    const binary = Buffer.isBuffer(body);
-    const res = await fetch(server.url + url, {
-      method,
-      headers: {
-        ...auth,
-        ...(body === undefined
-          ? {}
-          : { 'content-type': binary ? 'application/octet-stream' : 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: binary ? new Uint8Array(body) : JSON.stringify(body) }),
-    });
-    const bytes = Buffer.from(await res.arrayBuffer());
-    return {
-      status: res.status,
-      bytes,
-      headers: res.headers,
-      json: () => JSON.parse(bytes.toString('utf8')) as unknown,
-    };
-  }
+  const api = (method: string, url: string, body?: unknown) => h.api(method, url, body);
 
-  async function expectStatus(
-    call: Promise<{ status: number; bytes: Buffer }>,
-    status: number,
-  ): Promise<any> {
+  async function expectStatus(call: Promise<ApiResponse>, status: number): Promise<any> {
     const res = await call;
     expect(res.status, res.bytes.toString('utf8').slice(0, 500)).toBe(status);
-    return res.bytes.length > 0 && res.bytes[0] === 0x7b
-      ? (JSON.parse(res.bytes.toString('utf8')) as unknown)
-      : res.bytes;
+    return res.bytes.length > 0 && res.bytes[0] === 0x7b ? res.json() : res.bytes;
   }
 
   const files = (id: string) => `/api/records/${id}/draft/files`;
@@ -212,7 +146,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
   }
 
   async function rowOf(id: string, key: string) {
-    return db.db
+    return h.db.db
       .selectFrom('recordFiles')
       .selectAll()
       .where('bucket', '=', `draft:${id}`)
@@ -230,10 +164,10 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
     sent: number,
     reached?: () => Promise<boolean>,
   ): Promise<void> {
-    const request = http.request(`${server.url}${pathname}`, {
+    const request = http.request(`${h.server.url}${pathname}`, {
       method: 'PUT',
       headers: {
-        ...auth,
+        ...h.headers,
         'content-type': 'application/octet-stream',
         'content-length': String(bytes.length),
       },
@@ -242,7 +176,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
     // Handed to the socket; the server waits for the rest of a body that never comes.
     await new Promise<void>((resolve) => request.write(bytes.subarray(0, sent), () => resolve()));
     if (reached) await until('the server to write the bytes', reached);
-    await server.kill();
+    await h.server.kill();
     request.destroy();
   }
 
@@ -260,11 +194,11 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
   async function expectNoLeftovers(): Promise<void> {
     await until('the start-up sweep to free every leftover', async () => {
       const stored = await storedFiles();
-      const rows = await db.db
+      const rows = await h.db.db
         .selectFrom('recordFiles')
         .select(['uploadKey', 'uploadId'])
         .execute();
-      const objects = await db.db.selectFrom('fileObjects').select('storeKey').execute();
+      const objects = await h.db.db.selectFrom('fileObjects').select('storeKey').execute();
       const keys = new Set([...rows.map((r) => r.uploadKey), ...objects.map((o) => o.storeKey)]);
       const uploads = new Set(rows.map((r) => r.uploadId));
       return stored.every((file) => {
@@ -281,13 +215,13 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
    * the store; every completed file downloads with the size and MD5 its checksum says.
    */
   async function expectWhole(): Promise<void> {
-    const buckets = await db.db.selectFrom('recordFiles').select('bucket').distinct().execute();
+    const buckets = await h.db.db.selectFrom('recordFiles').select('bucket').distinct().execute();
     for (const kind of ['drafts', 'records'] as const) {
       const prefix = kind === 'drafts' ? 'draft:' : 'record:';
       const rows =
         kind === 'drafts'
-          ? await db.db.selectFrom('drafts').select(['id', 'filesSummary']).execute()
-          : await db.db.selectFrom('records').select(['id', 'filesSummary']).execute();
+          ? await h.db.db.selectFrom('drafts').select(['id', 'filesSummary']).execute()
+          : await h.db.db.selectFrom('records').select(['id', 'filesSummary']).execute();
       const ids = new Set(rows.map((r) => r.id));
       for (const { bucket } of buckets) {
         if (bucket.startsWith(prefix))
@@ -297,7 +231,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
         const summary = row.filesSummary
           ? readJson<{ entries: Record<string, { checksum: string | null }> }>(row.filesSummary)
           : { entries: {} };
-        const entries = await db.db
+        const entries = await h.db.db
           .selectFrom('recordFiles')
           .leftJoin('fileObjects', 'fileObjects.id', 'recordFiles.objectId')
           .select(['recordFiles.key', 'recordFiles.status', 'fileObjects.checksum'])
@@ -313,7 +247,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
         }
       }
     }
-    const completed = await db.db
+    const completed = await h.db.db
       .selectFrom('recordFiles')
       .innerJoin('fileObjects', 'fileObjects.id', 'recordFiles.objectId')
       .select(['recordFiles.bucket', 'recordFiles.key', 'fileObjects.size', 'fileObjects.checksum'])
@@ -344,7 +278,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       );
 
       // A one-request upload cut off the same way leaves its temporary file in the store.
-      await restart();
+      await h.restart();
       const single = crypto.randomBytes(8 * MiB);
       await expectStatus(api('POST', files(id), [{ key: 'single.bin' }]), 201);
       const temporary = async () => (await storedFiles()).filter((f) => f.startsWith('.tmp'));
@@ -353,7 +287,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       });
       expect(await temporary()).toHaveLength(1);
 
-      await restart();
+      await h.restart();
       await expectNoLeftovers();
       const listed = await expectStatus(api('GET', `${files(id)}/parts.bin/parts`), 200);
       expect(listed).toMatchObject({
@@ -382,22 +316,22 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       await initMultipart(id, 'big.bin', bytes.length, partSize);
       await sendParts(id, 'big.bin', bytes, partSize);
       // A restart forgets the running hash kept while the parts arrived: commit hashes them all.
-      await restart();
+      await h.restart();
       const row = (await rowOf(id, 'big.bin'))!;
 
       void api('POST', `${files(id)}/big.bin/commit`).catch(() => undefined);
       await until('the commit to start', async () => {
-        const current = await db.db
+        const current = await h.db.db
           .selectFrom('recordFiles')
           .select('status')
           .where('id', '=', row.id)
           .executeTakeFirst();
         return current?.status === 'committing';
       });
-      await server.kill();
+      await h.server.kill();
       expect((await rowOf(id, 'big.bin'))?.status).toBe('committing');
 
-      await restart();
+      await h.restart();
       // The parts are still there: the commit died before it assembled them.
       const listed = await expectStatus(api('GET', `${files(id)}/big.bin/parts`), 200);
       expect(listed).toMatchObject({ missing: [] });
@@ -451,7 +385,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
         api('POST', `/api/records/${id}/draft/actions/publish`),
       );
       expect(
-        await db.db.selectFrom('records').select('id').where('id', '=', id).executeTakeFirst(),
+        await h.db.db.selectFrom('records').select('id').where('id', '=', id).executeTakeFirst(),
       ).toBeUndefined();
       expect((await expectStatus(api('GET', `/api/records/${id}/draft`), 200)).files).toMatchObject(
         {
@@ -479,7 +413,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       const importFiles = () => api('POST', `/api/records/${id}/draft/actions/files-import`);
       await crashAt('files-import:copied', importFiles);
       expect(
-        await db.db
+        await h.db.db
           .selectFrom('recordFiles')
           .select('id')
           .where('bucket', '=', `draft:${id}`)
@@ -530,12 +464,12 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       const lines = ['id,subject,scheme'];
       for (let i = 0; i < 5000; i++)
         lines.push(`https://example.org/${marker}/${i},Crash subject ${marker} ${i},Cairn`);
-      const file = path.join(data.dir, `subjects-${marker}.csv`);
+      const file = path.join(h.dataDir, `subjects-${marker}.csv`);
       await writeFile(file, lines.join('\n') + '\n');
       const count = async () =>
         Number(
           (
-            await db.db
+            await h.db.db
               .selectFrom('vocabularyItems')
               .select((eb) => eb.fn.countAll<number>().as('n'))
               .where('type', '=', 'subjects')
@@ -543,7 +477,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
               .executeTakeFirstOrThrow()
           ).n,
         );
-      const cliEnv = { ...env, PORT: String(await freePort()) };
+      const cliEnv = { ...h.env, PORT: String(await freePort()) };
 
       const killed = await runToEnd(['vocabularies', 'import', 'subjects', file], {
         ...cliEnv,
@@ -570,22 +504,22 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       await expectStatus(api('PUT', `${files(id)}/left.bin/content`, content), 200);
       await initMultipart(id, 'parts-left.bin', 2 * MiB, MiB);
       await sendParts(id, 'parts-left.bin', crypto.randomBytes(2 * MiB), MiB, [1]);
-      const before = await db.db
+      const before = await h.db.db
         .selectFrom('recordFiles')
         .select(['id', 'uploadKey', 'uploadId'])
         .where('status', '!=', 'completed')
         .execute();
-      await server.kill();
+      await h.server.kill();
 
       // Every unfinished upload is abandoned for this start; the sweep dies after its first row.
       const sweep = await runToEnd(['serve'], {
-        ...env,
+        ...h.env,
         PORT: String(await freePort()),
         CAIRN_PENDING_UPLOAD_MAX_AGE_HOURS: '0',
         CAIRN_TEST_CRASH_AT: 'sweep:row-removed',
       });
       expect(sweep.signal, sweep.output).toBe('SIGKILL');
-      const after = await db.db
+      const after = await h.db.db
         .selectFrom('recordFiles')
         .select('id')
         .where('status', '!=', 'completed')
@@ -593,7 +527,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       expect(after.length).toBe(before.length - 1);
 
       // The next start frees the removed upload's bytes; the others are untouched and resumable.
-      server = await startServerProcess(env);
+      await h.restart();
       await expectNoLeftovers();
       const removed = before.find((r) => !after.some((a) => a.id === r.id))!;
       const stored = await storedFiles();
@@ -618,59 +552,27 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
 // Two app servers behind one load balancer share the database and the store: a commit sent to
 // the second while the first is still hashing must neither disturb it nor finish it twice.
 describe.runIf(ENGINES.includes('postgres'))('a commit running on another app server', () => {
-  let data: Awaited<ReturnType<typeof tempDataDir>>;
-  let database: Awaited<ReturnType<typeof createProcessDatabase>>;
-  let first: ServerProcess;
+  let h: ProcessHarness;
   let second: ServerProcess;
-  let db: DatabaseHandle;
 
   beforeAll(async () => {
-    data = await tempDataDir();
-    database = await createProcessDatabase();
+    h = await startProcessHarness('postgres', { CAIRN_SWEEP_INTERVAL_SECONDS: '0' });
+    second = await startServerProcess(h.env);
   }, SCENARIO_MS);
 
   afterAll(async () => {
-    await first?.kill();
     await second?.kill();
-    await db?.close();
-    await database?.drop();
-    await data?.remove();
+    await h?.close();
   });
 
   it(
     'answers 409 on the second server while the first commits, and the file completes once',
     async () => {
-      const env = {
-        CAIRN_DATA_DIR: data.dir,
-        DATABASE_URL: database.url,
-        CAIRN_SWEEP_INTERVAL_SECONDS: '0',
-      };
-      first = await startServerProcess(env);
-      second = await startServerProcess(env);
-      db = openDatabase({ kind: 'postgres', url: database.url });
-      const { headers } = await processUser(env);
-      const call = async (server: ServerProcess, method: string, url: string, body?: unknown) => {
-        const binary = Buffer.isBuffer(body);
-        const res = await fetch(server.url + url, {
-          method,
-          headers: {
-            ...headers,
-            ...(body === undefined
-              ? {}
-              : { 'content-type': binary ? 'application/octet-stream' : 'application/json' }),
-          },
-          ...(body === undefined
-            ? {}
-            : { body: binary ? new Uint8Array(body) : JSON.stringify(body) }),
-        });
-        return {
-          status: res.status,
-          headers: res.headers,
-          bytes: Buffer.from(await res.arrayBuffer()),
-        };
-      };
-      const json = (res: { bytes: Buffer }) =>
-        JSON.parse(res.bytes.toString('utf8')) as Record<string, any>;
+      const first = h.server;
+      const db = h.db;
+      const call = (server: ServerProcess, method: string, url: string, body?: unknown) =>
+        callApi(server, h.headers, method, url, body);
+      const json = (res: ApiResponse) => res.json();
 
       const draft = await call(first, 'POST', '/api/records', { metadata: METADATA });
       const id = json(draft).id as string;
@@ -734,7 +636,7 @@ describe.runIf(ENGINES.includes('postgres'))('a commit running on another app se
       const read = await call(second, 'GET', `${files}/big.bin/content`);
       expect(read.bytes.length).toBe(bytes.length);
       expect(md5(read.bytes)).toBe(md5(bytes));
-      const objects = await db.db.selectFrom('fileObjects').select('checksum').execute();
+      const objects = await h.db.db.selectFrom('fileObjects').select('checksum').execute();
       expect(objects.map((o) => o.checksum)).toEqual([`md5:${md5(bytes)}`]);
     },
     SCENARIO_MS,

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 
 const run = promisify(execFile);
 
@@ -179,4 +180,36 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (address === null || typeof address === 'string') throw new Error('No port.');
   return address.port;
+}
+
+/** An S3 client of the gateway's user, path-style as the gateway wants it. */
+export function rgwClient(rgw: RgwServer): S3Client {
+  return new S3Client({
+    endpoint: rgw.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
+    forcePathStyle: true,
+  });
+}
+
+/** Creates `bucket` on the gateway. */
+export async function createRgwBucket(rgw: RgwServer, bucket: string): Promise<void> {
+  const client = rgwClient(rgw);
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The settings that keep Cairn's files in `bucket` on the gateway. */
+export function rgwStorageEnv(rgw: RgwServer, bucket: string): Record<string, string> {
+  return {
+    CAIRN_STORAGE: 's3',
+    CAIRN_S3_ENDPOINT: rgw.endpoint,
+    CAIRN_S3_BUCKET: bucket,
+    CAIRN_S3_ACCESS_KEY_ID: rgw.accessKeyId,
+    CAIRN_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
+    CAIRN_S3_FORCE_PATH_STYLE: 'true',
+  };
 }

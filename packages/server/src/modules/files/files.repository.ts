@@ -1,9 +1,10 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Selectable, Updateable } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import type { RecordData } from '@cairn/shared';
 import {
   jsonText,
   readJson,
+  type Database,
   type FileObjectsTable,
   type RecordFilesTable,
 } from '../../database/schema.js';
@@ -18,6 +19,21 @@ function sizes<T extends Partial<FileRow>>(row: T): T {
       (row as Record<string, unknown>)[k] = Number(row[k]);
   }
   return row;
+}
+
+/**
+ * A file no request is working on: pending, or `committing` under a lease that had run out at
+ * `now` (its commit's process died).
+ */
+function unfinishedAndFree(now: string) {
+  return (eb: ExpressionBuilder<Database, 'recordFiles'>) =>
+    eb.or([
+      eb('status', '=', 'pending'),
+      eb.and([
+        eb('status', '=', 'committing'),
+        eb.or([eb('commitLeaseUntil', 'is', null), eb('commitLeaseUntil', '<', now)]),
+      ]),
+    ]);
 }
 
 /** Kysely queries for file entries of draft and record buckets and the stored objects behind them. */
@@ -162,15 +178,7 @@ export class FilesRepository {
     const rows = await this.db
       .selectFrom('recordFiles')
       .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'pending'),
-          eb.and([
-            eb('status', '=', 'committing'),
-            eb.or([eb('commitLeaseUntil', 'is', null), eb('commitLeaseUntil', '<', now)]),
-          ]),
-        ]),
-      )
+      .where(unfinishedAndFree(now))
       .where('updatedAt', '<', before)
       .limit(limit)
       .execute();
@@ -186,15 +194,7 @@ export class FilesRepository {
       .updateTable('recordFiles')
       .set({ status: 'committing', commitLease: token, commitLeaseUntil: until, updatedAt: now })
       .where('id', '=', id)
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'pending'),
-          eb.and([
-            eb('status', '=', 'committing'),
-            eb.or([eb('commitLeaseUntil', 'is', null), eb('commitLeaseUntil', '<', now)]),
-          ]),
-        ]),
-      )
+      .where(unfinishedAndFree(now))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RGW_START_TIMEOUT_MS, startRgw, type RgwServer } from '../../test/ceph-rgw.js';
+import {
+  createRgwBucket,
+  RGW_START_TIMEOUT_MS,
+  rgwStorageEnv,
+  startRgw,
+  type RgwServer,
+} from '../../test/ceph-rgw.js';
 import { ENGINES } from '../../test/databases.js';
 import { PUBLISHABLE_METADATA, md5, type Caller } from '../../test/files.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -14,17 +19,7 @@ let rgw: RgwServer;
 
 beforeAll(async () => {
   rgw = await startRgw();
-  const client = new S3Client({
-    endpoint: rgw.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: rgw.accessKeyId, secretAccessKey: rgw.secretAccessKey },
-    forcePathStyle: true,
-  });
-  try {
-    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  } finally {
-    client.destroy();
-  }
+  await createRgwBucket(rgw, BUCKET);
 }, RGW_START_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -41,14 +36,7 @@ describe.each(ENGINES)('files API on S3 (Ceph RADOS Gateway) on %s', (engine) =>
   let owner: Caller;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, {
-      CAIRN_STORAGE: 's3',
-      CAIRN_S3_ENDPOINT: rgw.endpoint,
-      CAIRN_S3_BUCKET: BUCKET,
-      CAIRN_S3_ACCESS_KEY_ID: rgw.accessKeyId,
-      CAIRN_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
-      CAIRN_S3_FORCE_PATH_STYLE: 'true',
-    });
+    t = await createTestApp(engine, rgwStorageEnv(rgw, BUCKET));
     owner = await t.user();
   });
   afterAll(() => t.close());

@@ -51,6 +51,18 @@ export class FileStoreError extends Error {
   }
 }
 
+/** Which page of a store's objects {@link FileStore.listObjects} lists. */
+export interface ObjectListing {
+  /** Ends in `/`. */
+  prefix: string;
+  /** The page starts after this key. */
+  after?: string;
+  /** Objects looked at, whether old enough or not. */
+  limit: number;
+  /** Only objects last written before this are listed. */
+  olderThan: Date;
+}
+
 /**
  * Where file bytes live. Keys are opaque store paths chosen by the files service (never a user's
  * file name). Every write streams: no implementation may hold a whole file or part in memory.
@@ -132,12 +144,7 @@ export interface FileStore {
    * end). For the sweep that frees objects no row refers to (an upload killed between storing
    * and recording them): it lists only the files service's own prefix, never the whole bucket.
    */
-  listObjects?(options: {
-    prefix: string;
-    after?: string;
-    limit: number;
-    olderThan: Date;
-  }): Promise<{ keys: string[]; next?: string }>;
+  listObjects?(options: ObjectListing): Promise<{ keys: string[]; next?: string }>;
 
   /**
    * Removes the store's own temporary files last touched before `olderThan` that no write of

@@ -21,6 +21,7 @@ import {
   FileStoreError,
   type ByteRange,
   type FileStore,
+  type ObjectListing,
   type StoredBytes,
   type PartReceipt,
   type StoredPart,
@@ -578,12 +579,7 @@ export class LocalFileStore implements FileStore {
     return uploads.filter((u) => u !== undefined);
   }
 
-  async listObjects(options: {
-    prefix: string;
-    after?: string;
-    limit: number;
-    olderThan: Date;
-  }): Promise<{ keys: string[]; next?: string }> {
+  async listObjects(options: ObjectListing): Promise<{ keys: string[]; next?: string }> {
     const { prefix, after = '', limit, olderThan } = options;
     if (!prefix.endsWith('/')) throw new RangeError(`A prefix ends with "/": ${prefix}.`);
     const top = this.#objectPath(`${prefix}x`).slice(0, -1);

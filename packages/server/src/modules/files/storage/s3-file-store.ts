@@ -21,6 +21,7 @@ import {
   FileStoreError,
   type ByteRange,
   type FileStore,
+  type ObjectListing,
   type PresignedPart,
   type StoredBytes,
   type PartReceipt,
@@ -347,12 +348,7 @@ export class S3FileStore implements FileStore {
     }
   }
 
-  async listObjects(options: {
-    prefix: string;
-    after?: string;
-    limit: number;
-    olderThan: Date;
-  }): Promise<{ keys: string[]; next?: string }> {
+  async listObjects(options: ObjectListing): Promise<{ keys: string[]; next?: string }> {
     const page = await this.#client.send(
       new ListObjectsV2Command({
         Bucket: this.#bucket,
