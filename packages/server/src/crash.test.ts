@@ -24,7 +24,7 @@ import {
 
 // The crash test: the real server (`cairn serve`, compiled) runs as a child process and is
 // killed with SIGKILL at chosen points: while a part's bytes stream, while a commit hashes 200 MiB,
-// and, through the test-only crash points (src/lib/crash-points.ts), inside a commit, a publish,
+// and, through the test-only crash points (src/lib/crash-points.ts), inside an init, a commit, a publish,
 // a files-import, a file deletion, a vocabulary import on the command line and the start-up
 // sweep. After each restart on the same data: no half-published record, no file whose bytes
 // differ from its checksum, every interrupted upload resumable or cleanly failed, and nothing a
@@ -360,6 +360,23 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       await crashAt(point, () => api('POST', `${files(id)}/m.bin/commit`));
       expect((await rowOf(id, 'm.bin'))?.status).toBe('committing');
       expect(await commitAgain(id, 'm.bin')).toMatchObject({ checksum: `md5:${md5(bytes)}` });
+      await expectNoLeftovers();
+      await expectWhole();
+    },
+    SCENARIO_MS,
+  );
+
+  it(
+    'uploads a multipart file whose init was killed before it started the upload',
+    async () => {
+      const id = await newDraft();
+      const bytes = crypto.randomBytes(2 * MiB + 5);
+      await crashAt('init:rows-written', () => initMultipart(id, 'late.bin', bytes.length, MiB));
+      expect((await rowOf(id, 'late.bin'))?.uploadId).toBeNull();
+      const listed = await expectStatus(api('GET', `${files(id)}/late.bin/parts`), 200);
+      expect(listed).toMatchObject({ received: [], missing: [1, 2, 3] });
+      await sendParts(id, 'late.bin', bytes, MiB);
+      expect(await commitAgain(id, 'late.bin')).toMatchObject({ checksum: `md5:${md5(bytes)}` });
       await expectNoLeftovers();
       await expectWhole();
     },

@@ -12,6 +12,8 @@
  * the variable unless `NODE_ENV=test`. Unarmed, a point is one comparison of two strings.
  */
 export const CRASH_POINTS = [
+  /** A files init wrote its rows; their multipart uploads are not started yet. */
+  'init:rows-written',
   /** A one-request upload's bytes are stored under their key; the row does not know them yet. */
   'upload:stored',
   /** A multipart commit has assembled the bytes in the store; the row is still `committing`. */

@@ -113,6 +113,34 @@ describe.each(ENGINES)('commits cut off or running elsewhere (%s)', (engine) => 
     await expectCommitted(id, bytes);
   });
 
+  it('starts the multipart upload an init cut off by a crash never started, when a part comes', async () => {
+    const bytes = crypto.randomBytes(25);
+    const { id } = await api.createDraft();
+    await api.init(id, [
+      { key: 'big.bin', size: 25, transfer: { type: 'M', parts: 3, part_size: 10 } },
+    ]);
+    const { id: rowId, uploadId } = await rowOf(id, 'big.bin');
+    // What a crash between writing the row and starting its upload leaves.
+    await t.services.store.abortMultipart((await rowOf(id, 'big.bin')).uploadKey!, uploadId!);
+    await t.services.database.db
+      .updateTable('recordFiles')
+      .set({ uploadId: null })
+      .where('id', '=', rowId)
+      .execute();
+
+    const parts = await api.get(`/api/records/${id}/draft/files/big.bin/parts`);
+    expect(parts.json()).toMatchObject({ received: [], missing: [1, 2, 3] });
+    for (const [n, start, end] of [
+      [1, 0, 10],
+      [2, 10, 20],
+      [3, 20, 25],
+    ] as const) {
+      const put = await api.putPart(id, 'big.bin', n, bytes.subarray(start, end));
+      expect(put.statusCode, put.body).toBe(200);
+    }
+    await expectCommitted(id, bytes);
+  });
+
   it('leaves a commit alone while its lease runs: 409, parts listed but frozen, nothing changed', async () => {
     const { id, bytes } = await uploaded();
     await freezeAsDead(id, {

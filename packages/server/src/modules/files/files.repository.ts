@@ -199,6 +199,18 @@ export class FilesRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Records a pending file's multipart upload, unless another request recorded one first. */
+  async startUpload(id: string, uploadId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('recordFiles')
+      .set({ uploadId })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('uploadId', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** Extends the lease `token` holds; false when it no longer holds it. */
   async renewCommitLease(id: string, token: string, until: string): Promise<boolean> {
     return this.updateLeased(id, token, { commitLeaseUntil: until });

@@ -196,7 +196,34 @@ export class FilesService {
     return { ...view!, ...(await this.partLinks(row)) };
   }
 
-  private async partLinks(row: FileRow): Promise<{ parts?: PresignedPart[] }> {
+  /**
+   * The row with its multipart upload started. Init starts them once the rows are written, so a
+   * crash in between leaves rows without one: whichever request needs it first starts it (only
+   * one wins; a loser's upload is aborted), so the file can still be uploaded.
+   */
+  private async withUpload(row: FileRow): Promise<FileRow> {
+    if (
+      row.transferType !== 'M' ||
+      row.status !== 'pending' ||
+      row.uploadId ||
+      !row.uploadKey ||
+      !row.parts ||
+      !row.partSize ||
+      row.declaredSize === null
+    )
+      return row;
+    const uploadId = await this.store.createMultipart(row.uploadKey, {
+      size: row.declaredSize,
+      partSize: row.partSize,
+      parts: row.parts,
+    });
+    if (await this.repo.startUpload(row.id, uploadId)) return { ...row, uploadId };
+    await this.store.abortMultipart(row.uploadKey, uploadId);
+    return (await this.repo.getFile(row.bucket, row.keyNormalized)) ?? row;
+  }
+
+  private async partLinks(found: FileRow): Promise<{ parts?: PresignedPart[] }> {
+    const row = await this.withUpload(found);
     if (
       row.transferType !== 'M' ||
       row.status !== 'pending' ||
@@ -467,16 +494,10 @@ export class FilesService {
       await this.refreshDraft(trx, context.recordId);
       return rows;
     });
-    // Multipart uploads are opened after the rows exist, so the sweep can always find and abort them.
-    for (const row of created) {
-      if (row.transferType !== 'M') continue;
-      const uploadId = await this.store.createMultipart(row.uploadKey!, {
-        size: row.declaredSize!,
-        partSize: row.partSize!,
-        parts: row.parts!,
-      });
-      await this.repo.updateFile(row.id, { uploadId });
-    }
+    crashPoint('init:rows-written');
+    // Multipart uploads are started after the rows exist, so the sweep can always find and abort
+    // them (and a request after a crash here starts them itself).
+    for (const row of created) await this.withUpload(row);
     return this.list(context);
   }
 
@@ -604,7 +625,7 @@ export class FilesService {
   ): Promise<FileView> {
     if (!user) throw permissionDenied();
     this.assertWritable(context);
-    const row = await this.find(context, key);
+    const row = await this.withUpload(await this.find(context, key));
     // Checked first: a committed multipart file has become an "L" file.
     assertPending(row);
     if (row.transferType !== 'M' || !row.parts || !row.partSize || row.declaredSize === null) {
@@ -641,7 +662,7 @@ export class FilesService {
     context: BucketContext,
     key: string,
   ): Promise<{ row: FileRow; received: StoredPart[]; missing: number[] }> {
-    const row = await this.find(context, key);
+    const row = await this.withUpload(await this.find(context, key));
     if (row.transferType !== 'M' || row.status === 'completed' || !row.uploadId || !row.parts) {
       return { row, received: [], missing: [] };
     }
@@ -673,7 +694,7 @@ export class FilesService {
   async commit(user: User | undefined, context: BucketContext, key: string): Promise<FileView> {
     if (!user) throw permissionDenied();
     if (!context.isDraft) throw permissionDenied();
-    const found = await this.find(context, key);
+    const found = await this.withUpload(await this.find(context, key));
     if (found.status === 'completed') throw notPending(found);
     if (found.transferType === 'L' && found.uploadedChecksum === null) {
       throw fail(`The content of ${found.key} has not been uploaded yet.`);
