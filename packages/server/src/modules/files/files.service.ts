@@ -700,8 +700,11 @@ export class FilesService {
       throw fail(`The content of ${found.key} has not been uploaded yet.`);
     }
     const token = crypto.randomUUID();
-    if (!(await this.repo.takeCommitLease(found.id, token, this.leaseEnd(), nowIso()))) {
-      throw await this.commitBusy(context, found);
+    for (let attempt = 1; ; attempt++) {
+      if (await this.repo.takeCommitLease(found.id, token, this.leaseEnd(), nowIso())) break;
+      // Pending again (the other commit was refused meanwhile): try once more.
+      const busy = await this.commitBusy(context, found);
+      if (busy || attempt >= 3) throw busy ?? new AppError('CONFLICT');
     }
     // Read again now that the file is frozen: an upload that finished meanwhile moved its key.
     const row = await this.repo.getFile(context.bucket, found.keyNormalized);
@@ -722,10 +725,14 @@ export class FilesService {
     return new Date(Date.now() + this.config.files.commitLeaseSeconds * 1000).toISOString();
   }
 
-  /** Why the lease could not be taken: committed, gone, or a commit still running. */
-  private async commitBusy(context: BucketContext, found: FileRow): Promise<AppError> {
+  /**
+   * Why the lease could not be had: the file is committed, gone, or held by a commit still
+   * running; undefined when it is pending again.
+   */
+  private async commitBusy(context: BucketContext, found: FileRow): Promise<AppError | undefined> {
     const current = await this.repo.getFile(context.bucket, found.keyNormalized);
     if (current?.id !== found.id) return notFound(found.key);
+    if (current.status === 'pending') return undefined;
     if (current.status !== 'committing') return notPending(current);
     const left = Date.parse(current.commitLeaseUntil ?? '') - Date.now();
     return new AppError(
@@ -829,7 +836,7 @@ export class FilesService {
       }
       if (error instanceof LeaseLost) {
         // Deleted meanwhile (no object may outlive its entry), or taken over after a stall.
-        throw await this.commitBusy(context, found);
+        throw (await this.commitBusy(context, found)) ?? new AppError('CONFLICT');
       }
       // Anything else (the store failed, the database went away) may have left the bytes
       // assembled: the file stays `committing`, its lease given up, and the next commit
