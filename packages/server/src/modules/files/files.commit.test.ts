@@ -37,14 +37,8 @@ describe.each(ENGINES)('commits cut off or running elsewhere (%s)', (engine) => 
       .where('key', '=', key)
       .executeTakeFirstOrThrow();
 
-  /** A draft with `big.bin`, 25 bytes in parts of 10, 10 and 5, every part sent. */
-  async function uploaded(): Promise<{ id: string; bytes: Buffer }> {
-    const bytes = crypto.randomBytes(25);
-    const { id } = await api.createDraft();
-    const init = await api.init(id, [
-      { key: 'big.bin', size: 25, transfer: { type: 'M', parts: 3, part_size: 10 } },
-    ]);
-    expect(init.statusCode, init.body).toBe(201);
+  /** Sends `big.bin`'s three parts (10, 10 and 5 bytes). */
+  async function sendParts(id: string, bytes: Buffer): Promise<void> {
     for (const [n, start, end] of [
       [1, 0, 10],
       [2, 10, 20],
@@ -53,6 +47,17 @@ describe.each(ENGINES)('commits cut off or running elsewhere (%s)', (engine) => 
       const put = await api.putPart(id, 'big.bin', n, bytes.subarray(start, end));
       expect(put.statusCode, put.body).toBe(200);
     }
+  }
+
+  /** A draft with `big.bin`, 25 bytes in parts of 10, 10 and 5, every part sent. */
+  async function uploaded(): Promise<{ id: string; bytes: Buffer }> {
+    const bytes = crypto.randomBytes(25);
+    const { id } = await api.createDraft();
+    const init = await api.init(id, [
+      { key: 'big.bin', size: 25, transfer: { type: 'M', parts: 3, part_size: 10 } },
+    ]);
+    expect(init.statusCode, init.body).toBe(201);
+    await sendParts(id, bytes);
     return { id, bytes };
   }
 
@@ -130,14 +135,7 @@ describe.each(ENGINES)('commits cut off or running elsewhere (%s)', (engine) => 
 
     const parts = await api.get(`/api/records/${id}/draft/files/big.bin/parts`);
     expect(parts.json()).toMatchObject({ received: [], missing: [1, 2, 3] });
-    for (const [n, start, end] of [
-      [1, 0, 10],
-      [2, 10, 20],
-      [3, 20, 25],
-    ] as const) {
-      const put = await api.putPart(id, 'big.bin', n, bytes.subarray(start, end));
-      expect(put.statusCode, put.body).toBe(200);
-    }
+    await sendParts(id, bytes);
     await expectCommitted(id, bytes);
   });
 
