@@ -298,6 +298,41 @@ describe('landing page journey', () => {
     expect(await axeViolations(page), '/communities/gannets (anonymous)').toEqual([]);
   });
 
+  test('a record with an empty file previews its CSV, and says the empty one is empty', async ({
+    page,
+    server,
+  }) => {
+    const owner = await createAccount(server.services, { name: 'Ada Lovelace' });
+    const api = await apiAs(server, owner);
+    // "empty.csv" comes first by name, and is a CSV: the first file the page could preview.
+    const id = await draftWithFiles(
+      api,
+      { ...METADATA, title: 'Gannet counts with an empty log' },
+      { 'empty.csv': '', 'readings.csv': 'site,count\nBass Rock,150000\nNoss,11000\n' },
+    );
+    await api('POST', `/api/records/${id}/draft/actions/publish`);
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`);
+    });
+
+    await page.goto(`/records/${id}`);
+    const files = page.getByRole('region', { name: 'Files' });
+    const table = files.getByRole('table', { name: 'First 2 rows of readings.csv' });
+    await table.getByRole('cell', { name: 'Bass Rock' }).waitFor();
+    expect(await files.getByRole('alert').count()).toBe(0);
+    expect(await page.getByText('Requested range not satisfiable').count()).toBe(0);
+
+    await files.getByRole('button', { name: 'Preview of empty.csv' }).click();
+    await files
+      .getByRole('region', { name: 'Preview of empty.csv' })
+      .getByText('This file is empty.')
+      .waitFor();
+    expect(await files.getByRole('alert').count()).toBe(0);
+    expect(refused).toEqual([]);
+    expect(await axeViolations(page), 'record with an empty file').toEqual([]);
+  });
+
   test('the pages around the editor have no WCAG 2.2 A/AA violations', async ({ page, server }) => {
     const account = await createAccount(server.services);
     const api = await apiAs(server, account);

@@ -32,6 +32,8 @@ describe('loadConfig', () => {
         allowEmpty: true,
         partUrlSeconds: 604_800,
         pendingMaxAgeHours: 72,
+        leftoverMinutes: 10,
+        commitLeaseSeconds: 30,
         archiveMaxBytes: 0,
       },
       bodyLimitBytes: 10 * 1024 * 1024,
@@ -167,6 +169,24 @@ describe('loadConfig', () => {
         'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
       ]),
     );
+  });
+
+  it('reads the upload crash settings, and arms crash points only in tests', () => {
+    expect(
+      loadConfig({ CAIRN_UPLOAD_LEFTOVER_MINUTES: '0', CAIRN_COMMIT_LEASE_SECONDS: '2' }).files,
+    ).toMatchObject({ leftoverMinutes: 0, commitLeaseSeconds: 2 });
+    expect(problemsOf({ CAIRN_TEST_CRASH_AT: 'commit:assembled' })).toEqual([
+      "CAIRN_TEST_CRASH_AT: makes the server kill itself, for Cairn's crash tests only (they set NODE_ENV=test)",
+    ]);
+    expect(problemsOf({ CAIRN_TEST_CRASH_AT: 'nowhere', NODE_ENV: 'test' })).toEqual([
+      expect.stringMatching(/^CAIRN_TEST_CRASH_AT: /),
+    ]);
+    expect(() =>
+      loadConfig({ CAIRN_TEST_CRASH_AT: 'commit:assembled', NODE_ENV: 'test' }),
+    ).not.toThrow();
+    expect(problemsOf({ CAIRN_COMMIT_LEASE_SECONDS: '0' })).toEqual([
+      expect.stringMatching(/^CAIRN_COMMIT_LEASE_SECONDS: /),
+    ]);
   });
 
   it('names each problem in the error message', () => {

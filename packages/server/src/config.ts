@@ -15,6 +15,7 @@ import {
   operationsProblems,
   type OperationsConfig,
 } from './modules/ops/ops-config.js';
+import { CRASH_POINTS } from './lib/crash-points.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -109,6 +110,9 @@ const EnvSchema = z.object({
   CAIRN_FILES_ALLOW_EMPTY: booleanFlag.default(true),
   CAIRN_UPLOAD_PART_URL_SECONDS: z.coerce.number().int().min(60).max(604_800).default(604_800),
   CAIRN_PENDING_UPLOAD_MAX_AGE_HOURS: z.coerce.number().min(0).default(72),
+  CAIRN_UPLOAD_LEFTOVER_MINUTES: z.coerce.number().min(0).default(10),
+  CAIRN_COMMIT_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  CAIRN_TEST_CRASH_AT: z.enum(CRASH_POINTS).optional(),
   CAIRN_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(0).default(0),
   CAIRN_SESSION_DAYS: z.coerce.number().int().min(1).default(14),
   CAIRN_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
@@ -157,6 +161,11 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   if (!enabled.includes(preferred)) {
     problems.push(
       `CAIRN_DEFAULT_TRANSFER_TYPE: ${preferred} is not one of CAIRN_ENABLED_TRANSFER_TYPES`,
+    );
+  }
+  if (env.CAIRN_TEST_CRASH_AT !== undefined && env.NODE_ENV !== 'test') {
+    problems.push(
+      "CAIRN_TEST_CRASH_AT: makes the server kill itself, for Cairn's crash tests only (they set NODE_ENV=test)",
     );
   }
   if (env.CAIRN_STORAGE === 's3') {
@@ -221,6 +230,13 @@ export interface Config {
     readonly allowEmpty: boolean;
     readonly partUrlSeconds: number;
     readonly pendingMaxAgeHours: number;
+    /**
+     * Temporary files, and multipart uploads and stored objects that no row refers to, are a
+     * killed upload's leftovers once untouched this long (another server may be writing them).
+     */
+    readonly leftoverMinutes: number;
+    /** How long a commit's lease lasts unless renewed; a crashed commit is taken over after it. */
+    readonly commitLeaseSeconds: number;
     /** 0: no cap on the size of a files-archive download. */
     readonly archiveMaxBytes: number;
   };
@@ -332,6 +348,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       allowEmpty: e.CAIRN_FILES_ALLOW_EMPTY,
       partUrlSeconds: e.CAIRN_UPLOAD_PART_URL_SECONDS,
       pendingMaxAgeHours: e.CAIRN_PENDING_UPLOAD_MAX_AGE_HOURS,
+      leftoverMinutes: e.CAIRN_UPLOAD_LEFTOVER_MINUTES,
+      commitLeaseSeconds: e.CAIRN_COMMIT_LEASE_SECONDS,
       archiveMaxBytes: e.CAIRN_ARCHIVE_MAX_BYTES,
     },
     bodyLimitBytes: e.CAIRN_BODY_LIMIT_BYTES,

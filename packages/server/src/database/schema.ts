@@ -117,7 +117,7 @@ export interface RecordFilesTable {
   bucket: string;
   key: string;
   keyNormalized: string;
-  /** pending → completed; 'committing' while a commit assembles the bytes. */
+  /** pending → completed; 'committing' while a commit (holding the lease below) assembles the bytes. */
   status: string;
   transferType: string;
   declaredSize: number | null;
@@ -131,6 +131,10 @@ export interface RecordFilesTable {
   uploadId: string | null;
   uploadedSize: number | null;
   uploadedChecksum: string | null;
+  /** The committing request's token while status is 'committing' (see migration 0010). */
+  commitLease: string | null;
+  /** When that lease runs out unless renewed: past it, the commit was abandoned. */
+  commitLeaseUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }

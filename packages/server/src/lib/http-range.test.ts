@@ -50,12 +50,18 @@ describe('parseRange', () => {
     expect(parseRange('bytes=-0', 100)).toEqual(unsatisfiable);
   });
 
-  it.each(['bytes=0-9', 'bytes=0-', 'bytes=-5', 'bytes=0-0'])(
+  it.each(['bytes=0-9', 'bytes=0-', 'bytes=0-0', 'bytes=-0'])(
     'is unsatisfiable on an empty body: %s',
     (header) => {
       expect(parseRange(header, 0)).toEqual(unsatisfiable);
     },
   );
+
+  // A suffix of non-zero length is satisfiable on any body, an empty one included; what it
+  // selects is then the whole (empty) body, which only a 200 can carry.
+  it.each(['bytes=-5', 'bytes=-1', 'bytes=0-9,-5'])('is the whole empty body for %s', (header) => {
+    expect(parseRange(header, 0)).toEqual(none);
+  });
 
   it.each([
     'bytes=abc',

@@ -25,8 +25,10 @@ const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
  * - Several ranges (`bytes=0-1,4-5`) give the whole body: we do not produce
  *   multipart/byteranges, §14.2 lets a server ignore Range, and a 200 serves the client where
  *   Werkzeug's 416 would fail it. A malformed list is still unsatisfiable.
- * - An empty body satisfies no range (there is no `Content-Range` for zero bytes), so any range
- *   on it is unsatisfiable.
+ * - A suffix (`bytes=-5`) of an empty body selects the whole of it, nothing, which a 206 cannot
+ *   carry (no `Content-Range` names zero bytes): it is `none`, and the answer a 200 with no body.
+ *   A range that starts at a position (`bytes=0-`, what media elements send) starts past the end
+ *   of an empty body and stays unsatisfiable, as RFC 9110 has it.
  *
  * An absent or blank header is `none`.
  */
@@ -47,6 +49,7 @@ export function parseRange(header: string | undefined, size: number): ParsedRang
   if (specs.length === 0) return UNSATISFIABLE;
 
   const ranges: Array<{ start: number; end: number } | undefined> = [];
+  let wholeOfEmpty = false;
   for (const spec of specs) {
     const match = RANGE_SPEC.exec(spec);
     if (match === null) return UNSATISFIABLE;
@@ -54,11 +57,9 @@ export function parseRange(header: string | undefined, size: number): ParsedRang
     if (suffix !== undefined) {
       const length = Number(suffix);
       // §14.1.1: a suffix-range is satisfiable only with a non-zero suffix-length.
-      ranges.push(
-        length === 0 || size === 0
-          ? undefined
-          : { start: Math.max(0, size - length), end: size - 1 },
-      );
+      if (length === 0) ranges.push(undefined);
+      else if (size === 0) wholeOfEmpty = true;
+      else ranges.push({ start: Math.max(0, size - length), end: size - 1 });
       continue;
     }
     const start = Number(first);
@@ -67,7 +68,7 @@ export function parseRange(header: string | undefined, size: number): ParsedRang
     ranges.push(start >= size ? undefined : { start, end: Math.min(end, size - 1) });
   }
 
-  if (ranges.length > 1) return NONE;
+  if (wholeOfEmpty || ranges.length > 1) return NONE;
   const [range] = ranges;
   return range === undefined ? UNSATISFIABLE : { kind: 'range', ...range };
 }

@@ -6,6 +6,7 @@ import { recordCommunitiesMigration } from './0006_record_communities.js';
 import { communitySearchMigration } from './0007_community_search.js';
 import { vocabularyWordsIndex } from './0008_vocabulary_words_index.js';
 import { rateLimitsMigration } from './0009_rate_limits.js';
+import { fileCommitLease } from './0010_file_commit_lease.js';
 import { recordAccessStatus } from './0011_record_access_status.js';
 import { wellFormedFileKeys } from './0012_well_formed_file_keys.js';
 import { oneUnpublishedDraftMigration } from './0013_one_unpublished_draft.js';
@@ -237,6 +238,7 @@ export const migrations: Record<string, Migration> = {
   '0007_community_search': communitySearchMigration,
   '0008_vocabulary_words_index': vocabularyWordsIndex,
   '0009_rate_limits': rateLimitsMigration,
+  '0010_file_commit_lease': fileCommitLease,
   '0011_record_access_status': recordAccessStatus,
   '0012_well_formed_file_keys': wellFormedFileKeys,
   '0013_one_unpublished_draft': oneUnpublishedDraftMigration,

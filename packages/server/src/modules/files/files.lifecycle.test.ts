@@ -504,6 +504,35 @@ describe.each(ENGINES)('files through the draft lifecycle (%s)', (engine) => {
       expect(text.headers['x-frame-options']).toBe('deny');
     });
 
+    // An empty representation has no byte a range could start at: a plain GET is 200 with no
+    // body, a range that starts somewhere is 416, and a suffix ("the last n bytes") is the whole
+    // of it, which cannot be written as a 206's Content-Range, so the answer is the whole, 200.
+    it('serves an empty file whole (200) and refuses ranges that start in it (416)', async () => {
+      const draft = await api.createDraft();
+      await api.upload(draft.id, 'empty.csv', '');
+      await api.publish(draft.id);
+      const empty = `/api/records/${draft.id}/files/empty.csv/content`;
+      const whole = await api.as(undefined).get(empty);
+      expect(whole.statusCode).toBe(200);
+      expect(whole.body).toBe('');
+      expect(whole.headers['content-length']).toBe('0');
+      expect(whole.headers['content-range']).toBeUndefined();
+      const head = await t.request({ method: 'HEAD', url: empty });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe('0');
+      for (const range of ['bytes=0-', 'bytes=0-65535', 'bytes=0-0']) {
+        const res = await api.as(undefined).get(empty, { range });
+        expect(res.statusCode, range).toBe(416);
+        expect(res.headers['content-range'], range).toBe('bytes */0');
+      }
+      const suffix = await api.as(undefined).get(empty, { range: 'bytes=-5' });
+      expect(suffix.statusCode).toBe(200);
+      expect(suffix.body).toBe('');
+      expect(suffix.headers['content-range']).toBeUndefined();
+      const zeroSuffix = await api.as(undefined).get(empty, { range: 'bytes=-0' });
+      expect(zeroSuffix.statusCode).toBe(416);
+    });
+
     it('serves ranges of draft files too, but no content of a pending file (404)', async () => {
       const draft = await api.createDraft();
       await api.upload(draft.id, 'digits.txt', digits);

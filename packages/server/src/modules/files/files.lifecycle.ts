@@ -6,6 +6,7 @@ import { afterCommit } from '../../database/unit-of-work.js';
 import type { FileStore } from './storage/file-store.js';
 import { FilesRepository, type FileObjectRow, type FileRow } from './files.repository.js';
 import { extensionOf } from './mimetypes.js';
+import { crashPoint } from '../../lib/crash-points.js';
 
 /** One entry of a draft's or record's `files.entries` (keyed by file name in record JSON). */
 export interface SummaryEntry {
@@ -142,6 +143,7 @@ export class FilesLifecycle {
     const draftRows = await repo.listBucket(draftBucket(id));
     await repo.deleteBucket(draftBucket(id));
     result.released.push(...draftRows.flatMap((r) => (r.objectId ? [r.objectId] : [])));
+    crashPoint('publish:files-moved');
     return result;
   }
 
@@ -152,9 +154,13 @@ export class FilesLifecycle {
 
   /** At files-import: the previous version's entries, shared, in the new-version draft. */
   async importFrom(db: Db, fromRecordId: string, toDraftId: string): Promise<FilesSummary> {
-    return (
-      await this.copyBucket(this.repo(db), recordBucket(fromRecordId), draftBucket(toDraftId))
-    ).summary;
+    const { summary } = await this.copyBucket(
+      this.repo(db),
+      recordBucket(fromRecordId),
+      draftBucket(toDraftId),
+    );
+    crashPoint('files-import:copied');
+    return summary;
   }
 
   /** At discard: the draft's entries go; returns the upload state and objects to free afterwards. */
@@ -178,6 +184,7 @@ export class FilesLifecycle {
   }
 
   private async releaseNow(objectIds: string[], uploads: FileRow[]): Promise<void> {
+    crashPoint('release:before-bytes');
     const repo = this.repo(this.db);
     for (const upload of uploads) await this.dropUpload(upload);
     const orphans: FileObjectRow[] = await repo.unreferencedObjects([...new Set(objectIds)]);
@@ -187,9 +194,13 @@ export class FilesLifecycle {
     }
   }
 
-  /** Frees the bytes of an unfinished upload (a pending single PUT or a multipart upload). */
+  /**
+   * Frees the bytes of an unfinished upload: a pending single PUT's, a multipart upload's parts,
+   * and what a commit that never finished had assembled under the upload's key.
+   */
   async dropUpload(row: FileRow): Promise<void> {
-    if (row.uploadId && row.uploadKey) await this.store.abortMultipart(row.uploadKey, row.uploadId);
-    else if (row.uploadKey && row.status !== 'completed') await this.store.delete(row.uploadKey);
+    if (row.status === 'completed' || !row.uploadKey) return;
+    if (row.uploadId) await this.store.abortMultipart(row.uploadKey, row.uploadId);
+    await this.store.delete(row.uploadKey);
   }
 }

@@ -1,10 +1,11 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Selectable, Updateable } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import type { RecordData } from '@cairn/shared';
 import { inTransaction } from '../../database/unit-of-work.js';
 import {
   jsonText,
   readJson,
+  type Database,
   type FileObjectsTable,
   type RecordFilesTable,
 } from '../../database/schema.js';
@@ -19,6 +20,21 @@ function sizes<T extends Partial<FileRow>>(row: T): T {
       (row as Record<string, unknown>)[k] = Number(row[k]);
   }
   return row;
+}
+
+/**
+ * A file no request is working on: pending, or `committing` under a lease that had run out at
+ * `now` (its commit's process died).
+ */
+function unfinishedAndFree(now: string) {
+  return (eb: ExpressionBuilder<Database, 'recordFiles'>) =>
+    eb.or([
+      eb('status', '=', 'pending'),
+      eb.and([
+        eb('status', '=', 'committing'),
+        eb.or([eb('commitLeaseUntil', 'is', null), eb('commitLeaseUntil', '<', now)]),
+      ]),
+    ]);
 }
 
 /** Kysely queries for file entries of draft and record buckets and the stored objects behind them. */
@@ -156,16 +172,105 @@ export class FilesRepository {
     await this.db.deleteFrom('fileObjects').where('id', '=', id).execute();
   }
 
-  /** Unfinished uploads last touched before `before` (the sweep frees them). */
-  async stalePending(before: string, limit: number): Promise<FileRow[]> {
+  /**
+   * Unfinished uploads last touched before `before` (the sweep frees them): pending ones, and
+   * commits whose lease ran out at `now` (a commit still running is never swept).
+   */
+  async stalePending(before: string, now: string, limit: number): Promise<FileRow[]> {
     const rows = await this.db
       .selectFrom('recordFiles')
       .selectAll()
-      .where('status', 'in', ['pending', 'committing'])
+      .where(unfinishedAndFree(now))
       .where('updatedAt', '<', before)
       .limit(limit)
       .execute();
     return rows.map(sizes);
+  }
+
+  /**
+   * Freezes a file for a commit holding `token` until `until`: a pending file, or one whose
+   * previous commit's lease ran out at `now` (its process died). False when someone else holds it.
+   */
+  async takeCommitLease(id: string, token: string, until: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('recordFiles')
+      .set({ status: 'committing', commitLease: token, commitLeaseUntil: until, updatedAt: now })
+      .where('id', '=', id)
+      .where(unfinishedAndFree(now))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Records a pending file's multipart upload, unless another request recorded one first. */
+  async startUpload(id: string, uploadId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('recordFiles')
+      .set({ uploadId })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('uploadId', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Extends the lease `token` holds; false when it no longer holds it. */
+  async renewCommitLease(id: string, token: string, until: string): Promise<boolean> {
+    return this.updateLeased(id, token, { commitLeaseUntil: until });
+  }
+
+  /** Changes a committing file only while `token` still holds its lease. */
+  async updateLeased(id: string, token: string, set: Partial<FileRow>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('recordFiles')
+      .set(set as Updateable<RecordFilesTable>)
+      .where('id', '=', id)
+      .where('status', '=', 'committing')
+      .where('commitLease', '=', token)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Bytes of the bucket's completed files, without `except`. */
+  async committedBytes(bucket: string, except: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('recordFiles')
+      .innerJoin('fileObjects', 'fileObjects.id', 'recordFiles.objectId')
+      .select((eb) =>
+        eb.fn.coalesce(eb.fn.sum<number | string>('fileObjects.size'), eb.lit(0)).as('total'),
+      )
+      .where('recordFiles.bucket', '=', bucket)
+      .where('recordFiles.status', '=', 'completed')
+      .where('recordFiles.id', '!=', except)
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  /** Which of `keys` (store keys) neither a file's upload nor a stored object refers to. */
+  async unreferencedStoreKeys(keys: string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const [uploads, objects] = await Promise.all([
+      this.db
+        .selectFrom('recordFiles')
+        .select('uploadKey')
+        .where('uploadKey', 'in', keys)
+        .execute(),
+      this.db.selectFrom('fileObjects').select('storeKey').where('storeKey', 'in', keys).execute(),
+    ]);
+    const used = new Set([...uploads.map((r) => r.uploadKey), ...objects.map((r) => r.storeKey)]);
+    return keys.filter((key) => !used.has(key));
+  }
+
+  /** A page of object rows in id order after `after`, with the cursor of the next page. */
+  async objectsPage(after: string, limit: number): Promise<{ ids: string[]; next?: string }> {
+    const rows = await this.db
+      .selectFrom('fileObjects')
+      .select('id')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    const ids = rows.map((r) => r.id);
+    return ids.length === limit ? { ids, next: ids[ids.length - 1]! } : { ids };
   }
 
   async uploadIdsInUse(): Promise<Set<string>> {

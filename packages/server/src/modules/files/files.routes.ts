@@ -274,7 +274,7 @@ export function registerFileRoutes(
       schema: {
         tags: draftTags,
         summary:
-          'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key})',
+          'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key}); content and parts answer 409 while the file is being committed',
         params: KeyParams,
       },
     },
@@ -323,8 +323,9 @@ export function registerFileRoutes(
     '/api/records/:id/draft/files/*',
     {
       schema: {
-        tags: draftTags,
-        summary: 'Commit an uploaded file ({key}/commit)',
+        tags: [...draftTags, 'Cairn extension'],
+        summary:
+          'Commit an uploaded file ({key}/commit). Cairn extension: 409 with Retry-After while another commit of the file runs; a commit cut off by a crash is taken over, and finished, once its lease runs out',
         params: KeyParams,
       },
     },

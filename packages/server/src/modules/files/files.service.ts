@@ -17,6 +17,7 @@ import {
   type ByteRange,
   type FileStore,
   type PresignedPart,
+  type StoredBytes,
   type StoredPart,
 } from './storage/file-store.js';
 import type { FilesRepository, FileRow, FileObjectRow } from './files.repository.js';
@@ -28,6 +29,7 @@ import {
   type FilesSummary,
 } from './files.lifecycle.js';
 import { mimetypeOf } from './mimetypes.js';
+import { crashPoint } from '../../lib/crash-points.js';
 
 const MAX_KEY_BYTES = 1024;
 const MAX_SEGMENT_BYTES = 255;
@@ -111,6 +113,12 @@ function isNonNegativeInt(v: unknown): v is number {
  * checked before bytes are stored, resumable multipart uploads, and bytes shared between versions.
  */
 export class FilesService {
+  /** Store keys this process is writing whose rows do not name them yet (see the sweep). */
+  private readonly writing = new Set<string>();
+  /** Where the sweep's scan of stored objects, and of object rows, goes on next time. */
+  private objectsCursor: string | undefined;
+  private objectRowsCursor: string | undefined;
+
   constructor(
     private readonly repo: FilesRepository,
     private readonly records: RecordsService,
@@ -189,7 +197,34 @@ export class FilesService {
     return { ...view!, ...(await this.partLinks(row)) };
   }
 
-  private async partLinks(row: FileRow): Promise<{ parts?: PresignedPart[] }> {
+  /**
+   * The row with its multipart upload started. Init starts them once the rows are written, so a
+   * crash in between leaves rows without one: whichever request needs it first starts it (only
+   * one wins; a loser's upload is aborted), so the file can still be uploaded.
+   */
+  private async withUpload(row: FileRow): Promise<FileRow> {
+    if (
+      row.transferType !== 'M' ||
+      row.status !== 'pending' ||
+      row.uploadId ||
+      !row.uploadKey ||
+      !row.parts ||
+      !row.partSize ||
+      row.declaredSize === null
+    )
+      return row;
+    const uploadId = await this.store.createMultipart(row.uploadKey, {
+      size: row.declaredSize,
+      partSize: row.partSize,
+      parts: row.parts,
+    });
+    if (await this.repo.startUpload(row.id, uploadId)) return { ...row, uploadId };
+    await this.store.abortMultipart(row.uploadKey, uploadId);
+    return (await this.repo.getFile(row.bucket, row.keyNormalized)) ?? row;
+  }
+
+  private async partLinks(found: FileRow): Promise<{ parts?: PresignedPart[] }> {
+    const row = await this.withUpload(found);
     if (
       row.transferType !== 'M' ||
       row.status !== 'pending' ||
@@ -235,8 +270,10 @@ export class FilesService {
   }
 
   /**
-   * Bytes the bucket holds, has received or has announced, without `except`: a pending file's
-   * uploaded bytes count too, or two files of undeclared size could each fill the quota.
+   * Bytes the bucket holds or has reserved, without `except`: a pending file reserves what it
+   * announced or, once its content arrived, what it received, or two files of undeclared size
+   * could each fill the quota. Reservations are taken under the draft's lock (init, the end of a
+   * content upload), so that an upload that was accepted always fits when it is committed.
    */
   private async usedBytes(repo: FilesRepository, bucket: string, except?: string): Promise<number> {
     const rows = (await repo.listBucket(bucket)).filter((r) => r.id !== except);
@@ -429,7 +466,7 @@ export class FilesService {
       const rows: FileRow[] = [];
       for (const e of entries) {
         const id = crypto.randomUUID();
-        const uploadKey = `uploads/${id.slice(0, 2)}/${id}`;
+        const uploadKey = uploadKeyOf(id, false);
         const row: FileRow = {
           id,
           bucket: context.bucket,
@@ -448,6 +485,8 @@ export class FilesService {
           uploadId: null,
           uploadedSize: null,
           uploadedChecksum: null,
+          commitLease: null,
+          commitLeaseUntil: null,
           createdAt: now,
           updatedAt: now,
         };
@@ -457,16 +496,10 @@ export class FilesService {
       await this.refreshDraft(trx, context.recordId);
       return rows;
     });
-    // Multipart uploads are opened after the rows exist, so the sweep can always find and abort them.
-    for (const row of created) {
-      if (row.transferType !== 'M') continue;
-      const uploadId = await this.store.createMultipart(row.uploadKey!, {
-        size: row.declaredSize!,
-        partSize: row.partSize!,
-        parts: row.parts!,
-      });
-      await this.repo.updateFile(row.id, { uploadId });
-    }
+    crashPoint('init:rows-written');
+    // Multipart uploads are started after the rows exist, so the sweep can always find and abort
+    // them (and a request after a crash here starts them itself).
+    for (const row of created) await this.withUpload(row);
     return this.list(context);
   }
 
@@ -474,9 +507,7 @@ export class FilesService {
     if (error instanceof FileStoreError) {
       switch (error.reason) {
         case 'too-large':
-          throw fail(
-            `File size limit exceeded: ${key} is larger than announced or than this record's remaining quota.`,
-          );
+          throw fail(tooLargeMessage(key));
         case 'size-mismatch':
           throw fail(error.message);
         case 'checksum-mismatch':
@@ -510,16 +541,13 @@ export class FilesService {
     const row = await this.find(context, key);
     if (row.transferType === 'M')
       throw fail('Can not set content for multipart file, use the parts instead.');
-    if (row.status !== 'pending') throw fail(`File with key "${row.key}" is already committed.`);
+    assertPending(row);
     const { maxBytes } = await this.quota(context.ownerId);
     const remaining = maxBytes - (await this.usedBytes(this.repo, context.bucket, row.id));
     const maxSize = Math.max(0, remaining);
     // A body announced too large is refused before a byte of it is read.
-    if (contentLength !== undefined && contentLength > maxSize) {
-      throw fail(
-        `File size limit exceeded: ${row.key} is larger than announced or than this record's remaining quota.`,
-      );
-    }
+    if (contentLength !== undefined && contentLength > maxSize)
+      throw fail(tooLargeMessage(row.key));
     if (
       contentLength !== undefined &&
       row.declaredSize !== null &&
@@ -532,42 +560,58 @@ export class FilesService {
     }
     // Each attempt writes under a key of its own: an upload still streaming when the file is
     // committed (or re-uploaded) can then never overwrite bytes that are already in use.
-    const uploadKey = `uploads/${row.id.slice(0, 2)}/${row.id}-${crypto.randomBytes(8).toString('hex')}`;
-    let stored;
+    const uploadKey = uploadKeyOf(row.id, true);
+    // Until the row names them, the sweep of leftovers must not take these bytes for a crash's.
+    this.writing.add(uploadKey);
     try {
-      stored = await this.store.put(uploadKey, body, {
-        maxSize,
-        ...(row.declaredSize !== null && row.declaredSize > 0
-          ? { expectedSize: row.declaredSize }
-          : {}),
-      });
-    } catch (error) {
-      if (error instanceof FileStoreError && error.reason === 'size-mismatch') {
-        throw fail(
-          `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`,
-        );
-      }
-      this.storeFailure(error, row.key);
-    }
-    for (;;) {
-      const current = await this.repo.getFile(context.bucket, row.keyNormalized);
-      if (current?.id !== row.id || current.status !== 'pending') {
-        await this.store.delete(uploadKey);
-        throw fail(`File with key "${row.key}" is already committed.`);
-      }
-      const set = {
-        uploadKey,
-        uploadedSize: stored.size,
-        uploadedChecksum: `md5:${stored.md5}`,
-        updatedAt: nowIso(),
-      };
-      // Compare-and-set on the previous key: of two uploads racing, each frees what it replaced.
-      if (await this.repo.updateFile(row.id, set, 'pending', current.uploadKey)) {
-        if (current.uploadKey && current.uploadKey !== uploadKey) {
-          await this.store.delete(current.uploadKey);
+      let stored;
+      try {
+        stored = await this.store.put(uploadKey, body, {
+          maxSize,
+          ...(row.declaredSize !== null && row.declaredSize > 0
+            ? { expectedSize: row.declaredSize }
+            : {}),
+        });
+      } catch (error) {
+        if (error instanceof FileStoreError && error.reason === 'size-mismatch') {
+          throw fail(
+            `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`,
+          );
         }
-        break;
+        this.storeFailure(error, row.key);
       }
+      crashPoint('upload:stored');
+      // The bytes become the file's reservation under the draft's lock: of uploads of unannounced
+      // size streaming side by side, those that no longer fit are refused now, never at commit.
+      const outcome = await this.repo.transaction<
+        { refused: AppError } | { replaced: string | null }
+      >(async (trx) => {
+        await trx.lockDraft(context.recordId);
+        const current = await trx.getFile(context.bucket, row.keyNormalized);
+        if (current?.id !== row.id) return { refused: notFound(key) };
+        if (current.status !== 'pending') return { refused: notPending(current) };
+        const others = await this.usedBytes(trx, context.bucket, row.id);
+        if (others + Math.max(stored.size, row.declaredSize ?? 0) > maxBytes) {
+          return { refused: fail(tooLargeMessage(row.key)) };
+        }
+        await trx.updateFile(row.id, {
+          uploadKey,
+          uploadedSize: stored.size,
+          uploadedChecksum: `md5:${stored.md5}`,
+          updatedAt: nowIso(),
+        });
+        return { replaced: current.uploadKey };
+      });
+      if ('refused' in outcome) {
+        await this.store.delete(uploadKey);
+        throw outcome.refused;
+      }
+      // The bytes of an earlier attempt are nobody's any more.
+      if (outcome.replaced && outcome.replaced !== uploadKey) {
+        await this.store.delete(outcome.replaced);
+      }
+    } finally {
+      this.writing.delete(uploadKey);
     }
     return this.item(context, key);
   }
@@ -583,9 +627,9 @@ export class FilesService {
   ): Promise<FileView> {
     if (!user) throw permissionDenied();
     this.assertWritable(context);
-    const row = await this.find(context, key);
+    const row = await this.withUpload(await this.find(context, key));
     // Checked first: a committed multipart file has become an "L" file.
-    if (row.status !== 'pending') throw fail(`File with key "${row.key}" is already committed.`);
+    assertPending(row);
     if (row.transferType !== 'M' || !row.parts || !row.partSize || row.declaredSize === null) {
       throw fail(
         'This file was not initialised for a multipart transfer; upload its content in one request.',
@@ -620,11 +664,21 @@ export class FilesService {
     context: BucketContext,
     key: string,
   ): Promise<{ row: FileRow; received: StoredPart[]; missing: number[] }> {
-    const row = await this.find(context, key);
-    if (row.transferType !== 'M' || row.status !== 'pending' || !row.uploadId || !row.parts) {
+    const row = await this.withUpload(await this.find(context, key));
+    if (row.transferType !== 'M' || row.status === 'completed' || !row.uploadId || !row.parts) {
       return { row, received: [], missing: [] };
     }
-    const received = await this.store.listParts(row.uploadKey!, row.uploadId);
+    let received: StoredPart[];
+    try {
+      received = await this.store.listParts(row.uploadKey!, row.uploadId);
+    } catch (error) {
+      if (!(error instanceof FileStoreError && error.reason === 'not-found')) throw error;
+      // A commit (running, done, or cut off) has assembled them: there are no parts to list any
+      // more, and sending the commit again completes the file if nothing else did.
+      const now = await this.find(context, key);
+      if (now.id !== row.id || now.status === 'pending') throw error;
+      return { row: now, received: [], missing: [] };
+    }
     const have = new Set(received.map((p) => p.part));
     const missing = Array.from({ length: row.parts }, (_, i) => i + 1).filter((n) => !have.has(n));
     return { row, received, missing };
@@ -632,64 +686,133 @@ export class FilesService {
 
   /**
    * POST …/commit: the file becomes completed, with size and MD5 computed from the stored bytes.
-   * Two commits at once: exactly one wins, the other gets 400.
+   *
+   * The commit holds a lease on the file (status `committing`), renewed while it works, so that
+   * a second commit can tell one still running (409, however many app servers there are) from
+   * one whose process died: that one's lease runs out and the next commit takes it over, and
+   * finishes it from wherever it stopped (the store completes an assembled upload again). Only
+   * the lease's holder may complete the file or put it back to pending.
    */
   async commit(user: User | undefined, context: BucketContext, key: string): Promise<FileView> {
     if (!user) throw permissionDenied();
     if (!context.isDraft) throw permissionDenied();
-    const found = await this.find(context, key);
-    if (found.status !== 'pending')
-      throw fail(`File with key "${found.key}" is already committed.`);
+    const found = await this.withUpload(await this.find(context, key));
+    if (found.status === 'completed') throw notPending(found);
     if (found.transferType === 'L' && found.uploadedChecksum === null) {
       throw fail(`The content of ${found.key} has not been uploaded yet.`);
     }
-    const frozen = await this.repo.updateFile(
-      found.id,
-      { status: 'committing', updatedAt: nowIso() },
-      'pending',
-    );
-    if (!frozen) throw fail(`File with key "${found.key}" is already committed.`);
+    const token = crypto.randomUUID();
+    for (let attempt = 1; ; attempt++) {
+      if (await this.repo.takeCommitLease(found.id, token, this.leaseEnd(), nowIso())) break;
+      // Pending again (the other commit was refused meanwhile): try once more.
+      const busy = await this.commitBusy(context, found);
+      if (busy || attempt >= 3) throw busy ?? new AppError('CONFLICT');
+    }
     // Read again now that the file is frozen: an upload that finished meanwhile moved its key.
-    const row = (await this.repo.getFile(context.bucket, found.keyNormalized)) ?? found;
-    let assembled = false;
+    const row = await this.repo.getFile(context.bucket, found.keyNormalized);
+    if (row?.id !== found.id) throw notFound(key);
+    const renewal = setInterval(() => {
+      this.repo.renewCommitLease(row.id, token, this.leaseEnd()).catch(() => undefined);
+    }, this.config.files.commitLeaseSeconds * 333);
+    renewal.unref();
+    try {
+      return await this.completeLeased(context, found, row, token);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  private leaseEnd(): string {
+    return new Date(Date.now() + this.config.files.commitLeaseSeconds * 1000).toISOString();
+  }
+
+  /**
+   * Why the lease could not be had: the file is committed, gone, or held by a commit still
+   * running; undefined when it is pending again.
+   */
+  private async commitBusy(context: BucketContext, found: FileRow): Promise<AppError | undefined> {
+    const current = await this.repo.getFile(context.bucket, found.keyNormalized);
+    if (current?.id !== found.id) return notFound(found.key);
+    if (current.status === 'pending') return undefined;
+    if (current.status !== 'committing') return notPending(current);
+    const left = Date.parse(current.commitLeaseUntil ?? '') - Date.now();
+    return new AppError(
+      'CONFLICT',
+      `File with key "${found.key}" is being committed by another request. If that request was cut off, send the commit again after ${this.config.files.commitLeaseSeconds} seconds.`,
+      undefined,
+      undefined,
+      { 'retry-after': String(Math.max(1, Math.ceil(left / 1000))) },
+    );
+  }
+
+  /** The commit's work, under the lease `token` holds on `row`. */
+  private async completeLeased(
+    context: BucketContext,
+    found: FileRow,
+    row: FileRow,
+    token: string,
+  ): Promise<FileView> {
+    let assembled: StoredBytes | undefined;
     let committed: FileView;
     try {
+      // Read once, outside the transaction below (SQLite's one connection is the transaction's).
+      const { maxBytes } = await this.quota(context.ownerId);
       let size: number;
       let checksum: string;
       if (row.transferType === 'M') {
-        if (!row.uploadId || !row.parts) {
-          throw fail('The multipart upload is not ready yet; retry in a moment.');
+        if (!row.uploadId || !row.parts || row.declaredSize === null) {
+          throw new CommitRefused(
+            fail('The multipart upload is not ready yet; retry in a moment.'),
+          );
         }
-        const stored = await this.store
-          .completeMultipart(row.uploadKey!, row.uploadId, row.parts)
-          .catch((error: unknown) => this.storeFailure(error, row.key));
-        assembled = true;
-        size = stored.size;
-        checksum = `md5:${stored.md5}`;
+        // Refused before the parts are assembled, so that they stay as they are.
+        await this.assertCommitFits(this.repo, context, row, row.declaredSize, maxBytes);
+        try {
+          assembled = await this.store.completeMultipart(row.uploadKey!, row.uploadId, row.parts);
+        } catch (error) {
+          if (error instanceof FileStoreError && error.reason === 'missing-parts') {
+            throw new CommitRefused(fail(error.message));
+          }
+          if (error instanceof FileStoreError && error.reason === 'not-found') {
+            throw new CommitRefused(
+              fail(`The uploaded parts of ${row.key} are gone; send them again.`),
+              'fresh-upload',
+            );
+          }
+          throw error;
+        }
+        crashPoint('commit:assembled');
+        size = assembled.size;
+        checksum = `md5:${assembled.md5}`;
       } else {
         size = row.uploadedSize!;
         checksum = row.uploadedChecksum!;
       }
-      if (size === 0 && !this.config.files.allowEmpty) throw fail('Empty files are not accepted.');
-      if (row.declaredChecksum && row.declaredChecksum !== checksum) {
-        throw fail(
-          `The checksum of the received bytes (${checksum}) does not match the one announced (${row.declaredChecksum}). Upload the content again.`,
-        );
+      const wrongBytes = assembled ? 'fresh-upload' : 'untouched';
+      if (size === 0 && !this.config.files.allowEmpty) {
+        throw new CommitRefused(fail('Empty files are not accepted.'), wrongBytes);
       }
-      // Uploads of unannounced size are held to the quota as they stream; two at once could
-      // still pass together, so the sum is checked once more before the file counts.
-      const { maxBytes } = await this.quota(context.ownerId);
-      const others = await this.usedBytes(this.repo, context.bucket, row.id);
-      if (others + size > maxBytes) {
-        throw fail(
-          `File size limit exceeded. Committing ${row.key} would result in ${others + size} bytes of storage use, exceeding the limit of ${maxBytes} bytes.`,
+      if (row.declaredChecksum && row.declaredChecksum !== checksum) {
+        throw new CommitRefused(
+          fail(
+            `The checksum of the received bytes (${checksum}) does not match the one announced (${row.declaredChecksum}). Upload the content again.`,
+          ),
+          wrongBytes,
         );
       }
       const objectId = crypto.randomUUID();
-      // The answer is read inside: a publish may take the draft the moment this commits.
       committed = await this.repo.transaction(async (trx) => {
         // Published or discarded since the draft was read: as if this came after (404).
         if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
+        // Under the lock: of commits running side by side, each sees the others' results.
+        await this.assertCommitFits(
+          trx,
+          context,
+          row,
+          size,
+          maxBytes,
+          assembled ? 'keep-content' : 'untouched',
+        );
         await trx.insertObject({
           id: objectId,
           storeKey: row.uploadKey!,
@@ -697,34 +820,113 @@ export class FilesService {
           checksum,
           createdAt: nowIso(),
         });
-        const completed = await trx.updateFile(
-          row.id,
-          { status: 'completed', objectId, uploadId: null, transferType: 'L', updatedAt: nowIso() },
-          'committing',
-        );
-        // Deleted while its bytes were being assembled: no object may outlive the entry.
-        if (!completed) throw new AppError('NOT_FOUND', `File with key ${key} not found.`);
+        const completed = await trx.updateLeased(row.id, token, {
+          status: 'completed',
+          objectId,
+          uploadId: null,
+          transferType: 'L',
+          commitLease: null,
+          commitLeaseUntil: null,
+          updatedAt: nowIso(),
+        });
+        if (!completed) throw new LeaseLost();
         await this.refreshDraft(trx, context.recordId);
-        return this.item(context, key);
+        // The answer is read inside: a publish may take the draft the moment this commits.
+        return this.item(context, found.key);
       });
     } catch (error) {
-      // A refused commit leaves the entry as it was (its `updated` included).
-      const reset: Partial<FileRow> = { status: 'pending', updatedAt: found.updatedAt };
-      if (assembled) {
-        // Assembling consumed the parts: the refused bytes go, and a fresh upload takes the parts
-        // again, so the file stays a pending multipart file rather than one nobody can finish.
-        await this.store.delete(row.uploadKey!);
-        reset.updatedAt = nowIso();
-        reset.uploadId = await this.store.createMultipart(row.uploadKey!, {
-          size: row.declaredSize!,
-          partSize: row.partSize!,
-          parts: row.parts!,
-        });
+      if (error instanceof CommitRefused) {
+        await this.undoCommit(found, row, token, error.undo, assembled);
+        throw error.error;
       }
-      await this.repo.updateFile(row.id, reset, 'committing');
+      if (error instanceof LeaseLost) {
+        // Deleted meanwhile (no object may outlive its entry), or taken over after a stall.
+        throw (await this.commitBusy(context, found)) ?? new AppError('CONFLICT');
+      }
+      // Anything else (the store failed, the database went away) may have left the bytes
+      // assembled: the file stays `committing`, its lease given up, and the next commit
+      // finishes what this one started.
+      await this.repo
+        .updateLeased(row.id, token, { commitLeaseUntil: EXPIRED })
+        .catch(() => undefined);
       throw error;
     }
     return committed;
+  }
+
+  /**
+   * Refuses a commit that would take the committed files past the quota. Only committed files
+   * count: every pending one fitted its reservation, which only a quota lowered meanwhile breaks.
+   */
+  private async assertCommitFits(
+    repo: FilesRepository,
+    context: BucketContext,
+    row: FileRow,
+    size: number,
+    maxBytes: number,
+    undo: CommitUndo = 'untouched',
+  ): Promise<void> {
+    const total = (await repo.committedBytes(context.bucket, row.id)) + size;
+    if (total > maxBytes) {
+      throw new CommitRefused(
+        fail(
+          `File size limit exceeded. Committing ${row.key} would result in ${total} bytes of storage use, exceeding the limit of ${maxBytes} bytes.`,
+        ),
+        undo,
+      );
+    }
+  }
+
+  /**
+   * Puts a refused commit's file back to pending, as far as the store allows: as it was when
+   * nothing was assembled; with its assembled bytes kept as its content when only the quota
+   * stood in the way; as a new multipart upload when the bytes were wrong or lost.
+   */
+  private async undoCommit(
+    found: FileRow,
+    row: FileRow,
+    token: string,
+    undo: CommitUndo,
+    assembled: StoredBytes | undefined,
+  ): Promise<void> {
+    const pending = { status: 'pending', commitLease: null, commitLeaseUntil: null };
+    if (undo === 'untouched') {
+      // A refused commit leaves the entry as it was (its `updated` included).
+      await this.repo.updateLeased(row.id, token, { ...pending, updatedAt: found.updatedAt });
+      return;
+    }
+    if (undo === 'keep-content' && assembled) {
+      await this.repo.updateLeased(row.id, token, {
+        ...pending,
+        transferType: 'L',
+        uploadId: null,
+        partSize: null,
+        parts: null,
+        uploadedSize: assembled.size,
+        uploadedChecksum: `md5:${assembled.md5}`,
+        updatedAt: nowIso(),
+      });
+      return;
+    }
+    // The parts are spent: a new upload, under a key of its own, takes them again.
+    const uploadKey = uploadKeyOf(row.id, true);
+    const uploadId = await this.store.createMultipart(uploadKey, {
+      size: row.declaredSize!,
+      partSize: row.partSize!,
+      parts: row.parts!,
+    });
+    const reset = await this.repo.updateLeased(row.id, token, {
+      ...pending,
+      uploadKey,
+      uploadId,
+      updatedAt: nowIso(),
+    });
+    if (reset) {
+      await this.store.delete(row.uploadKey!);
+      await this.store.abortMultipart(row.uploadKey!, row.uploadId!);
+    } else {
+      await this.store.abortMultipart(uploadKey, uploadId);
+    }
   }
 
   /** PUT …/files/{key}: replaces the file's metadata. */
@@ -780,14 +982,22 @@ export class FilesService {
   }
 
   private async deleteRows(context: BucketContext, rows: FileRow[]): Promise<void> {
-    await this.repo.transaction(async (trx) => {
+    const deleted = await this.repo.transaction(async (trx) => {
       // Published or discarded since the draft was read: as if this came after (404).
       if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
-      await this.removeEntries(trx, context.recordId, rows);
+      // As they are now, under the lock: a file committed meanwhile has bytes that are no longer
+      // an upload's to free, but an object's, freed once nothing refers to it.
+      const current: FileRow[] = [];
+      for (const row of rows) {
+        const now = await trx.getFile(row.bucket, row.keyNormalized);
+        if (now?.id === row.id) current.push(now);
+      }
+      await this.removeEntries(trx, context.recordId, current);
+      return current;
     });
     await this.lifecycle.release(
-      rows.flatMap((r) => (r.objectId ? [r.objectId] : [])),
-      rows.filter((r) => r.status !== 'completed'),
+      deleted.flatMap((r) => (r.objectId ? [r.objectId] : [])),
+      deleted.filter((r) => r.status !== 'completed'),
     );
   }
 
@@ -874,13 +1084,19 @@ export class FilesService {
   }
 
   /**
-   * The sweep: unfinished uploads untouched for longer than the configured age are removed with
-   * their bytes, and multipart uploads no entry knows of are aborted. Returns how many.
+   * The sweep, at start and then periodically: unfinished uploads untouched for longer than the
+   * configured age are removed with their bytes, and what killed uploads left in the store is
+   * freed (see {@link sweepLeftovers}). Returns how many things it removed.
    */
   async sweepAbandoned(): Promise<number> {
     const hours = this.config.files.pendingMaxAgeHours;
-    const before = new Date(Date.now() - hours * 3600_000);
-    const stale = await this.repo.stalePending(before.toISOString(), 200);
+    const now = Date.now();
+    const before = new Date(now - hours * 3600_000);
+    const stale = await this.repo.stalePending(
+      before.toISOString(),
+      new Date(now).toISOString(),
+      200,
+    );
     let swept = 0;
     for (const row of stale) {
       const recordId = row.bucket.slice(row.bucket.indexOf(':') + 1);
@@ -894,19 +1110,61 @@ export class FilesService {
         return true;
       });
       if (!removed) continue;
+      crashPoint('sweep:row-removed');
       await this.lifecycle.dropUpload(row);
       swept++;
     }
-    let orphans = 0;
+    return swept + (await this.sweepLeftovers(now, before));
+  }
+
+  /**
+   * Frees what an upload killed mid-way leaves: temporary files, multipart uploads no row knows,
+   * stored objects no row refers to (a page of the store per run), and object rows no file
+   * refers to (a request killed between its transaction and freeing the bytes). The database
+   * says what is in use; the age threshold spares what another server may be writing right
+   * now, and this process's own writes are never touched.
+   */
+  private async sweepLeftovers(now: number, pendingBefore: Date): Promise<number> {
+    const untouchedSince = new Date(now - this.config.files.leftoverMinutes * 60_000);
+    let removed = 0;
+    if (this.store.sweepTemporary) removed += await this.store.sweepTemporary(untouchedSince);
     if (this.store.listStaleMultipart) {
+      // Listed before the rows are read: an upload started in between is then known, or young.
+      const since = new Date(Math.max(untouchedSince.getTime(), pendingBefore.getTime()));
+      const uploads = await this.store.listStaleMultipart(since);
       const known = await this.repo.uploadIdsInUse();
-      for (const upload of await this.store.listStaleMultipart(before)) {
+      for (const upload of uploads) {
         if (known.has(upload.uploadId)) continue;
         await this.store.abortMultipart(upload.key, upload.uploadId);
-        orphans++;
+        removed++;
       }
     }
-    return swept + orphans;
+    // Object rows first: their bytes are then no longer referenced when the store is listed.
+    const rows = await this.repo.objectsPage(this.objectRowsCursor ?? '', LEFTOVERS_PAGE);
+    this.objectRowsCursor = rows.next;
+    const orphans = await this.repo.unreferencedObjects(rows.ids);
+    for (const object of orphans) {
+      if (!(Date.parse(object.createdAt) < untouchedSince.getTime())) continue;
+      await this.repo.deleteObject(object.id);
+      await this.store.delete(object.storeKey);
+      removed++;
+    }
+    if (this.store.listObjects) {
+      const page = await this.store.listObjects({
+        prefix: UPLOADS_PREFIX,
+        ...(this.objectsCursor === undefined ? {} : { after: this.objectsCursor }),
+        limit: LEFTOVERS_PAGE,
+        olderThan: untouchedSince,
+      });
+      this.objectsCursor = page.next;
+      const unused = await this.repo.unreferencedStoreKeys(page.keys);
+      for (const key of unused) {
+        if (this.writing.has(key)) continue;
+        await this.store.delete(key);
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /** Sets (or clears, with nulls) a user's own quota, overriding the configured defaults. */
@@ -917,6 +1175,65 @@ export class FilesService {
   ): Promise<void> {
     await this.repo.setUserQuota(userId, maxFiles, maxBytes);
   }
+}
+
+/** Where every byte the files service stores lives in the store (the sweep looks nowhere else). */
+const UPLOADS_PREFIX = 'uploads/';
+
+/** How many stored objects, and object rows, one run of the sweep looks at. */
+const LEFTOVERS_PAGE = 1000;
+
+/** A lease that has run out: the next commit may take the file over at once. */
+const EXPIRED = new Date(0).toISOString();
+
+/**
+ * How a refused commit puts its file back: `untouched` (nothing assembled), `keep-content` (the
+ * assembled bytes become the file's content), `fresh-upload` (a new multipart upload).
+ */
+type CommitUndo = 'untouched' | 'keep-content' | 'fresh-upload';
+
+/** A commit refused for the caller's reasons: the file goes back to pending, as `undo` says. */
+class CommitRefused extends Error {
+  constructor(
+    readonly error: AppError,
+    readonly undo: CommitUndo = 'untouched',
+  ) {
+    super(error.message);
+  }
+}
+
+/** The commit's lease was no longer its own when it came to complete the file. */
+class LeaseLost extends Error {}
+
+function tooLargeMessage(key: string): string {
+  return `File size limit exceeded: ${key} is larger than announced or than this record's remaining quota.`;
+}
+
+function notFound(key: string): AppError {
+  return new AppError('NOT_FOUND', `File with key ${key} not found.`);
+}
+
+/** Why content cannot be sent to a file that is no longer pending. */
+function notPending(row: FileRow): AppError {
+  return row.status === 'committing'
+    ? new AppError(
+        'CONFLICT',
+        `File with key "${row.key}" is being committed; its content can no longer change.`,
+      )
+    : fail(`File with key "${row.key}" is already committed.`);
+}
+
+function assertPending(row: FileRow): void {
+  if (row.status !== 'pending') throw notPending(row);
+}
+
+/**
+ * Where a file's bytes go in the store: the init's key for a multipart upload, or a key of its
+ * own for each one-request upload attempt and each multipart upload started again.
+ */
+function uploadKeyOf(fileId: string, attempt: boolean): string {
+  const base = `${UPLOADS_PREFIX}${fileId.slice(0, 2)}/${fileId}`;
+  return attempt ? `${base}-${crypto.randomBytes(8).toString('hex')}` : base;
 }
 
 /** A key in a URL path: each folder part escaped, the slashes kept. */

@@ -137,6 +137,82 @@ describe('FilePreview on the landing page', () => {
   });
 });
 
+describe('an empty file on the landing page', () => {
+  const CSV = 'depth,temp\n1,4.5\n';
+  /** A record holding an empty CSV and a CSV with rows; `defaultPreview` as the record names it. */
+  function renderWithEmpty(defaultPreview?: string) {
+    const requests = stubFetch((request) => {
+      if (new URL(request.url, 'http://localhost').pathname === contentUrl('readings.csv'))
+        return new Response(CSV, { status: 206 });
+      throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+    });
+    const entries = {
+      'empty.csv': { key: 'empty.csv', size: 0, mimetype: 'text/csv' },
+      'readings.csv': { key: 'readings.csv', size: CSV.length, mimetype: 'text/csv' },
+    };
+    renderApp({
+      path: `/records/${ID}?preview=1`,
+      bootstrap: {
+        record: buildDraft({
+          id: ID,
+          files: {
+            enabled: true,
+            entries,
+            ...(defaultPreview ? { default_preview: defaultPreview } : {}),
+          },
+        }),
+      },
+    });
+    return { requests, files: screen.getByRole('region', { name: 'Files' }) };
+  }
+
+  it.each([
+    ['no default preview', undefined],
+    ['a default preview naming the empty file', 'empty.csv'],
+  ])('is never the preview shown first (%s): the CSV with rows is', async (_, preview) => {
+    const { requests, files } = renderWithEmpty(preview);
+    const table = await within(files).findByRole('table', {
+      name: 'First 1 rows of readings.csv',
+    });
+    expect(within(table).getByRole('cell', { name: '4.5' })).toBeTruthy();
+    expect(within(files).queryByRole('alert')).toBeNull();
+    expect(requests.map((r) => new URL(r.url, 'http://localhost').pathname)).toEqual([
+      contentUrl('readings.csv'),
+    ]);
+  });
+
+  it('says it is empty when asked for, without reading it', () => {
+    const { requests, files } = renderWithEmpty();
+    fireEvent.click(within(files).getByRole('button', { name: 'Preview of empty.csv' }));
+    const preview = within(files).getByRole('region', { name: 'Preview of empty.csv' });
+    expect(within(preview).getByText('This file is empty.')).toBeTruthy();
+    expect(within(files).queryByRole('alert')).toBeNull();
+    expect(requests.filter((r) => r.url.includes('empty.csv'))).toEqual([]);
+  });
+
+  it('follows the default preview the record names when it has content', async () => {
+    const requests = stubFetch((request) => {
+      const path = new URL(request.url, 'http://localhost').pathname;
+      if (path === contentUrl('short.txt')) return new Response('Nests counted at dawn.\n');
+      throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+    });
+    const entries = Object.fromEntries(Object.entries(FILES).map(([key, f]) => [key, f.entry]));
+    renderApp({
+      path: `/records/${ID}?preview=1`,
+      bootstrap: {
+        record: buildDraft({
+          id: ID,
+          files: { enabled: true, entries, default_preview: 'short.txt' },
+        }),
+      },
+    });
+    const files = screen.getByRole('region', { name: 'Files' });
+    const preview = within(files).getByRole('region', { name: 'Preview of short.txt' });
+    expect(await within(preview).findByText('Nests counted at dawn.')).toBeTruthy();
+    expect(requests).toHaveLength(1);
+  });
+});
+
 describe('previewKind', () => {
   const kind = (key: string, mimetype?: string) =>
     previewKind({ key, ...(mimetype ? { mimetype } : {}) });

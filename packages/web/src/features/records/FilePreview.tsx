@@ -60,6 +60,20 @@ export function parseDelimited(text: string, delimiter: string, maxRows: number)
   return rows;
 }
 
+/**
+ * The file previewed when the page opens: the one the record names, else the first that has a
+ * preview. Never an empty file: there is nothing in it to show, and a ranged read of it is
+ * refused (416), which would greet every reader with an error.
+ */
+export function firstPreview(
+  entries: FileEntry[],
+  defaultPreview: string | undefined,
+): FileEntry | undefined {
+  const worthShowing = (f: FileEntry) => f.size !== 0 && previewKind(f) !== undefined;
+  const named = entries.find((f) => f.key === defaultPreview);
+  return named && worthShowing(named) ? named : entries.find(worthShowing);
+}
+
 /** A preview of one file the reader may read; `url` is its content link. */
 export function FilePreview({
   file,
@@ -71,6 +85,13 @@ export function FilePreview({
   kind: PreviewKind;
 }) {
   const { t } = useTranslation();
+  // Nothing to fetch: a range of an empty file is refused, and there is nothing to show anyway.
+  if (file.size === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('records.previewEmpty')}
+      </Text>
+    );
   if (kind === 'image')
     return (
       <img

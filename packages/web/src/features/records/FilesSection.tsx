@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBootstrap } from '../../bootstrap';
 import { formatBytes } from '../../lib/format-bytes';
-import { FilePreview, previewKind } from './FilePreview';
+import { FilePreview, firstPreview, previewKind } from './FilePreview';
 import { canReadFiles, type LandingRecord } from './landing';
 import { PagePagination } from '../../components/PagePagination';
 
@@ -37,7 +37,7 @@ export function FilesSection({ record }: { record: LandingRecord }) {
   const { user } = useBootstrap();
   const [page, setPage] = useState(1);
   const [previewKey, setPreviewKey] = useState<string | undefined>(
-    record.files.entries.find((f) => previewKind(f))?.key,
+    () => firstPreview(record.files.entries, record.files.defaultPreview)?.key,
   );
   const { files, access } = record;
 

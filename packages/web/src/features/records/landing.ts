@@ -82,7 +82,14 @@ export interface LandingRecord {
   id: string;
   metadata: LandingMetadata;
   access: LandingAccess;
-  files: { enabled: boolean; entries: FileEntry[]; count: number; totalBytes: number };
+  files: {
+    enabled: boolean;
+    entries: FileEntry[];
+    count: number;
+    totalBytes: number;
+    /** The file the record names to be previewed first, if any. */
+    defaultPreview?: string;
+  };
   doi?: string;
   ownerId?: string;
   parentId?: string;
@@ -99,6 +106,7 @@ export function landingView(record: RecordJson): LandingRecord {
     entries?: Record<string, FileEntry>;
     count?: number;
     total_bytes?: number;
+    default_preview?: string | null;
   };
   const parent = raw.parent as
     { id?: string; access?: { owned_by?: { user?: string } } } | undefined;
@@ -113,6 +121,7 @@ export function landingView(record: RecordJson): LandingRecord {
       entries,
       count: files.count ?? entries.length,
       totalBytes: files.total_bytes ?? entries.reduce((sum, f) => sum + (f.size ?? 0), 0),
+      ...(files.default_preview ? { defaultPreview: files.default_preview } : {}),
     },
     ...(pids.doi?.identifier ? { doi: pids.doi.identifier } : {}),
     ...(parent?.access?.owned_by?.user ? { ownerId: parent.access.owned_by.user } : {}),

@@ -248,6 +248,30 @@ export function describeFileStoreContract(
         await expectFailure(store.listParts(key, uploadId), 'not-found');
       });
 
+      // A commit interrupted after the store assembled the parts (a crash, a lost answer) is sent
+      // again: the store must then answer for the object it made, measured from its bytes.
+      it('completes an upload again after completing it, measuring the object it made', async () => {
+        const key = newKey();
+        const data = randomBytes(PART + 1000);
+        const parts = split(data, PART);
+        const uploadId = await store.createMultipart(key, layout(data.length, PART));
+        for (const n of [1, 2]) {
+          await store.putPart(key, uploadId, n, streamOf(part(parts, n)), {
+            expectedSize: part(parts, n).length,
+          });
+        }
+
+        const first = await store.completeMultipart(key, uploadId, 2);
+        const again = await store.completeMultipart(key, uploadId, 2);
+
+        expect(first).toEqual({ size: data.length, md5: md5(data) });
+        expect(again).toEqual(first);
+        expect((await readAll(await store.read(key))).equals(data)).toBe(true);
+        // Once the object is gone too, nothing is left to complete.
+        await store.delete(key);
+        await expectFailure(store.completeMultipart(key, uploadId, 2), 'not-found');
+      });
+
       it('a re-sent part replaces the one sent before', async () => {
         const key = newKey();
         const data = randomBytes(PART + 1000);
@@ -410,6 +434,46 @@ export function describeFileStoreContract(
         expect(stale).toContainEqual({ key, uploadId });
         expect(fresh).not.toContainEqual({ key, uploadId });
         await tidy(key, uploadId);
+      });
+    });
+
+    describe('listing objects for the leftovers sweep', () => {
+      it('lists stored objects in key order, a page at a time, only those untouched long enough', async () => {
+        const listObjects = store.listObjects?.bind(store);
+        if (!listObjects) throw new Error('A store must list its objects for the sweep.');
+        const prefix = `${randomUUID()}/`;
+        const keys = ['c', 'a', 'b/d'].map((name) => prefix + name);
+        for (const key of keys) await store.put(key, streamOf(randomBytes(10)), { maxSize: 10 });
+        const uploadId = await store.createMultipart(`${prefix}m`, layout(10, 10));
+
+        // Another prefix's object, which a listing of this prefix never shows.
+        const elsewhere = `${randomUUID()}/x`;
+        await store.put(elsewhere, streamOf(randomBytes(10)), { maxSize: 10 });
+        const later = new Date(Date.now() + 60_000);
+        const all: string[] = [];
+        let after: string | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page: { keys: string[]; next?: string } = await listObjects({
+            prefix,
+            ...(after === undefined ? {} : { after }),
+            limit: 2,
+            olderThan: later,
+          });
+          expect(page.keys.length).toBeLessThanOrEqual(2);
+          all.push(...page.keys);
+          if (page.next === undefined) break;
+          after = page.next;
+        }
+        expect(all).toEqual([...keys].sort());
+        // Nothing was untouched a minute ago.
+        const recent = await listObjects({
+          prefix,
+          limit: 10,
+          olderThan: new Date(Date.now() - 60_000),
+        });
+        expect(recent).toEqual({ keys: [] });
+        await store.delete(elsewhere);
+        await tidy(`${prefix}m`, uploadId);
       });
     });
 

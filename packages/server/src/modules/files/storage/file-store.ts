@@ -51,6 +51,18 @@ export class FileStoreError extends Error {
   }
 }
 
+/** Which page of a store's objects {@link FileStore.listObjects} lists. */
+export interface ObjectListing {
+  /** Ends in `/`. */
+  prefix: string;
+  /** The page starts after this key. */
+  after?: string;
+  /** Objects looked at, whether old enough or not. */
+  limit: number;
+  /** Only objects last written before this are listed. */
+  olderThan: Date;
+}
+
 /**
  * Where file bytes live. Keys are opaque store paths chosen by the files service (never a user's
  * file name). Every write streams: no implementation may hold a whole file or part in memory.
@@ -110,6 +122,10 @@ export interface FileStore {
   /**
    * Assembles the parts into the object at `key` and returns its size and whole-file MD5,
    * computed from the stored bytes. 'missing-parts' when any of 1..parts is absent.
+   *
+   * Sent again after it assembled the object (a commit cut off by a crash, or whose answer was
+   * lost), it measures that object instead: the upload's own key holds nothing else. 'not-found'
+   * when neither the upload nor the object exists.
    */
   completeMultipart(key: string, uploadId: string, parts: number): Promise<StoredBytes>;
 
@@ -130,4 +146,18 @@ export interface FileStore {
 
   /** Multipart uploads started before `olderThan` (for the sweep that frees abandoned bytes). */
   listStaleMultipart?(olderThan: Date): Promise<Array<{ key: string; uploadId: string }>>;
+
+  /**
+   * A page of the keys under `prefix` (ending in `/`), in key order after `after`, of objects
+   * last written before `olderThan`; `next` is where the following page starts (absent at the
+   * end). For the sweep that frees objects no row refers to (an upload killed between storing
+   * and recording them): it lists only the files service's own prefix, never the whole bucket.
+   */
+  listObjects?(options: ObjectListing): Promise<{ keys: string[]; next?: string }>;
+
+  /**
+   * Removes the store's own temporary files last touched before `olderThan` that no write of
+   * this process is using (a killed upload's); returns how many.
+   */
+  sweepTemporary?(olderThan: Date): Promise<number>;
 }

@@ -1,8 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat, unlink } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  rename,
+  rm,
+  stat,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { dirname, join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   contentMd5,
@@ -147,6 +157,61 @@ describe('LocalFileStore', () => {
     });
     expect(await readAll(await restarted.read(key))).toEqual(whole);
     expect(await readdir(join(root, '.multipart'))).toEqual([]);
+  });
+
+  it('completes an upload whose completion was cut off after the rename (a crash), from a new store', async () => {
+    const key = newKey();
+    const data = randomBytes(2500);
+    const uploadId = await store.createMultipart(key, { size: 2500, partSize: 1000, parts: 3 });
+    for (const n of [1, 2, 3]) {
+      const bytes = data.subarray((n - 1) * 1000, n * 1000);
+      await store.putPart(key, uploadId, n, streamOf(bytes), { expectedSize: bytes.length });
+    }
+    // What a crash between moving the assembled bytes into place and tidying up leaves.
+    const target = join(root, ...key.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await rename(join(root, '.multipart', uploadId, 'data'), target);
+
+    const restarted = new LocalFileStore({ root });
+    expect(await restarted.completeMultipart(key, uploadId, 3)).toEqual({
+      size: 2500,
+      md5: md5(data),
+    });
+    expect((await readAll(await restarted.read(key))).equals(data)).toBe(true);
+    expect(await readdir(join(root, '.multipart'))).toEqual([]);
+  });
+
+  it('answers not-found, not a crash of its own, for an upload whose bytes are gone', async () => {
+    const key = newKey();
+    const uploadId = await store.createMultipart(key, { size: 1000, partSize: 1000, parts: 1 });
+    await store.putPart(key, uploadId, 1, streamOf(randomBytes(1000)), { expectedSize: 1000 });
+    await unlink(join(root, '.multipart', uploadId, 'data'));
+    await expectFailure(store.completeMultipart(key, uploadId, 1), 'not-found');
+  });
+
+  it('sweeps temporary files a crash left, never those of writes in flight', async () => {
+    // A killed upload's temporary file, and a killed multipart start's staging folder.
+    await mkdir(join(root, '.tmp', 'staging'), { recursive: true });
+    await writeFile(join(root, '.tmp', 'staging', 'manifest.json'), '{}');
+    await writeFile(join(root, '.tmp', 'killed'), randomBytes(100));
+    const body = new PassThrough();
+    const key = newKey();
+    const writing = store.put(key, body, { maxSize: 10_000 });
+    body.write(randomBytes(1000));
+    await vi.waitFor(async () => expect(await readdir(join(root, '.tmp'))).toHaveLength(3));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(root, '.tmp', 'killed'), hourAgo, hourAgo);
+
+    // Untouched for a minute: only the killed upload's file qualifies.
+    expect(await store.sweepTemporary(new Date(Date.now() - 60_000))).toBe(1);
+    expect((await readdir(join(root, '.tmp'))).sort()).toHaveLength(2);
+    // Everything counts as untouched: the staging folder goes, the write in flight stays.
+    expect(await store.sweepTemporary(new Date(Date.now() + 60_000))).toBe(1);
+    expect(await readdir(join(root, '.tmp'))).toHaveLength(1);
+    body.end(randomBytes(500));
+    expect(await writing).toMatchObject({ size: 1500 });
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
+    expect(await store.sweepTemporary(new Date(Date.now() + 60_000))).toBe(0);
   });
 
   it('refuses part numbers outside the announced layout', async () => {

@@ -2,12 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import {
+  lstat,
   mkdir,
   open,
   readdir,
   readFile,
   rename,
   rm,
+  stat,
   unlink,
   writeFile,
   type FileHandle,
@@ -19,6 +21,7 @@ import {
   FileStoreError,
   type ByteRange,
   type FileStore,
+  type ObjectListing,
   type StoredBytes,
   type PartReceipt,
   type StoredPart,
@@ -26,6 +29,7 @@ import {
 import { DeletionHolds } from './deletion-hold.js';
 import { Md5 } from './md5.js';
 import { MeteredBody, assertByteRange, contentMd5ToHex, partNumbers } from './store-support.js';
+import { crashPoint } from '../../../lib/crash-points.js';
 
 /** Where bytes wait until they are complete; inside the root so `rename` stays atomic. */
 const TEMP_DIR = '.tmp';
@@ -95,8 +99,9 @@ export interface LocalFileStoreOptions {
  * parts arrived, is complete. Keys are the files service's own (`ab/cd/<uuid>`); anything that could leave the
  * root or reach the store's dot-folders is refused with an Error.
  *
- * After a crash, `.tmp` may hold orphaned temporary files; nothing reads them and they may be
- * deleted whenever no write is in progress.
+ * After a crash, `.tmp` may hold orphaned temporary files; nothing reads them, and
+ * `sweepTemporary` deletes those no write of this process is using once they are old enough
+ * that no other process is writing them either.
  */
 export class LocalFileStore implements FileStore {
   readonly kind = 'local';
@@ -106,6 +111,8 @@ export class LocalFileStore implements FileStore {
   readonly #hashes = new Map<string, HashState>();
   /** How many times each part (`<uploadId>:<n>`) has been written by this process. */
   readonly #generations = new Map<string, number>();
+  /** Temporary files and folders this process is writing: never a crash's leftovers. */
+  readonly #inFlight = new Set<string>();
 
   constructor({ root }: LocalFileStoreOptions) {
     this.#root = resolve(root);
@@ -120,7 +127,11 @@ export class LocalFileStore implements FileStore {
     const target = this.#objectPath(key);
     const metered = new MeteredBody(body, options);
     const temp = await this.#writeTemp(metered);
-    await this.#moveInto(temp, target);
+    try {
+      await this.#moveInto(temp, target);
+    } finally {
+      this.#inFlight.delete(temp);
+    }
     return { size: metered.size, md5: await metered.md5() };
   }
 
@@ -137,6 +148,7 @@ export class LocalFileStore implements FileStore {
     const manifest: Manifest = { key, size, partSize, parts, createdAt: new Date().toISOString() };
     // Built aside and renamed into place, so an upload folder always has its manifest.
     const staging = this.#tempPath();
+    this.#inFlight.add(staging);
     await mkdir(staging, { recursive: true });
     try {
       await writeFile(join(staging, MANIFEST), JSON.stringify(manifest), { flush: true });
@@ -149,6 +161,8 @@ export class LocalFileStore implements FileStore {
     } catch (error) {
       await rm(staging, { recursive: true, force: true });
       throw error;
+    } finally {
+      this.#inFlight.delete(staging);
     }
     return uploadId;
   }
@@ -372,7 +386,13 @@ export class LocalFileStore implements FileStore {
             throw error;
           }
           const hex = await hash.digest();
-          await writeFile(sidecarPath(dir, part), hex);
+          try {
+            await writeFile(sidecarPath(dir, part), hex);
+          } catch (error) {
+            // Completed (or aborted) meanwhile, by another request or another server.
+            if (hasCode(error, 'ENOENT')) throw uploadNotFound(uploadId);
+            throw error;
+          }
           return hex;
         }));
       if (md5 === undefined) continue;
@@ -411,6 +431,10 @@ export class LocalFileStore implements FileStore {
     if (!Number.isSafeInteger(parts) || parts < 1)
       throw new RangeError(`Invalid part count ${parts}.`);
     const target = this.#objectPath(key);
+    // Sent again after the bytes were moved into place (a crash before the tidy-up, or an answer
+    // that never arrived): the object under the upload's own key is that upload's.
+    const done = await this.#completedEarlier(key, uploadId, target);
+    if (done) return done;
     const manifest = await this.#manifest(key, uploadId);
     const have = await this.#receivedParts(uploadId);
     const missing = partNumbers(parts).filter((n) => !have.has(n));
@@ -432,29 +456,67 @@ export class LocalFileStore implements FileStore {
         (n) => state.hashed[n] === (this.#generations.get(`${uploadId}:${n}`) ?? 0),
       );
     let md5: string;
-    if (valid) {
-      md5 = await state.hash.digest();
-    } else {
-      if (state) this.#dropHash(uploadId, state);
-      const hash = new Md5();
-      try {
-        await hash.updateFromFile(join(dir, DATA_FILE), 0, manifest.size - 1);
-      } catch (error) {
-        hash.discard();
-        throw error;
-      }
-      md5 = await hash.digest();
-    }
-    const data = await open(join(dir, DATA_FILE), 'r+');
     try {
-      await data.sync();
-    } finally {
-      await data.close();
+      if (valid) {
+        md5 = await state.hash.digest();
+      } else {
+        if (state) this.#dropHash(uploadId, state);
+        md5 = await hashFile(join(dir, DATA_FILE), 0, manifest.size - 1);
+      }
+      const data = await open(join(dir, DATA_FILE), 'r+');
+      try {
+        await data.sync();
+      } finally {
+        await data.close();
+      }
+    } catch (error) {
+      if (!hasCode(error, 'ENOENT')) throw error;
+      // Completed meanwhile by another request (a commit taken over), or its bytes are gone.
+      const other = await this.#completedEarlier(key, uploadId, target);
+      if (other) return other;
+      throw uploadNotFound(uploadId);
     }
     await this.#moveInto(join(dir, DATA_FILE), target);
-    await rm(dir, { recursive: true, force: true });
+    crashPoint('store:moved-into-place');
+    // The object is complete: a folder left behind (another server listing the parts wrote into
+    // it meanwhile) is no reason to fail, and the leftovers sweep takes it.
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     this.#forgetGenerations(uploadId, parts);
     return { size: manifest.size, md5 };
+  }
+
+  /**
+   * The size and MD5 of the object an earlier completion of this upload moved into place, read
+   * from its bytes, after removing what is left of the upload's folder; undefined when there is
+   * no such object.
+   */
+  async #completedEarlier(
+    key: string,
+    uploadId: string,
+    target: string,
+  ): Promise<StoredBytes | undefined> {
+    let size: number;
+    try {
+      const info = await stat(target);
+      if (!info.isFile()) return undefined;
+      size = info.size;
+    } catch (error) {
+      if (hasCode(error, 'ENOENT', 'ENOTDIR')) return undefined;
+      throw error;
+    }
+    const md5 = await hashFile(target, 0, size - 1);
+    if (UPLOAD_ID.test(uploadId)) {
+      const dir = this.#uploadDir(uploadId);
+      const manifest = await readManifest(dir);
+      // Only this upload's folder: a torn one without a manifest, or one naming this key.
+      if (manifest === undefined || manifest.key === key) {
+        const state = this.#hashes.get(uploadId);
+        if (state) this.#dropHash(uploadId, state);
+        await rm(dir, { recursive: true, force: true });
+        if (manifest) this.#forgetGenerations(uploadId, manifest.parts);
+      }
+    }
+    return { size, md5 };
   }
 
   async abortMultipart(key: string, uploadId: string): Promise<void> {
@@ -541,18 +603,93 @@ export class LocalFileStore implements FileStore {
     return uploads.filter((u) => u !== undefined);
   }
 
+  async listObjects(options: ObjectListing): Promise<{ keys: string[]; next?: string }> {
+    const { prefix, after = '', limit, olderThan } = options;
+    if (!prefix.endsWith('/')) throw new RangeError(`A prefix ends with "/": ${prefix}.`);
+    const top = this.#objectPath(`${prefix}x`).slice(0, -1);
+    const keys: string[] = [];
+    let examined = 0;
+    let last = '';
+    let full = false;
+    // Depth first in key order, skipping whole folders that lie before `after`: a page costs
+    // the folders it passes through, not the whole store.
+    const walk = async (dir: string, keyPrefix: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if (hasCode(error, 'ENOENT', 'ENOTDIR')) return;
+        throw error;
+      }
+      const ordered = entries
+        .map((e) => ({ entry: e, sortKey: e.isDirectory() ? `${e.name}/` : e.name }))
+        .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+      for (const { entry, sortKey } of ordered) {
+        if (full) return;
+        const key = keyPrefix + sortKey;
+        if (entry.isDirectory()) {
+          // Every key inside starts with `key`: all of them come before `after`, or none.
+          if (key < after && !after.startsWith(key)) continue;
+          await walk(join(dir, entry.name), key);
+        } else if (entry.isFile() && key > after) {
+          const info = await lstat(join(dir, entry.name)).catch(() => undefined);
+          if (info && info.mtime < olderThan) keys.push(key);
+          // A page is `limit` objects looked at, old enough or not, as S3's pages are.
+          last = key;
+          if (++examined >= limit) {
+            full = true;
+            return;
+          }
+        }
+      }
+    };
+    await walk(top, prefix);
+    return full ? { keys, next: last } : { keys };
+  }
+
+  async sweepTemporary(olderThan: Date): Promise<number> {
+    const dir = join(this.#root, TEMP_DIR);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if (hasCode(error, 'ENOENT')) return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const path = join(dir, name);
+      if (this.#inFlight.has(path)) continue;
+      const info = await lstat(path).catch(() => undefined);
+      if (!info || !(info.mtime < olderThan)) continue;
+      await rm(path, { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
+  }
+
   /** Streams `source` into a new fsynced temporary file and returns its path; removes it on failure. */
   async #writeTemp(source: AsyncIterable<Buffer>): Promise<string> {
     const temp = this.#tempPath();
-    await mkdir(dirname(temp), { recursive: true });
-    const file = createWriteStream(temp, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER });
-    // Opened before any byte is read: were it still opening when the body fails, the file would
-    // appear after the cleanup below had already run.
-    await once(file, 'ready');
+    this.#inFlight.add(temp);
     try {
-      await pipeline(source, file);
+      await mkdir(dirname(temp), { recursive: true });
+      const file = createWriteStream(temp, {
+        flags: 'wx',
+        flush: true,
+        highWaterMark: WRITE_BUFFER,
+      });
+      // Opened before any byte is read: were it still opening when the body fails, the file
+      // would appear after the cleanup below had already run.
+      await once(file, 'ready');
+      try {
+        await pipeline(source, file);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
     } catch (error) {
-      await rm(temp, { force: true });
+      this.#inFlight.delete(temp);
       throw error;
     }
     return temp;
@@ -652,6 +789,18 @@ async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle?.close();
   }
+}
+
+/** The hex MD5 of bytes `start..end` of the file at `path`, read by the MD5 worker. */
+async function hashFile(path: string, start: number, end: number): Promise<string> {
+  const hash = new Md5();
+  try {
+    await hash.updateFromFile(path, start, end);
+  } catch (error) {
+    hash.discard();
+    throw error;
+  }
+  return hash.digest();
 }
 
 function isCount(value: number): boolean {

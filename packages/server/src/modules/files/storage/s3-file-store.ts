@@ -8,6 +8,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -21,6 +22,7 @@ import {
   FileStoreError,
   type ByteRange,
   type FileStore,
+  type ObjectListing,
   type PresignedPart,
   type StoredBytes,
   type PartReceipt,
@@ -33,6 +35,7 @@ import {
   hexToContentMd5,
   partNumbers,
 } from './store-support.js';
+import { crashPoint } from '../../../lib/crash-points.js';
 
 const MiB = 1024 * 1024;
 /** Part size `put` uses once a body outgrows a single PutObject; also its memory bound. */
@@ -269,7 +272,18 @@ export class S3FileStore implements FileStore {
   async completeMultipart(key: string, uploadId: string, parts: number): Promise<StoredBytes> {
     if (!Number.isSafeInteger(parts) || parts < 1)
       throw new RangeError(`Invalid part count ${parts}.`);
-    const listed = new Map((await this.#listRawParts(key, uploadId)).map((p) => [p.PartNumber, p]));
+    let raw: Part[];
+    try {
+      raw = await this.#listRawParts(key, uploadId);
+    } catch (error) {
+      // Gone because it was completed (a commit cut off while measuring, or whose answer was
+      // lost): the object under the upload's own key is what it made.
+      if (!(error instanceof FileStoreError && error.reason === 'not-found')) throw error;
+      return this.#measure(key).catch((missing: unknown) => {
+        throw missing instanceof FileStoreError && missing.reason === 'not-found' ? error : missing;
+      });
+    }
+    const listed = new Map(raw.map((p) => [p.PartNumber, p]));
     const missing = partNumbers(parts).filter((n) => !listed.has(n));
     if (missing.length > 0) {
       throw new FileStoreError('missing-parts', `Parts not received yet: ${missing.join(', ')}.`);
@@ -288,6 +302,7 @@ export class S3FileStore implements FileStore {
     } catch (error) {
       throw translate(error, key, uploadId);
     }
+    crashPoint('store:moved-into-place');
     return this.#measure(key);
   }
 
@@ -347,6 +362,23 @@ export class S3FileStore implements FileStore {
       keyMarker = page.NextKeyMarker;
       uploadIdMarker = page.NextUploadIdMarker;
     }
+  }
+
+  async listObjects(options: ObjectListing): Promise<{ keys: string[]; next?: string }> {
+    const page = await this.#client.send(
+      new ListObjectsV2Command({
+        Bucket: this.#bucket,
+        Prefix: options.prefix,
+        MaxKeys: Math.max(1, Math.min(options.limit, 1000)),
+        ...(options.after ? { StartAfter: options.after } : {}),
+      }),
+    );
+    const contents = page.Contents ?? [];
+    const keys = contents.flatMap((o) =>
+      o.Key && o.LastModified && o.LastModified < options.olderThan ? [o.Key] : [],
+    );
+    const last = contents[contents.length - 1]?.Key;
+    return page.IsTruncated && last ? { keys, next: last } : { keys };
   }
 
   async #createUpload(key: string): Promise<string> {

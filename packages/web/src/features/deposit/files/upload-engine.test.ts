@@ -189,6 +189,26 @@ describe('createUploadEngine', () => {
     expect(wire(server.requests).at(-1)).toBe(`POST ${FILES_PATH}/big.bin/commit`);
   });
 
+  it('commits again while the server says the file is being committed (409), until it is done', async () => {
+    let busy = 2;
+    const server = filesApi({
+      refuse: (r) => {
+        if (r.method !== 'POST' || !r.url.endsWith('/commit') || busy === 0) return undefined;
+        busy--;
+        return jsonResponse(409, {
+          status: 409,
+          code: 'CONFLICT',
+          message: 'File with key "big.bin" is being committed by another request.',
+        });
+      },
+    });
+    const engine = engineWith({ commitWaitMs: 0 });
+    const item = await engine.upload(job(new File([bytes(6 * MiB)], 'big.bin')));
+
+    expect(item.status).toBe('completed');
+    expect(wire(server.requests).filter((r) => r.endsWith('/commit'))).toHaveLength(3);
+  });
+
   it('refuses a plan whose parts exceed the largest part, before announcing the file', async () => {
     const server = filesApi();
     const file = new File([bytes(10)], 'huge.bin');

@@ -1,7 +1,7 @@
 import { MULTIPART_MAX_PART, type TransferPlan } from '@cairn/shared';
 import AwsS3, { type AwsS3Part, type AwsS3UploadParameters } from '@uppy/aws-s3';
 import Uppy, { type Body, type Meta, type UppyFile } from '@uppy/core';
-import { readCookie, toRequestPath, type ApiClient } from '../../../api/client';
+import { ApiError, readCookie, toRequestPath, type ApiClient } from '../../../api/client';
 import {
   deleteFile,
   FileItemSchema,
@@ -26,6 +26,11 @@ export interface EngineSettings {
   retryDelaysMs: readonly number[];
   /** A byte request with no progress for this long is abandoned (and tried again). */
   stallMs: number;
+  /**
+   * Wait before committing again while the server answers that the file is being committed
+   * (409): a commit cut off by a server's crash holds the file until its lease runs out.
+   */
+  commitWaitMs?: number;
   resumeStore: ResumeStore;
   now?: () => number;
 }
@@ -79,6 +84,10 @@ interface Upload {
   resolve: (item: FileItem) => void;
   reject: (error: unknown) => void;
 }
+
+/** A commit the server says is in progress is sent again every 3 s, for up to two minutes. */
+const COMMIT_WAIT_MS = 3000;
+const COMMIT_ATTEMPTS = 40;
 
 const quietLogger = { debug: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -308,12 +317,30 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     }
   }
 
+  /**
+   * Sends the commit, and again while another commit of the file holds it (409): one cut off by
+   * a crash is taken over once its lease runs out, a running one ends by itself.
+   */
+  async function commitOnceFree(link: string): Promise<unknown> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await api.post(link);
+      } catch (error) {
+        const busy = error instanceof ApiError && error.status === 409;
+        if (!busy || attempt >= COMMIT_ATTEMPTS) throw error;
+        await new Promise((resolve) =>
+          setTimeout(resolve, settings.commitWaitMs ?? COMMIT_WAIT_MS),
+        );
+      }
+    }
+  }
+
   async function completeMultipartUpload(upload: Upload) {
     const link = upload.item?.links.commit;
     const self = upload.item?.links.self;
     if (!link) throw new UploadRequestError('http', 'Upload failed');
     try {
-      upload.committed = FileItemSchema.parse(await api.post(link));
+      upload.committed = FileItemSchema.parse(await commitOnceFree(link));
     } catch (error) {
       // A commit whose answer was lost may still have happened.
       const current = self ? await readItem(self).catch(() => undefined) : undefined;

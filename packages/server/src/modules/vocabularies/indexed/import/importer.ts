@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { moduleWorker } from '../../../../lib/module-worker.js';
+import { crashPoint } from '../../../../lib/crash-points.js';
 import type { IndexedType } from '../kinds.js';
 import type { UpsertCounts } from '../items.repository.js';
 import type { VocabularyItemsService } from '../items.service.js';
@@ -178,6 +179,7 @@ export async function importVocabulary(
           result.inserted += counts.inserted;
           result.updated += counts.updated;
           result.unchanged += counts.unchanged;
+          crashPoint('vocabularies-import:batch-written');
         }
         post({ op: 'written' });
         options.onBatch?.(result.records);
