@@ -8,15 +8,15 @@ import { readJson } from './database/schema.js';
 import type { CrashPoint } from './lib/crash-points.js';
 import { ENGINES } from './test/databases.js';
 import {
-  callApi,
   GUARD_MS,
   startProcessHarness,
   until,
-  type ApiResponse,
   type ProcessHarness,
 } from './test/process-harness.js';
 import {
+  callApi,
   CAIRN_BIN,
+  type ApiAnswer,
   freePort,
   startServerProcess,
   type ServerProcess,
@@ -95,7 +95,7 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
 
   const api = (method: string, url: string, body?: unknown) => h.api(method, url, body);
 
-  async function expectStatus(call: Promise<ApiResponse>, status: number): Promise<any> {
+  async function expectStatus(call: Promise<ApiAnswer>, status: number): Promise<any> {
     const res = await call;
     expect(res.status, res.bytes.toString('utf8').slice(0, 500)).toBe(status);
     return res.bytes.length > 0 && res.bytes[0] === 0x7b ? res.json() : res.bytes;
@@ -588,8 +588,8 @@ describe.runIf(ENGINES.includes('postgres'))('a commit running on another app se
       const first = h.server;
       const db = h.db;
       const call = (server: ServerProcess, method: string, url: string, body?: unknown) =>
-        callApi(server, h.headers, method, url, body);
-      const json = (res: ApiResponse) => res.json();
+        callApi(server.url, method, url, h.headers, body);
+      const json = (res: ApiAnswer) => res.json();
 
       const draft = await call(first, 'POST', '/api/records', { metadata: METADATA });
       const id = json(draft).id as string;

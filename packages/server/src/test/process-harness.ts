@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle, type Engine } from '../database/database.js';
 import {
+  callApi,
   createProcessDatabase,
+  type ApiAnswer,
   processUser,
   startServerProcess,
   tempDataDir,
@@ -10,41 +12,6 @@ import {
 
 /** A guard against hangs only: every wait ends on a state, never on a duration. */
 export const GUARD_MS = 120_000;
-
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  bytes: Buffer;
-  json(): Record<string, any>;
-}
-
-/** One request to a server process: JSON bodies as JSON, Buffers as raw bytes. */
-export async function callApi(
-  server: ServerProcess,
-  headers: Record<string, string>,
-  method: string,
-  url: string,
-  body?: unknown,
-): Promise<ApiResponse> {
-  const binary = Buffer.isBuffer(body);
-  const res = await fetch(server.url + url, {
-    method,
-    headers: {
-      ...headers,
-      ...(body === undefined
-        ? {}
-        : { 'content-type': binary ? 'application/octet-stream' : 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: binary ? new Uint8Array(body) : JSON.stringify(body) }),
-  });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return {
-    status: res.status,
-    headers: res.headers,
-    bytes,
-    json: () => JSON.parse(bytes.toString('utf8')) as Record<string, any>,
-  };
-}
 
 /** Waits until `check` gives a value (not undefined or false), polling; fails after the guard. */
 export async function until<T>(
@@ -78,7 +45,7 @@ export interface ProcessHarness {
   /** Starts the server again on the same data, with `extra` settings, killing it first. */
   restart(extra?: Record<string, string>): Promise<void>;
   /** A request as the harness's account. */
-  api(method: string, url: string, body?: unknown): Promise<ApiResponse>;
+  api(method: string, url: string, body?: unknown): Promise<ApiAnswer>;
   close(): Promise<void>;
 }
 
@@ -114,7 +81,7 @@ export async function startProcessHarness(
       await server.kill();
       server = await startServerProcess({ ...base, ...extra });
     },
-    api: (method, url, body) => callApi(server, headers, method, url, body),
+    api: (method, url, body) => callApi(server.url, method, url, headers, body),
     async close() {
       await server.kill();
       await db.close();

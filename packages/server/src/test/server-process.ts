@@ -161,9 +161,11 @@ export async function cairnCommand(args: string[], env: Record<string, string>):
   return stdout;
 }
 
-/** What `callApi` answers: the status, the body as text, and the body as JSON on demand. */
+/** What `callApi` answers: the status, the headers, the body as bytes and text, and as JSON on demand. */
 export interface ApiAnswer {
   status: number;
+  headers: Headers;
+  bytes: Buffer;
   text: string;
   json: () => Record<string, any>;
 }
@@ -192,8 +194,15 @@ export async function callApi(
       ? {}
       : { body: binary || typeof body === 'string' ? body : JSON.stringify(body) }),
   });
-  const text = await res.text();
-  return { status: res.status, text, json: () => JSON.parse(text) as Record<string, any> };
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
+  return {
+    status: res.status,
+    headers: res.headers,
+    bytes,
+    text,
+    json: () => JSON.parse(text) as Record<string, any>,
+  };
 }
 
 /** A new account and a personal access token for it, made with the CLI; `Authorization` headers. */
