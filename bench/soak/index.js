@@ -22,7 +22,8 @@ import { generate } from '../suggest/generate.js';
 const SECONDS = Number(process.env.CAIRN_SOAK_SECONDS ?? 300);
 // Caches, pools and the JIT settle in the first minute; memory growth is measured after it.
 const WARMUP_SECONDS = Math.min(60, Math.round(SECONDS / 5));
-const CONNECTIONS = 32;
+// 32 is the figure the targets are set for; fewer shows where a smaller machine meets them.
+const CONNECTIONS = Number(process.env.CAIRN_SOAK_CONNECTIONS ?? 32);
 const USERS = 4;
 const SEED_RECORDS = 200;
 const NAMES = Number(process.env.CAIRN_SOAK_NAMES ?? 100_000);
@@ -42,7 +43,7 @@ const SEARCH_P99_MAX_MS = 150;
 const RSS_GROWTH_MAX_PERCENT = 10;
 
 /**
- * What one of the 32 clients does next, and how often, per 1,000 operations. Reads dominate, as on
+ * What one of the clients does next, and how often, per 1,000 operations. Reads dominate, as on
  * a repository people visit; every kind of write still happens many times a minute.
  * @type {Array<{op: string, weight: number}>}
  */

@@ -396,7 +396,7 @@ export class RecordsRepository {
               sql<string>`(select id from records_fts where records_fts match ${fts})`,
             )
           : query.where(
-              sql<boolean>`to_tsvector('simple', records.search_text) @@ to_tsquery('simple', ${fts})`,
+              sql<boolean>`records.search_vector @@ to_tsquery('simple', ${fts})`,
             );
     }
     let ordered = query.selectAll('records');
@@ -415,7 +415,7 @@ export class RecordsRepository {
               )
             : fts
               ? ordered.orderBy(
-                  sql`ts_rank(to_tsvector('simple', records.search_text), to_tsquery('simple', ${fts}))`,
+                  sql`ts_rank(records.search_vector, to_tsquery('simple', ${fts}))`,
                   'desc',
                 )
               : ordered;
