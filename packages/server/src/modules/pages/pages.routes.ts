@@ -301,10 +301,10 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   app.get('/records/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const preview = (request.query as Record<string, unknown>).preview === '1';
-    const result = preview
+    const found = preview
       ? undefined
       : await deps.records.readRecord(request.identity.user, id).catch(() => undefined);
-    if (result && 'redirect' in result) return reply.redirect(`/records/${result.redirect}`);
+    if (found && 'redirect' in found) return reply.redirect(`/records/${found.redirect}`);
     return guarded(request, reply, 'Record', 'record', async () => {
       // The page shows the people from the metadata; `ui` would repeat them with labels.
       const o = { ...(await presentOptions()), uiPeople: false };
@@ -324,7 +324,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
           if (!(error instanceof AppError) || error.status !== 404) throw error;
         }
       }
-      const result = await deps.records.readRecord(request.identity.user, id);
+      // Read again only to answer the error the first read swallowed, through the error page.
+      const result = found ?? (await deps.records.readRecord(request.identity.user, id));
       if ('redirect' in result) return {};
       const record = presentRecord(
         result.row,

@@ -151,4 +151,40 @@ describe.each(ENGINES)('landing page head (%s)', (engine) => {
     expect(head).not.toContain('citation_');
     expect(head).not.toContain('application/ld+json');
   });
+
+  it('sends a link to all versions to the latest one and still shows an older version', async () => {
+    const { id: first } = await api.createDraft({
+      metadata: { ...PUBLISHABLE_METADATA, title: 'Ice cores, first release' },
+    });
+    await api.upload(first, 'cores.csv', 'depth,age');
+    await api.publish(first);
+    const next = await t.request({
+      method: 'POST',
+      url: `/api/records/${first}/versions`,
+      headers: owner.headers,
+    });
+    expect(next.statusCode, next.body).toBe(201);
+    const { id: second, parent } = next.json<{ id: string; parent: { id: string } }>();
+    const titled = await t.request({
+      method: 'PUT',
+      url: `/api/records/${second}/draft`,
+      headers: owner.headers,
+      payload: {
+        ...next.json(),
+        metadata: { ...next.json().metadata, title: 'Ice cores, second release' },
+      },
+    });
+    expect(titled.statusCode, titled.body).toBe(200);
+    await api.upload(second, 'cores.csv', 'depth,age,dust');
+    await api.publish(second);
+
+    const all = await t.request({ method: 'GET', url: `/records/${parent.id}` });
+    expect(all.statusCode).toBe(302);
+    expect(all.headers.location).toBe(`/records/${second}`);
+    const older = await t.request({ method: 'GET', url: `/records/${first}` });
+    expect(older.statusCode).toBe(200);
+    expect(headOf(older.body).head).toContain('Ice cores, first release');
+    const stranger = await t.request({ method: 'GET', url: '/records/abcde-12345' });
+    expect(stranger.statusCode).toBe(404);
+  });
 });

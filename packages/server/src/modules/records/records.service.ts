@@ -833,8 +833,9 @@ export class RecordsService {
     return result;
   }
 
-  private async loadRecordRow(id: string): Promise<RecordRow> {
-    const row = isRecordId(id) ? await this.repo.getRecord(id) : undefined;
+  /** `found` is the row a caller already read, so a page view reads the record once. */
+  private async loadRecordRow(id: string, found?: RecordRow): Promise<RecordRow> {
+    const row = found ?? (isRecordId(id) ? await this.repo.getRecord(id) : undefined);
     if (!row) {
       if (isRecordId(id) && (await this.repo.getDraft(id)))
         throw new AppError('PID_NOT_REGISTERED');
@@ -857,8 +858,8 @@ export class RecordsService {
    * A published record the caller may see, for the modules around records (its communities).
    * Throws PID_DOES_NOT_EXIST, PID_NOT_REGISTERED, RECORD_DELETED, PERMISSION_DENIED.
    */
-  async readVisible(user: User | undefined, id: string): Promise<RecordResult> {
-    const row = await this.loadRecordRow(id);
+  async readVisible(user: User | undefined, id: string, found?: RecordRow): Promise<RecordResult> {
+    const row = await this.loadRecordRow(id, found);
     const parent = await this.parentOf(row.parentId);
     if (!(await this.canView(user, row, parent))) throw permissionDenied();
     return { row, parent };
@@ -913,11 +914,12 @@ export class RecordsService {
     user: User | undefined,
     id: string,
   ): Promise<RecordResult | { redirect: string }> {
-    if (isRecordId(id) && !(await this.repo.getRecord(id)) && (await this.repo.getParent(id))) {
+    const row = isRecordId(id) ? await this.repo.getRecord(id) : undefined;
+    if (!row && isRecordId(id) && (await this.repo.getParent(id))) {
       const latest = await this.repo.latestRecord(id);
       if (latest) return { redirect: latest.id };
     }
-    return this.readVisible(user, id);
+    return this.readVisible(user, id, row);
   }
 
   /**
