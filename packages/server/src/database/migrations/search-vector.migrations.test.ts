@@ -51,7 +51,7 @@ describe.skipIf(!ENGINES.includes('postgres'))('migration 0014 over existing rec
         publishedAt: now,
         deletedAt: null,
         filesSummary: null,
-      } as never)
+      })
       .execute();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
 

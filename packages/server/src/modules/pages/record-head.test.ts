@@ -164,15 +164,17 @@ describe.each(ENGINES)('landing page head (%s)', (engine) => {
       headers: owner.headers,
     });
     expect(next.statusCode, next.body).toBe(201);
-    const { id: second, parent } = next.json<{ id: string; parent: { id: string } }>();
+    const draft = next.json<{
+      id: string;
+      parent: { id: string };
+      metadata: Record<string, unknown>;
+    }>();
+    const { id: second, parent } = draft;
     const titled = await t.request({
       method: 'PUT',
       url: `/api/records/${second}/draft`,
       headers: owner.headers,
-      payload: {
-        ...next.json(),
-        metadata: { ...next.json().metadata, title: 'Ice cores, second release' },
-      },
+      payload: { ...draft, metadata: { ...draft.metadata, title: 'Ice cores, second release' } },
     });
     expect(titled.statusCode, titled.body).toBe(200);
     await api.upload(second, 'cores.csv', 'depth,age,dust');

@@ -395,9 +395,7 @@ export class RecordsRepository {
               'in',
               sql<string>`(select id from records_fts where records_fts match ${fts})`,
             )
-          : query.where(
-              sql<boolean>`records.search_vector @@ to_tsquery('simple', ${fts})`,
-            );
+          : query.where(sql<boolean>`records.search_vector @@ to_tsquery('simple', ${fts})`);
     }
     let ordered = query.selectAll('records');
     switch (s.sort) {
