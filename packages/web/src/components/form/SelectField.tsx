@@ -9,7 +9,11 @@ export type SelectFieldProps<T extends FieldValues> = FormFieldProps<T> & {
     keyof FormFieldProps<T> | 'data' | 'description' | 'value' | 'onChange' | 'error'
   >;
 
-/** A single choice from `options`, stored in the form as the option's value ('' for none). */
+/**
+ * A single choice from `options`, stored in the form as the option's value ('' for none). The
+ * list opens on click, typing or the arrow keys, not on focus: tabbing through the form or
+ * following a link to a field with an error must leave the field and its message in view.
+ */
 export function SelectField<T extends FieldValues>({
   name,
   label,
@@ -26,6 +30,7 @@ export function SelectField<T extends FieldValues>({
   } = useController<T>({ name, rules });
   return (
     <Select
+      openOnFocus={false}
       {...selectProps}
       ref={ref}
       name={fieldName}

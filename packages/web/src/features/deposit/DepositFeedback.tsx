@@ -89,14 +89,22 @@ export function DepositFeedback({ outcome, onDismiss }: DepositFeedbackProps) {
 }
 
 /**
- * Moves to the section without changing the address: a hash navigation would make the router
- * render the page anew and drop the form's unsaved input.
+ * Moves to the section's first field with an error, or to the section when none shows one,
+ * without changing the address: a hash navigation would make the router render the page anew
+ * and drop the form's unsaved input. The field is brought to the middle of the screen so that
+ * its message, under it, is seen too, and focused without opening it (lists do not open on
+ * focus, see SelectField).
  */
 function jumpToSection(event: MouseEvent<HTMLAnchorElement>, sectionId: string): void {
   event.preventDefault();
   const section = document.getElementById(sectionId);
   if (!section) return;
-  section.scrollIntoView({ behavior: 'smooth', block: 'start' });
   const firstInvalid = section.querySelector<HTMLElement>('[aria-invalid="true"]');
-  (firstInvalid ?? section).focus({ preventScroll: true });
+  if (firstInvalid) {
+    firstInvalid.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    firstInvalid.focus({ preventScroll: true });
+    return;
+  }
+  section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  section.focus({ preventScroll: true });
 }
