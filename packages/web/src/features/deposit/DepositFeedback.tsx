@@ -2,6 +2,7 @@ import { Alert, Anchor, List, Text } from '@mantine/core';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActionOutcome } from './action-state';
+import { FEEDBACK_BANNER_ID } from './ActionStatus';
 import { describeFeedback, type Feedback } from './feedback';
 import { groupErrorsBySection } from './sections';
 
@@ -61,6 +62,9 @@ export function DepositFeedback({ outcome, onDismiss }: DepositFeedbackProps) {
       // A success is announced politely; problems interrupt.
       role={isCalm ? 'status' : 'alert'}
       data-tone={feedback.tone}
+      // "Show message" beside the buttons brings the banner into view and moves focus to it.
+      id={FEEDBACK_BANNER_ID}
+      tabIndex={-1}
       withCloseButton
       closeButtonLabel={t('deposit.feedback.dismiss')}
       onClose={onDismiss}

@@ -29,6 +29,7 @@ import { useBootstrap } from '../../bootstrap';
 import { ActionButton } from './ActionButton';
 import { CreatorsField } from './creators/CreatorsField';
 import { DeleteButton } from './DeleteButton';
+import { ActionStatus } from './ActionStatus';
 import { DepositFeedback } from './DepositFeedback';
 import { createDraftValues, useSerializerOptions } from './draft-values';
 import { FormSection } from './FormSection';
@@ -373,6 +374,7 @@ export function DepositForm({
                       </ActionButton>
                     </>
                   )}
+                  <ActionStatus outcome={actionState.last} />
                   <FormSection id="visibility" labelKey="deposit.sections.visibility">
                     <AccessField
                       community={community}
