@@ -241,6 +241,25 @@ describe('DepositForm', () => {
     expect(document.activeElement).toBe(screen.getByRole('alert'));
   });
 
+  it('flags a reference row left empty on save instead of dropping it silently', async () => {
+    const requests = stubFetchSequence(jsonResponse(201, buildDraft()));
+    renderApp({ path: '/uploads/new' });
+    await fillNewUpload();
+    fireEvent.click(screen.getByRole('button', { name: 'Add reference' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain('Record saved with validation feedback in References (1)');
+    const row = screen.getByRole('group', { name: 'Reference 1' });
+    const reference = within(row).getByRole('textbox', { name: /^Reference/ });
+    expect(descriptionOf(reference)).toContain('Missing data for required field.');
+    // Sent in its place, so the server's indexes of later rows match the form's.
+    expect(
+      (requests[0]?.body as { metadata: { references: unknown } }).metadata.references,
+    ).toEqual([{}]);
+  });
+
   it('says the draft was not saved when the server cannot be reached', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     stubFetchSequence();
