@@ -227,6 +227,7 @@ export function DepositForm({
                     draft={draft}
                     ensureDraft={controller.ensureDraft}
                     quota={config.quota}
+                    allowEmptyFiles={config.allowEmptyFiles}
                     concurrency={config.fileUploadConcurrency}
                     enabledTransferTypes={config.enabledTransferTypes}
                     canNewVersion={permissions.can_new_version}
