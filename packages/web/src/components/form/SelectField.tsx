@@ -1,9 +1,10 @@
-import { Select, type ComboboxItem, type SelectProps } from '@mantine/core';
+import { Select, type ComboboxItem, type ComboboxItemGroup, type SelectProps } from '@mantine/core';
 import { useController, type FieldValues } from 'react-hook-form';
 import type { FormFieldProps } from './form-field-props';
 
 export type SelectFieldProps<T extends FieldValues> = FormFieldProps<T> & {
-  options: readonly ComboboxItem[];
+  /** The choices, or groups of them under a heading. */
+  options: readonly (ComboboxItem | ComboboxItemGroup<ComboboxItem>)[];
 } & Omit<
     SelectProps,
     keyof FormFieldProps<T> | 'data' | 'description' | 'value' | 'onChange' | 'error'

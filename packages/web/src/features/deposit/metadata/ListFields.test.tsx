@@ -45,6 +45,35 @@ describe('ResourceTypeField', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('names each "Other" with its type and groups the types as the vocabulary nests them', () => {
+    const { metadata } = renderField(<ResourceTypeField />, {
+      bootstrap: {
+        vocabularies: {
+          resourcetypes: [
+            { id: 'dataset', title: 'Dataset' },
+            { id: 'image', title: 'Image' },
+            { id: 'image-other', title: 'Other' },
+            { id: 'other', title: 'Other' },
+            { id: 'publication', title: 'Publication' },
+            { id: 'publication-other', title: 'Other' },
+          ],
+        },
+      },
+    });
+    const combobox = screen.getByRole('combobox', { name: 'Resource type' });
+    fireEvent.click(combobox);
+    const listbox = screen.getByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Dataset', 'Image', 'Image: Other', 'Other', 'Publication', 'Publication: Other']);
+
+    fireEvent.click(screen.getByRole('option', { name: 'Image: Other' }));
+    expect(metadata().resource_type).toBe('image-other');
+    expect((combobox as HTMLInputElement).value).toBe('Image: Other');
+  });
+
   it('asks for depositable types when the page brought none', async () => {
     const requests = stubApi({
       '/api/vocabularies/resourcetypes': () => hitsBody([vocabularyHit('image-photo', 'Photo')]),
