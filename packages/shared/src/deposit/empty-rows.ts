@@ -1,6 +1,6 @@
 import { MESSAGES } from '../validation/messages.js';
 import type { MetadataFormValues } from './form-values.js';
-import type { ServerFieldError } from './errors.js';
+import type { FieldError } from '../domain/field-error.js';
 
 /**
  * The required values of each list whose rows the form adds empty, as the server requires them
@@ -30,8 +30,8 @@ function isBlank(value: unknown): boolean {
  * sends blank values for what was left alone), so without this a row that was added and not
  * filled in would vanish at the next load without a word, where a half-filled one is flagged.
  */
-export function emptyRowErrors(metadata: MetadataFormValues): ServerFieldError[] {
-  const errors: ServerFieldError[] = [];
+export function emptyRowErrors(metadata: MetadataFormValues): FieldError[] {
+  const errors: FieldError[] = [];
   for (const list of ROW_LISTS) {
     const rows: readonly object[] = metadata[list];
     rows.forEach((row, index) => {

@@ -173,7 +173,10 @@ export function useDepositController({
     try {
       saved = await api.save(payload, base);
       if (emptyRows.length > 0)
-        saved = { ...saved, errors: [...(saved.errors ?? []), ...emptyRows] };
+        saved = {
+          ...saved,
+          errors: [...(saved.errors ?? []), ...emptyRows.map((e) => ({ ...e }))],
+        };
     } catch (error) {
       if (isConflict(error) && base) {
         const theirs = await api.read(base).catch(() => null);
