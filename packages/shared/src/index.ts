@@ -6,5 +6,6 @@ export * from './deposit/remove-empty-values.js';
 export * from './deposit/serializer.js';
 export * from './deposit/form-rules.js';
 export * from './deposit/errors.js';
+export * from './deposit/empty-rows.js';
 export * from './deposit/deposit-state.js';
 export * from './deposit/public-config.js';

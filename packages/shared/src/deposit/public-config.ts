@@ -26,13 +26,18 @@ export const PublicConfigSchema = z.object({
   vocabularyCustomFields: z.array(z.string()).default([]),
   /** The form's custom fields area: groups and "Coming soon" placeholders, in order. */
   customFieldsUi: CustomFieldsUiSchema.default(() => [...DEFAULT_CUSTOM_FIELDS_UI]),
-  /** Files and bytes a record may hold (SPEC §9 defaults). */
+  /**
+   * Files and bytes a record of the signed-in person may hold: their own quota where one was set
+   * (`cairn users quota`), else the configured one (SPEC §9 defaults).
+   */
   quota: z
     .object({
       maxFiles: z.number().int().positive().default(DEFAULT_MAX_FILES),
       maxStorage: z.number().nonnegative().default(DEFAULT_MAX_STORAGE),
     })
     .prefault({}),
+  /** Whether empty files are accepted; when not, the uploader skips them with a warning. */
+  allowEmptyFiles: z.boolean().default(true),
   fileUploadConcurrency: z.number().int().positive().default(UPLOAD_CONCURRENCY),
   defaultTransferType: z.string().default(DEFAULT_TRANSFER_TYPE),
   enabledTransferTypes: z.array(z.string()).default([DEFAULT_TRANSFER_TYPE]),

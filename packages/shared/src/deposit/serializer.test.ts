@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DepositFormValues } from './form-values.js';
 import { removeEmptyValues } from './remove-empty-values.js';
 import { deserializeDraft, serializeDraft, type ApiRecord } from './serializer.js';
+import { buildValidationOptions } from '../test/builders.js';
+import { loadRecord } from '../validation/load-record.js';
 
 const OPTIONS = { defaultLocale: 'en' };
 
@@ -415,6 +417,34 @@ describe('serializeDraft', () => {
       pids: {},
       custom_fields: {},
     });
+  });
+
+  it('sends a row left empty as {} in its place, so the indexes of the rows after it match', () => {
+    const { values } = deserializeDraft({}, OPTIONS);
+    values.metadata.references.push({ reference: '' }, { reference: 'Knuth 1968' });
+    values.metadata.dates.push({ date: '', type: '', description: '' });
+    values.metadata.identifiers.push({ identifier: '', scheme: '' });
+    values.metadata.related_identifiers.push({
+      relation_type: '',
+      identifier: '',
+      scheme: '',
+      resource_type: '',
+    });
+    values.metadata.additional_descriptions.push({ description: '', type: '', lang: '' });
+    const { metadata } = serializeDraft(values, null, OPTIONS);
+    expect(metadata).toEqual({
+      references: [{}, { reference: 'Knuth 1968' }],
+      dates: [{}],
+      identifiers: [{}],
+      related_identifiers: [{}],
+      additional_descriptions: [{}],
+    });
+    // The server reads them as absent, but the rows after them keep their indexes.
+    const { errors } = loadRecord(
+      { metadata: { ...metadata, identifiers: [{}, { identifier: '10.1/x', scheme: 'nope' }] } },
+      buildValidationOptions(),
+    );
+    expect(errors.map((error) => error.field)).toContain('metadata.identifiers.1.scheme');
   });
 
   it('always sends pids: {} when none, and an empty external DOI as chosen', () => {

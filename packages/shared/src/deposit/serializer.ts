@@ -13,6 +13,7 @@ import type {
   RightsFormValues,
   SubjectFormValues,
 } from './form-values.js';
+import { ROW_LISTS } from './empty-rows.js';
 import { isEmptyValue, removeEmptyValues } from './remove-empty-values.js';
 
 /*
@@ -473,8 +474,16 @@ export function serializeDraft(
       client: pid.client || undefined,
     });
   }
+  const cleanedMetadata: Record<string, unknown> = { ...asObject(cleaned['metadata']) };
+  // A row the person added and left empty is sent as `{}` in its place rather than dropped:
+  // the server reads it as absent but counts it, so the indexes of its messages about the rows
+  // after it still match the form's rows (emptyRowErrors flags the empty row itself).
+  for (const key of ROW_LISTS) {
+    const rows = asArray(metadata[key]);
+    if (rows.length > 0) cleanedMetadata[key] = rows.map((row) => asObject(removeEmptyValues(row)));
+  }
   return {
-    metadata: { ...asObject(cleaned['metadata']) },
+    metadata: cleanedMetadata,
     access: { ...asObject(cleaned['access']) },
     // `enabled: false` is a meaningful boolean, kept by rule R at object level.
     files: { ...asObject(cleaned['files']) },

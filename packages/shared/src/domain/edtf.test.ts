@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEdtfDate, isIsoDay } from './edtf.js';
+import { edtfProblem, isEdtfDate, isIsoDay } from './edtf.js';
 
 describe('isEdtfDate', () => {
   it.each([
@@ -51,5 +51,16 @@ describe('isIsoDay', () => {
     expect(isIsoDay('2031-01')).toBe(false);
     expect(isIsoDay('2031-02-31')).toBe(false);
     expect(isIsoDay('31.01.2031')).toBe(false);
+  });
+});
+
+describe('edtfProblem', () => {
+  it('tells an interval that ends before it starts from a malformed date', () => {
+    expect(edtfProblem('1945/1939')).toBe('reversed');
+    expect(edtfProblem('2020-06-02/2020-06-01')).toBe('reversed');
+    expect(edtfProblem('1945/1939-13')).toBe('invalid');
+    expect(edtfProblem('2020-13')).toBe('invalid');
+    expect(edtfProblem('1939/1945', { allowInterval: false })).toBe('invalid');
+    expect(edtfProblem('2020-06/2020')).toBeUndefined();
   });
 });

@@ -41,20 +41,33 @@ function parseDate(value: string): DateBounds | undefined {
 }
 
 /**
- * True for `YYYY`, `YYYY-MM`, `YYYY-MM-DD` (a real calendar day) and, unless `allowInterval` is
+ * What is wrong with an EDTF date or interval: `invalid` when it is not one of the forms below,
+ * `reversed` for a well-formed interval whose end lies before its start (said apart, since
+ * someone who typed `1945/1939` has a date in the right form and needs to be told which part to
+ * fix), undefined when it is fine.
+ *
+ * Accepted: `YYYY`, `YYYY-MM`, `YYYY-MM-DD` (a real calendar day) and, unless `allowInterval` is
  * false, `DATE/DATE` where the start can precede the end (`2020-06/2020` is fine, `1945/1939`
  * is not). Intervals are allowed by default because publication dates and date entries take them;
  * pass `allowInterval: false` for single dates such as a thesis defence.
  */
-export function isEdtfDate(value: string, opts?: { allowInterval?: boolean }): boolean {
+export function edtfProblem(
+  value: string,
+  opts?: { allowInterval?: boolean },
+): 'invalid' | 'reversed' | undefined {
   const slash = value.indexOf('/');
-  if (slash === -1) return parseDate(value) !== undefined;
-  if (opts?.allowInterval === false) return false;
+  if (slash === -1) return parseDate(value) === undefined ? 'invalid' : undefined;
+  if (opts?.allowInterval === false) return 'invalid';
   const start = parseDate(value.slice(0, slash));
   const end = parseDate(value.slice(slash + 1));
-  if (start === undefined || end === undefined) return false;
+  if (start === undefined || end === undefined) return 'invalid';
   // EDTF compares the earliest day the start can mean with the latest day the end can mean.
-  return start.lower <= end.upper;
+  return start.lower <= end.upper ? undefined : 'reversed';
+}
+
+/** True when `edtfProblem` finds nothing wrong with `value`. */
+export function isEdtfDate(value: string, opts?: { allowInterval?: boolean }): boolean {
+  return edtfProblem(value, opts) === undefined;
 }
 
 /** True for a full calendar day `YYYY-MM-DD`, the only form an embargo end date takes. */

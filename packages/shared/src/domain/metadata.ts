@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreatorSchema } from './creator.js';
-import { isEdtfDate } from './edtf.js';
+import { edtfProblem } from './edtf.js';
 import { IdentifierEntrySchema } from './identifier-entry.js';
 import { isHttpUrl } from './identifiers.js';
 import { LocalizedTextSchema, VocabularyRefSchema } from './vocabulary.js';
@@ -16,7 +16,14 @@ import { MESSAGES } from '../validation/messages.js';
 
 const TitleTextSchema = z.string().min(TITLE_MIN_LENGTH, MESSAGES.tooShort);
 const DescriptionTextSchema = z.string().min(DESCRIPTION_MIN_LENGTH, MESSAGES.tooShort);
-const EdtfSchema = z.string().refine((value) => isEdtfDate(value), MESSAGES.invalidEdtf);
+const EdtfSchema = z.string().superRefine((value, ctx) => {
+  const problem = edtfProblem(value);
+  if (problem === undefined) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: problem === 'reversed' ? MESSAGES.intervalReversed : MESSAGES.invalidEdtf,
+  });
+});
 const HttpUrlSchema = z.string().refine(isHttpUrl, MESSAGES.invalidUrl);
 
 /** An additional title: `title` (≥3 characters), `type` (title types vocabulary) and `lang`. */

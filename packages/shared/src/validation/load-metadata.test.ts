@@ -61,12 +61,23 @@ describe('publication_date', () => {
     expect(metadata.publication_date).toBe(date);
   });
 
-  it.each(['2020-13', '2020-02-30', '1945/1939', '2020-06-01T10:00', 'yesterday'])(
+  it.each(['2020-13', '2020-02-30', '2020-06-01T10:00', 'yesterday', '1945/1939-13'])(
     'rejects and drops %s',
     (date) => {
       const { metadata, errors } = loadMetadata({ publication_date: date });
       expect(errors).toEqual({
         'metadata.publication_date': ['Please provide a valid date or interval.'],
+      });
+      expect(metadata.publication_date).toBeUndefined();
+    },
+  );
+
+  it.each(['1945/1939', '2020-06-02/2020-06-01', '2021/2020-12'])(
+    'says that the interval %s ends before it starts, and drops it',
+    (date) => {
+      const { metadata, errors } = loadMetadata({ publication_date: date });
+      expect(errors).toEqual({
+        'metadata.publication_date': ['The end of the interval is before its start.'],
       });
       expect(metadata.publication_date).toBeUndefined();
     },
@@ -179,17 +190,20 @@ describe('dates', () => {
         { date: '2018/2020-09', type: { id: 'collected' } },
         { date: '2020-13', type: { id: 'valid' }, description: 'bad month' },
         { description: 'no date, no type' },
+        { date: '2020-09/2018', type: { id: 'collected' } },
       ],
     });
     expect(errors).toEqual({
       'metadata.dates.1.date': ['Please provide a valid date or interval.'],
       'metadata.dates.2.date': ['Missing data for required field.'],
       'metadata.dates.2.type': ['Missing data for required field.'],
+      'metadata.dates.3.date': ['The end of the interval is before its start.'],
     });
     expect(metadata.dates).toEqual([
       { date: '2018/2020-09', type: { id: 'collected' } },
       { type: { id: 'valid' }, description: 'bad month' },
       { description: 'no date, no type' },
+      { type: { id: 'collected' } },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Creator } from '../domain/creator.js';
-import { isEdtfDate } from '../domain/edtf.js';
+import { edtfProblem } from '../domain/edtf.js';
 import {
   AWARD_IDENTIFIER_SCHEMES,
   RECORD_IDENTIFIER_SCHEMES,
@@ -39,6 +39,7 @@ import {
   readString,
   readVocabularyRef,
   requirePresent,
+  type FieldReader,
   type Reader,
 } from './read.js';
 
@@ -55,8 +56,15 @@ const readDescriptionText = checkedString(
   MESSAGES.tooShort,
 );
 
-/** An EDTF date or interval. */
-const readEdtf = checkedString(isEdtfDate, MESSAGES.invalidEdtf);
+/** An EDTF date or interval; a reversed interval is reported as such. */
+const readEdtf: FieldReader<string> = (value, path, r) => {
+  const text = readString(value, path, r);
+  if (text === undefined) return undefined;
+  const problem = edtfProblem(text);
+  if (problem === undefined) return text;
+  r.issues.add(path, problem === 'reversed' ? MESSAGES.intervalReversed : MESSAGES.invalidEdtf);
+  return undefined;
+};
 
 /** An http(s) URL. */
 const readHttpUrl = checkedString(isHttpUrl, MESSAGES.invalidUrl);

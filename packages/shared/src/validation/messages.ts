@@ -16,6 +16,8 @@ export const MESSAGES = Object.freeze({
   tooShort: `Shorter than minimum length ${TITLE_MIN_LENGTH}.`,
   versionTooLong: `Longer than maximum length ${VERSION_MAX_LENGTH}.`,
   invalidEdtf: 'Please provide a valid date or interval.',
+  // Cairn's own: InvenioRDM gives invalidEdtf here too, which does not say what to fix.
+  intervalReversed: 'The end of the interval is before its start.',
   invalidEdtfDate: 'Please provide a valid date.',
   invalidDate: 'Not a valid date.',
   invalidUrl: 'Not a valid URL.',

@@ -261,6 +261,14 @@ export class FilesService {
     }
   }
 
+  /**
+   * The files and bytes each record of `ownerId` may hold: the user's own quota where one was set,
+   * else the configured one. The deposit page tells it to the uploader.
+   */
+  quotaOf(ownerId: number): Promise<{ maxFiles: number; maxBytes: number }> {
+    return this.quota(ownerId);
+  }
+
   private async quota(ownerId: number): Promise<{ maxFiles: number; maxBytes: number }> {
     const own = await this.repo.userQuota(ownerId);
     return {

@@ -24,6 +24,7 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
       }),
       CAIRN_CREATOR_MODE: 'off',
       CAIRN_RESTRICTION_GRACE_DAYS: '10',
+      CAIRN_FILES_ALLOW_EMPTY: 'false',
       CAIRN_CUSTOM_FIELDS_UI: JSON.stringify([
         { field: 'journal:journal' },
         {
@@ -56,6 +57,7 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
       createUrl: '/api/records',
       defaultLocale: 'en',
       quota: { maxFiles: 7, maxStorage: 1e10 },
+      allowEmptyFiles: false,
       fileUploadConcurrency: 4,
       defaultTransferType: 'L',
       enabledTransferTypes: ['L', 'M'],
@@ -64,6 +66,31 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
       allowRestrictionAfterGracePeriod: false,
       creatorMode: 'off',
       vocabularyCustomFields: [],
+    });
+  });
+
+  it("tells the uploader the person's own quota where one was set, on both deposit pages", async () => {
+    const limited = await t.user();
+    await t.services.files.setUserQuota(limited.id, 2, 5000);
+    const fresh = await t.request({ method: 'GET', url: '/uploads/new', headers: limited.headers });
+    expect(bootstrapOf(fresh.body)['config']).toMatchObject({
+      quota: { maxFiles: 2, maxStorage: 5000 },
+    });
+    const id = await createDraft(limited.headers);
+    const edit = await t.request({
+      method: 'GET',
+      url: `/uploads/${id}`,
+      headers: limited.headers,
+    });
+    expect(bootstrapOf(edit.body)['config']).toMatchObject({
+      quota: { maxFiles: 2, maxStorage: 5000 },
+    });
+
+    // Only the bytes are their own: the number of files falls back to the configured one.
+    await t.services.files.setUserQuota(limited.id, null, 5000);
+    const mixed = await t.request({ method: 'GET', url: '/uploads/new', headers: limited.headers });
+    expect(bootstrapOf(mixed.body)['config']).toMatchObject({
+      quota: { maxFiles: 7, maxStorage: 5000 },
     });
   });
 

@@ -39,6 +39,8 @@ export interface PagesDeps {
   expandParent?: RecordsRouteDeps['expandParent'];
   /** The signed-in person's role in each community it belongs to (communities module). */
   memberships?: (user: User) => Promise<Record<string, string>>;
+  /** The files and bytes a record of `user` may hold: their own quota, else the configured one. */
+  quota?: (user: User) => Promise<{ maxFiles: number; maxBytes: number }>;
 }
 
 /**
@@ -93,10 +95,17 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   async function pageHtml(request: FastifyRequest, reply: FastifyReply, page: Page) {
     ensureCsrfCookie(request, reply, secure);
     const user = request.identity.user;
-    const [resourceTypes, memberships] = await Promise.all([
+    const configuredQuota = {
+      maxFiles: config.files.maxFilesPerRecord,
+      maxBytes: config.files.maxBytesPerRecord,
+    };
+    const [resourceTypes, memberships, quota] = await Promise.all([
       deps.vocabularies.list('resourcetypes'),
       // The community header and picker of the deposit form show the person's role as a badge.
       page.page === 'deposit' && user && deps.memberships ? deps.memberships(user) : {},
+      // The uploader warns before it sends what the server would refuse, so it needs the quota
+      // that applies to this person, which `cairn users quota` may have set apart.
+      page.page === 'deposit' && user && deps.quota ? deps.quota(user) : configuredQuota,
     ]);
     const publicConfig: PublicConfigInput = {
       siteUrl: config.siteUrl,
@@ -110,10 +119,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       csrfHeaderName: 'X-CSRFToken',
       vocabularyCustomFields: config.editor.vocabularyCustomFields,
       customFieldsUi: config.editor.customFieldsUi,
-      quota: {
-        maxFiles: config.files.maxFilesPerRecord,
-        maxStorage: config.files.maxBytesPerRecord,
-      },
+      quota: { maxFiles: quota.maxFiles, maxStorage: quota.maxBytes },
+      allowEmptyFiles: config.files.allowEmpty,
       fileUploadConcurrency: config.editor.uploadConcurrency,
       defaultTransferType: config.editor.defaultTransferType,
       enabledTransferTypes: config.editor.enabledTransferTypes,

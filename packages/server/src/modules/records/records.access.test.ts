@@ -205,6 +205,32 @@ describe.each(ENGINES)('restriction grace period of 0 days (%s)', (engine) => {
     expect(anonymous.statusCode).toBe(200);
   });
 
+  it('lets a draft that was never published become restricted, however old', async () => {
+    const draft = await d.create({});
+    const res = await d.save(draft.id as string, {
+      access: { record: 'restricted', files: 'restricted' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().errors).toBeUndefined();
+    expect(res.json().access).toMatchObject({ record: 'restricted', files: 'restricted' });
+  });
+
+  it('lets a new version, not yet published, become restricted', async () => {
+    const record = await d.publish((await d.create({})).id as string);
+    const version = await t.request({
+      method: 'POST',
+      url: `/api/records/${record.id}/versions`,
+      headers: owner.headers,
+    });
+    expect(version.statusCode, version.body).toBe(201);
+    const res = await d.save(version.json().id as string, {
+      access: { record: 'restricted', files: 'restricted' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().errors).toBeUndefined();
+    expect(res.json().access).toMatchObject({ record: 'restricted', files: 'restricted' });
+  });
+
   it('still lets a restricted record become public, and files alone be restricted', async () => {
     const record = await d.publish(
       (await d.create({ access: { record: 'restricted', files: 'restricted' } })).id as string,

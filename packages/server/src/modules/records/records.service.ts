@@ -557,7 +557,9 @@ export class RecordsService {
         data,
         id,
         previous,
-        row.recordCreatedAt ?? row.createdAt,
+        // The grace period is for published records only: a draft never published (a first
+        // draft or a new version) may always be restricted, however long ago it was made.
+        row.recordCreatedAt ?? undefined,
         readSummary(row.filesSummary),
       )),
     );

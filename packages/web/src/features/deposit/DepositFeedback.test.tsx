@@ -1,8 +1,10 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderInDepositForm } from '../../test/renderInDepositForm';
 import type { ActionOutcome } from './action-state';
 import { DepositFeedback } from './DepositFeedback';
+import { ResourceTypeField } from './metadata/ResourceTypeField';
+import { TitlesField } from './metadata/TitlesField';
 
 const TITLE_ERROR = { field: 'metadata.title', messages: ['Missing data for required field.'] };
 const FUNDER_ERROR = { field: 'metadata.funding.0.funder', messages: ['Not a valid string.'] };
@@ -130,6 +132,35 @@ describe('DepositFeedback', () => {
     renderBanner({ action: 'save', kind: 'validation-failed', errors: [TITLE_ERROR] });
     const link = within(banner('alert')).getByRole('link', { name: 'Basic information (1)' });
     expect(link.getAttribute('href')).toBe('#basic-information');
+  });
+
+  it('takes a section link to the first field with an error and focuses it without opening it', () => {
+    const resourceTypeError = {
+      field: 'metadata.resource_type',
+      messages: ['Missing data for required field.'],
+    };
+    const { form } = renderInDepositForm(
+      <>
+        <DepositFeedback
+          outcome={{ action: 'save', kind: 'validation-failed', errors: [resourceTypeError] }}
+          onDismiss={() => undefined}
+        />
+        <section id="basic-information" tabIndex={-1}>
+          <TitlesField />
+          <ResourceTypeField />
+        </section>
+      </>,
+    );
+    act(() => {
+      form.setError('metadata.resource_type', { message: 'Missing data for required field.' });
+    });
+    fireEvent.click(within(banner('alert')).getByRole('link', { name: 'Basic information (1)' }));
+
+    const resourceType = screen.getByRole('combobox', { name: 'Resource type' });
+    expect(document.activeElement).toBe(resourceType);
+    expect(resourceType.getAttribute('aria-expanded')).not.toBe('true');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(screen.getByText('Missing data for required field.')).toBeTruthy();
   });
 
   it('is suggestive (info) when the feedback holds no error of severity error', () => {

@@ -2,6 +2,7 @@ import { Alert, Anchor, List, Text } from '@mantine/core';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActionOutcome } from './action-state';
+import { FEEDBACK_BANNER_ID } from './ActionStatus';
 import { describeFeedback, type Feedback } from './feedback';
 import { groupErrorsBySection } from './sections';
 
@@ -61,6 +62,9 @@ export function DepositFeedback({ outcome, onDismiss }: DepositFeedbackProps) {
       // A success is announced politely; problems interrupt.
       role={isCalm ? 'status' : 'alert'}
       data-tone={feedback.tone}
+      // "Show message" beside the buttons brings the banner into view and moves focus to it.
+      id={FEEDBACK_BANNER_ID}
+      tabIndex={-1}
       withCloseButton
       closeButtonLabel={t('deposit.feedback.dismiss')}
       onClose={onDismiss}
@@ -89,14 +93,22 @@ export function DepositFeedback({ outcome, onDismiss }: DepositFeedbackProps) {
 }
 
 /**
- * Moves to the section without changing the address: a hash navigation would make the router
- * render the page anew and drop the form's unsaved input.
+ * Moves to the section's first field with an error, or to the section when none shows one,
+ * without changing the address: a hash navigation would make the router render the page anew
+ * and drop the form's unsaved input. The field is brought to the middle of the screen so that
+ * its message, under it, is seen too, and focused without opening it (lists do not open on
+ * focus, see SelectField).
  */
 function jumpToSection(event: MouseEvent<HTMLAnchorElement>, sectionId: string): void {
   event.preventDefault();
   const section = document.getElementById(sectionId);
   if (!section) return;
-  section.scrollIntoView({ behavior: 'smooth', block: 'start' });
   const firstInvalid = section.querySelector<HTMLElement>('[aria-invalid="true"]');
-  (firstInvalid ?? section).focus({ preventScroll: true });
+  if (firstInvalid) {
+    firstInvalid.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    firstInvalid.focus({ preventScroll: true });
+    return;
+  }
+  section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  section.focus({ preventScroll: true });
 }

@@ -211,6 +211,55 @@ describe('DepositForm', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid value lesson2.');
   });
 
+  it('tells the outcome of Save beside the buttons too, in a live region there from the start', async () => {
+    stubFetchSequence(jsonResponse(201, buildDraft()));
+    renderApp({ path: '/uploads/new' });
+    const save = screen.getByRole('button', { name: 'Save' });
+    const sidebar = save.closest<HTMLElement>('[role="group"]')?.parentElement;
+    if (!sidebar) throw new Error('The action bar has no sidebar around it');
+    const region = sidebar.querySelector<HTMLElement>('[aria-live="polite"]');
+    expect(region).not.toBeNull();
+    expect(region?.textContent).toBe('');
+
+    await fillNewUpload();
+    fireEvent.click(save);
+
+    await waitFor(() => expect(region?.textContent).toMatch(/^Saved at .+\.$/));
+    expect(region?.getAttribute('aria-atomic')).toBe('true');
+  });
+
+  it('offers to show the message of a failed action from beside the buttons', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubFetchSequence();
+    renderApp({ path: '/uploads/new' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    const status = await screen.findByText(/^Something went wrong at /);
+    expect(status.closest('[aria-live="polite"]')).not.toBeNull();
+    fireEvent.click(within(status).getByRole('button', { name: 'Show message' }));
+    expect(document.activeElement).toBe(screen.getByRole('alert'));
+  });
+
+  it('flags a reference row left empty on save instead of dropping it silently', async () => {
+    const requests = stubFetchSequence(jsonResponse(201, buildDraft()));
+    renderApp({ path: '/uploads/new' });
+    await fillNewUpload();
+    fireEvent.click(screen.getByRole('button', { name: 'Add reference' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain('Record saved with validation feedback in References (1)');
+    const row = screen.getByRole('group', { name: 'Reference 1' });
+    const reference = within(row).getByRole('textbox', { name: /^Reference/ });
+    expect(descriptionOf(reference)).toContain('Missing data for required field.');
+    // Sent in its place, so the server's indexes of later rows match the form's.
+    expect(
+      (requests[0]?.body as { metadata: { references: unknown } }).metadata.references,
+    ).toEqual([{}]);
+  });
+
   it('says the draft was not saved when the server cannot be reached', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     stubFetchSequence();

@@ -29,6 +29,7 @@ import { useBootstrap } from '../../bootstrap';
 import { ActionButton } from './ActionButton';
 import { CreatorsField } from './creators/CreatorsField';
 import { DeleteButton } from './DeleteButton';
+import { ActionStatus } from './ActionStatus';
 import { DepositFeedback } from './DepositFeedback';
 import { createDraftValues, useSerializerOptions } from './draft-values';
 import { FormSection } from './FormSection';
@@ -226,6 +227,7 @@ export function DepositForm({
                     draft={draft}
                     ensureDraft={controller.ensureDraft}
                     quota={config.quota}
+                    allowEmptyFiles={config.allowEmptyFiles}
                     concurrency={config.fileUploadConcurrency}
                     enabledTransferTypes={config.enabledTransferTypes}
                     canNewVersion={permissions.can_new_version}
@@ -373,6 +375,7 @@ export function DepositForm({
                       </ActionButton>
                     </>
                   )}
+                  <ActionStatus outcome={actionState.last} />
                   <FormSection id="visibility" labelKey="deposit.sections.visibility">
                     <AccessField
                       community={community}

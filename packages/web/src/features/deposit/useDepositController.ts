@@ -1,6 +1,7 @@
 import {
   computeDepositState,
   deserializeDraft,
+  emptyRowErrors,
   doiNeededFor,
   hasBlockingErrors,
   readRecordInfo,
@@ -165,9 +166,17 @@ export function useDepositController({
     if (!options.quiet) clearErrors();
     const base = draftRef.current;
     const payload = serializeValues();
+    // Rows added and left empty, which the server reads as absent: flagged like a row missing a
+    // required value, so they neither vanish unnoticed nor let the draft pass as complete.
+    const emptyRows = emptyRowErrors(getValues('metadata'));
     let saved: RecordJson;
     try {
       saved = await api.save(payload, base);
+      if (emptyRows.length > 0)
+        saved = {
+          ...saved,
+          errors: [...(saved.errors ?? []), ...emptyRows.map((e) => ({ ...e }))],
+        };
     } catch (error) {
       if (isConflict(error) && base) {
         const theirs = await api.read(base).catch(() => null);

@@ -104,7 +104,9 @@ function CreatorEditor({
   const form = useForm<CreatorEditorValues>({
     defaultValues: toEditorValues(creator),
     mode: 'onSubmit',
-    reValidateMode: 'onSubmit',
+    // Checked first on submit (SPEC §5), then as the person types: a message about a value
+    // already corrected would otherwise stay until the next save.
+    reValidateMode: 'onChange',
     resolver,
   });
   const { control, handleSubmit, reset, setValue, formState } = form;

@@ -441,7 +441,7 @@ describe('CreatorsField: rows that did not change', () => {
 });
 
 describe('CreatorsField: the dialog', () => {
-  it('validates on submit only: a person needs a family name', async () => {
+  it('validates on submit first, then as corrected: a person needs a family name', async () => {
     const user = userEvent.setup();
     const { values, outerSubmit } = renderField();
     const modal = await openAddDialog(user);
@@ -459,9 +459,12 @@ describe('CreatorsField: the dialog', () => {
     expect(values()).toEqual([]);
     expect(outerSubmit).not.toHaveBeenCalled();
 
-    // Correcting does not re-validate on each keystroke; the next submit does.
+    // Once shown, the message is checked again as the person types, and goes once corrected.
     await user.type(familyName, 'Lovelace');
-    expect(within(modal).getByText('Family name is a required field.')).toBeTruthy();
+    await waitFor(() =>
+      expect(within(modal).queryByText('Family name is a required field.')).toBeNull(),
+    );
+    expect(familyName.getAttribute('aria-invalid')).not.toBe('true');
     await user.type(within(modal).getByRole('textbox', { name: 'Given names' }), 'Ada');
     await user.click(within(modal).getByRole('button', { name: 'Save' }));
 
@@ -559,6 +562,10 @@ describe('CreatorsField: the dialog', () => {
     await user.click(identifiers);
     await user.keyboard('{Backspace}');
     await user.type(identifiers, 'https://orcid.org/0000-0002-1825-0097{Enter}');
+    // Corrected: the message goes as the value changes, not at the next Save.
+    await waitFor(() =>
+      expect(within(modal).queryByText(/is not an ORCID, ISNI, GND or ROR identifier/)).toBeNull(),
+    );
     await user.click(within(modal).getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(values()).toHaveLength(1));

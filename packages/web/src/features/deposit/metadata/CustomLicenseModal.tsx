@@ -54,11 +54,16 @@ function CustomLicenseForm({
   const [title, setTitle] = useState(initial?.title ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
   const [link, setLink] = useState(initial?.link ?? '');
-  const [errors, setErrors] = useState<Errors>({});
+  // Checked on submit first (SPEC §5), then again on every change, so a corrected value loses
+  // its message as it is typed instead of at the next submit.
+  const [submitted, setSubmitted] = useState(false);
+  const errors: Errors = submitted
+    ? ruleMessages(CustomLicenseFormSchema, { title, description, link }, t)
+    : {};
 
   function handleSubmit() {
+    setSubmitted(true);
     const found = ruleMessages(CustomLicenseFormSchema, { title, description, link }, t);
-    setErrors(found);
     if (Object.keys(found).length > 0) return;
     onSubmit({
       title: title.trim(),

@@ -36,13 +36,15 @@ export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
   const [funder, setFunder] = useState<ItemHit | null>(null);
   const [award, setAward] = useState<ItemHit | null>(null);
   const [custom, setCustom] = useState({ number: '', title: '', url: '' });
-  const [errors, setErrors] = useState<Errors>({});
+  // Checked on submit first (SPEC §5), then again on every change, so a corrected value loses
+  // its message as it is typed instead of at the next submit.
+  const [submitted, setSubmitted] = useState(false);
 
   function reset() {
     setFunder(null);
     setAward(null);
     setCustom({ number: '', title: '', url: '' });
-    setErrors({});
+    setSubmitted(false);
   }
 
   function close() {
@@ -50,11 +52,11 @@ export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
     onClose();
   }
 
-  function handleSubmit() {
+  function currentEntry(): FundingFormValues {
     const number = custom.number.trim();
     const title = custom.title.trim();
     const url = custom.url.trim();
-    const entry: FundingFormValues = {
+    return {
       funder: funder ? { id: funder.id, ...(funder.name ? { name: funder.name } : {}) } : {},
       award: award
         ? {
@@ -69,9 +71,16 @@ export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
             ...(url ? { url } : {}),
           },
     };
-    const found = ruleMessages(FundingFormSchema, entry, t, fieldOf);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+  }
+
+  const errors: Errors = submitted
+    ? ruleMessages(FundingFormSchema, currentEntry(), t, fieldOf)
+    : {};
+
+  function handleSubmit() {
+    const entry = currentEntry();
+    setSubmitted(true);
+    if (Object.keys(ruleMessages(FundingFormSchema, entry, t, fieldOf)).length > 0) return;
     onSubmit(entry);
     close();
   }

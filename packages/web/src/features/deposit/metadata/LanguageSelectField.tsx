@@ -48,6 +48,9 @@ export function LanguageSelectField({ name, label }: LanguageSelectFieldProps) {
       }}
       onBlur={onBlur}
       searchable
+      // Opens on click, typing or the arrow keys; focus alone leaves the field and its message
+      // in view (see SelectField).
+      openOnFocus={false}
       clearable
       searchValue={search}
       onSearchChange={setSearch}

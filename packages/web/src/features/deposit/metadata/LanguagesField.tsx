@@ -45,6 +45,9 @@ export function LanguagesField() {
       }}
       onBlur={onBlur}
       searchable
+      // Opens on click, typing or the arrow keys; focus alone leaves the field and its message
+      // in view (see SelectField).
+      openOnFocus={false}
       searchValue={search}
       onSearchChange={setSearch}
       hidePickedOptions

@@ -67,7 +67,7 @@ describe('LicensesField', () => {
     expect(screen.getByRole('link', { name: `Read more about ${CC_BY.title_l10n}` })).toBeTruthy();
   });
 
-  it('refuses a custom licence without a title or with a bad link, on submit only', () => {
+  it('refuses a custom licence without a title or with a bad link on submit, then re-checks as it is typed', () => {
     stubApi({});
     const { metadata } = renderField(<LicensesField />);
     fireEvent.click(screen.getByRole('button', { name: 'Add custom' }));
@@ -86,7 +86,9 @@ describe('LicensesField', () => {
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Title' }), {
       target: { value: 'My licence' },
     });
+    expect(within(dialog).queryByText('Title is a required field.')).toBeNull();
     fireEvent.change(link, { target: { value: 'https://example.org/licence' } });
+    expect(within(dialog).queryByText('Link must be a valid URL')).toBeNull();
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Description' }), {
       target: { value: 'Use it kindly.' },
     });

@@ -31,7 +31,7 @@ describe('PublicationDateField', () => {
     blurWith(input, '2020-13-01');
     expect(descriptionOf(input)).toContain('Please provide a valid date or interval.');
     blurWith(input, '1945/1939');
-    expect(descriptionOf(input)).toContain('Please provide a valid date or interval.');
+    expect(descriptionOf(input)).toContain('The end of the interval is before its start.');
   });
 });
 
@@ -43,6 +43,35 @@ describe('ResourceTypeField', () => {
     fireEvent.click(screen.getByRole('option', { name: 'Software' }));
     expect(metadata().resource_type).toBe('software');
     expect(requests).toHaveLength(0);
+  });
+
+  it('names each "Other" with its type and groups the types as the vocabulary nests them', () => {
+    const { metadata } = renderField(<ResourceTypeField />, {
+      bootstrap: {
+        vocabularies: {
+          resourcetypes: [
+            { id: 'dataset', title: 'Dataset' },
+            { id: 'image', title: 'Image' },
+            { id: 'image-other', title: 'Other' },
+            { id: 'other', title: 'Other' },
+            { id: 'publication', title: 'Publication' },
+            { id: 'publication-other', title: 'Other' },
+          ],
+        },
+      },
+    });
+    const combobox = screen.getByRole('combobox', { name: 'Resource type' });
+    fireEvent.click(combobox);
+    const listbox = screen.getByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Dataset', 'Image', 'Image: Other', 'Other', 'Publication', 'Publication: Other']);
+
+    fireEvent.click(screen.getByRole('option', { name: 'Image: Other' }));
+    expect(metadata().resource_type).toBe('image-other');
+    expect((combobox as HTMLInputElement).value).toBe('Image: Other');
   });
 
   it('asks for depositable types when the page brought none', async () => {
@@ -67,6 +96,20 @@ describe('VersionField', () => {
     blurWith(input, 'v1.0.0');
     expect(descriptionOf(input)).not.toContain('Longer than maximum length');
   });
+
+  it('checks again as a value with a message is corrected, before the field is left', () => {
+    renderField(<VersionField />);
+    const input = screen.getByRole('textbox', { name: 'Version' });
+    fireEvent.change(input, { target: { value: 'v'.repeat(192) } });
+    // Not while typing the first time: only a field that has shown a message is checked as typed.
+    expect(input.getAttribute('aria-invalid')).not.toBe('true');
+    fireEvent.blur(input);
+    expect(descriptionOf(input)).toContain('Longer than maximum length 191.');
+    fireEvent.focus(input);
+    fireEvent.change(input, { target: { value: 'v'.repeat(191) } });
+    expect(descriptionOf(input)).not.toContain('Longer than maximum length');
+    expect(input.getAttribute('aria-invalid')).not.toBe('true');
+  });
 });
 
 describe('DatesField', () => {
@@ -79,6 +122,8 @@ describe('DatesField', () => {
 
     blurWith(date, '2020-02-30');
     expect(descriptionOf(date)).toContain('Please provide a valid date or interval.');
+    blurWith(date, '2020/2019-05');
+    expect(descriptionOf(date)).toContain('The end of the interval is before its start.');
     blurWith(date, '2019-05/2020');
     expect(date.getAttribute('aria-invalid')).not.toBe('true');
 

@@ -44,7 +44,11 @@ export function MetadataTextField({
         classNames={{ input: 'cairn-wrapping-field' }}
         autoComplete="off"
         {...binding}
-        onChange={(event) => binding.onChange(oneLine(event.currentTarget.value))}
+        onChange={(event) => {
+          const value = oneLine(event.currentTarget.value);
+          binding.onChange(value);
+          validate.onChange(value);
+        }}
         onKeyDown={(event) => {
           if (event.key !== 'Enter') return;
           event.preventDefault();
@@ -52,7 +56,7 @@ export function MetadataTextField({
         }}
         onBlur={(event) => {
           binding.onBlur(event);
-          validate(event.currentTarget.value);
+          validate.onBlur(event.currentTarget.value);
         }}
       />
     );
@@ -62,9 +66,13 @@ export function MetadataTextField({
       autoComplete="off"
       {...inputProps}
       {...binding}
+      onChange={(event) => {
+        binding.onChange(event);
+        validate.onChange(event.currentTarget.value);
+      }}
       onBlur={(event) => {
         binding.onBlur(event);
-        validate(event.currentTarget.value);
+        validate.onBlur(event.currentTarget.value);
       }}
     />
   );

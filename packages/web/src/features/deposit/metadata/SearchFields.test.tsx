@@ -92,7 +92,7 @@ describe('FundingField', () => {
     expect(screen.getByText('OCEAN — Ocean heat (101001)')).toBeTruthy();
   });
 
-  it('checks a custom award on submit with InvenioRDM messages', async () => {
+  it('checks a custom award on submit with InvenioRDM messages, then as it is corrected', async () => {
     stubApi({ '/api/funders': () => hitsBody([FUNDER]) });
     const { metadata } = renderField(<FundingField />);
     fireEvent.click(screen.getByRole('button', { name: 'Add award/grant' }));
@@ -113,12 +113,15 @@ describe('FundingField', () => {
 
     await userEvent.type(within(dialog).getByRole('combobox', { name: 'Funder' }), 'europ');
     fireEvent.click(await screen.findByRole('option', { name: 'European Commission (EC)' }));
+    expect(within(dialog).queryByText('Funder is required.')).toBeNull();
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'URL' }), {
       target: { value: 'https://example.org/grant' },
     });
+    expect(within(dialog).queryByText('URL must be valid.')).toBeNull();
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Number' }), {
       target: { value: 'G-7' },
     });
+    expect(within(dialog).queryByText('URL must be set alongside title or number.')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add award' }));
 
     expect(metadata().funding).toEqual([

@@ -3,6 +3,7 @@ import { useWatch, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { SelectField } from '../../../components/form/SelectField';
 import { useVocabularyOptions, type ListedVocabulary } from './api';
+import { groupResourceTypes } from './resource-type-groups';
 
 export interface VocabularySelectFieldProps {
   name: FieldPath<DepositFormValues>;
@@ -41,7 +42,13 @@ export function VocabularySelectField({
       label={label}
       help={isError ? t('metadata.vocabularyUnavailable') : help}
       placeholder={placeholder}
-      options={shown}
+      options={
+        type === 'resourcetypes'
+          ? groupResourceTypes(shown, (parent, subtype) =>
+              t('metadata.resourceType.subtype', { type: parent, subtype }),
+            )
+          : shown
+      }
       required={required}
       searchable
       clearable={!required}

@@ -16,18 +16,26 @@ export function schemaMessage(schema: z.ZodType, value: unknown): string | undef
 }
 
 /**
- * A blur handler that shows `check`'s message on `name` at once, instead of after a save
- * (InvenioRDM checks nothing in the browser, reference §6.6). It clears only messages it set
- * itself: a server message stays until the next save answers.
+ * Handlers that check a field with `check` in the browser, instead of after a save (InvenioRDM
+ * checks nothing in the browser, reference §6.6): `onBlur` shows the message when the field is
+ * left; `onChange` checks again while a message of its own is shown, so a correction clears it as
+ * it is typed instead of at the next blur. They clear only messages they set themselves: a server
+ * message stays until the next save answers.
  */
 export function useBlurValidation(
   name: FieldPath<DepositFormValues>,
   check: (value: string) => string | undefined,
-): (value: string) => void {
+): { onBlur: (value: string) => void; onChange: (value: string) => void } {
   const { setError, clearErrors, getFieldState } = useFormContext<DepositFormValues>();
-  return (value) => {
+  const validate = (value: string) => {
     const message = check(value);
     if (message !== undefined) setError(name, { type: BLUR_ERROR, message });
     else if (getFieldState(name).error?.type === BLUR_ERROR) clearErrors(name);
+  };
+  return {
+    onBlur: validate,
+    onChange: (value) => {
+      if (getFieldState(name).error?.type === BLUR_ERROR) validate(value);
+    },
   };
 }
