@@ -47,6 +47,7 @@ export const RecordLinksSchema = z.looseObject({
   publish: z.string().optional(),
   record_html: z.string().optional(),
   preview_html: z.string().optional(),
+  versions: z.string().optional(),
 });
 
 export const RecordFilesSchema = z.looseObject({

@@ -1,9 +1,12 @@
 import {
   collectVocabularyRefs,
   computeAccessStatus,
+  doiTransitionAfter,
+  keepsDoiTransition,
   loadRecord,
   normalizeDoi,
   validateForPublish,
+  type DoiTransition,
   type FieldError,
   type RecordData,
 } from '@cairn/shared';
@@ -516,6 +519,20 @@ export class RecordsService {
   }
 
   /**
+   * Which DOI a new version's draft may take (see `DoiTransition`), from the DOI of the version
+   * it follows; undefined where the rule does not apply: DOIs are required (every version gets a
+   * managed one), the draft is a first version or an edit of a published one, or no earlier
+   * version is left.
+   */
+  async doiTransition(row: DraftRow, isPublished?: boolean): Promise<DoiTransition | undefined> {
+    if (this.config.doi.required || row.versionIndex <= 1) return undefined;
+    if (isPublished ?? (await this.repo.getRecord(row.id)) !== undefined) return undefined;
+    const previous = await this.repo.latestRecord(row.parentId);
+    if (!previous) return undefined;
+    return doiTransitionAfter(readJson<RecordData>(previous.data).pids.doi);
+  }
+
+  /**
    * The editor shows "Draft has validation feedback" on load: the stored draft re-validated as
    * publishing would. Its data comes along, read once for both.
    */
@@ -694,6 +711,18 @@ export class RecordsService {
       });
     }
     const doi = data.pids.doi;
+    const transition = await this.doiTransition(row);
+    if (transition && !keepsDoiTransition(transition, doi)) {
+      const site = this.config.siteName;
+      errors.push({
+        field: 'pids.doi',
+        messages: [
+          transition === 'managed'
+            ? `A previous version used a DOI registered from ${site}. This version must also use a DOI from ${site}.`
+            : `A previous version was published with a DOI from an external provider or without one. You cannot use a DOI registered from ${site} for this version.`,
+        ],
+      });
+    }
     if (doi?.provider === 'external') {
       if (!doi.identifier)
         errors.push({ field: 'pids.doi', messages: ['Missing DOI for required field.'] });

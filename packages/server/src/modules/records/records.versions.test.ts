@@ -1,8 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { expectValidationFailed } from '../../test/assertions.js';
 import { ENGINES } from '../../test/databases.js';
-import { FilesApi, type Caller } from '../../test/files.js';
+import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
+
+const AFTER_MANAGED =
+  'A previous version used a DOI registered from Cairn. This version must also use a DOI from Cairn.';
+const AFTER_UNMANAGED =
+  'A previous version was published with a DOI from an external provider or without one. You cannot use a DOI registered from Cairn for this version.';
 
 describe.each(ENGINES)('record versions on %s', (engine) => {
   let t: TestApp;
@@ -26,6 +32,72 @@ describe.each(ENGINES)('record versions on %s', (engine) => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id as string;
   }
+
+  /** Reserves a managed DOI for draft `id`; the DOI. */
+  async function reserveDoi(id: string): Promise<string> {
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/pids/doi`,
+      headers: owner.headers,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().pids.doi.identifier as string;
+  }
+
+  function publish(id: string) {
+    return t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/actions/publish`,
+      headers: owner.headers,
+    });
+  }
+
+  /** A published first version without files, with a DOI reserved here when `managed`. */
+  async function firstVersion(managed: boolean): Promise<string> {
+    const { id } = await api.createDraft({
+      metadata: { ...PUBLISHABLE_METADATA, publisher: 'Cairn' },
+      files: { enabled: false },
+    });
+    if (managed) await reserveDoi(id);
+    await api.publish(id);
+    return id;
+  }
+
+  it('a new version after one with a DOI from this site may take, and must take, such a DOI', async () => {
+    const first = await firstVersion(true);
+    const second = await newVersion(first);
+    expectValidationFailed(await publish(second), [
+      { field: 'pids.doi', messages: [AFTER_MANAGED] },
+    ]);
+    const doi = await reserveDoi(second);
+    const published = await publish(second);
+    expect(published.statusCode, published.body).toBe(202);
+    expect(published.json().pids.doi.identifier).toBe(doi);
+    // Its own edits are not held to the rule: the DOI of a published version stays.
+    const edit = await t.request({
+      method: 'POST',
+      url: `/api/records/${second}/draft`,
+      headers: owner.headers,
+    });
+    expect(edit.statusCode).toBe(201);
+    expect((await publish(second)).statusCode).toBe(202);
+  });
+
+  it('a new version after one without a DOI from this site may not take one', async () => {
+    const first = await firstVersion(false);
+    const second = await newVersion(first);
+    await reserveDoi(second);
+    expectValidationFailed(await publish(second), [
+      { field: 'pids.doi', messages: [AFTER_UNMANAGED] },
+    ]);
+    const discard = await t.request({
+      method: 'DELETE',
+      url: `/api/records/${second}/draft/pids/doi`,
+      headers: owner.headers,
+    });
+    expect(discard.statusCode, discard.body).toBe(200);
+    expect((await publish(second)).statusCode).toBe(202);
+  });
 
   /**
    * Every row of `records` an update writes from now on is logged by a trigger: the database's
