@@ -77,6 +77,9 @@ export const RecordJsonSchema = z.looseObject({
   custom_fields: z.record(z.string(), z.unknown()).optional(),
   errors: z.array(FieldErrorSchema).optional(),
   ui: RecordUiSchema.optional(),
+  versions: z
+    .looseObject({ index: z.number().optional(), is_latest: z.boolean().optional() })
+    .optional(),
 });
 export type RecordJson = z.infer<typeof RecordJsonSchema>;
 

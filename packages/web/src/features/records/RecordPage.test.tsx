@@ -295,6 +295,20 @@ describe('RecordPage', () => {
     expect((await within(citation).findByText(/@dataset\{lovelace_2024/)).textContent).toBe(BIBTEX);
   });
 
+  it('names a version the same way on the page and in the versions list', async () => {
+    const record = richRecord();
+    delete (record.metadata as { version?: string }).version;
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const versions = screen.getByRole('region', { name: 'Versions' });
+    const current = await within(versions).findByText('Version 2');
+    expect(current.getAttribute('aria-current')).toBe('page');
+    expect(within(versions).getByRole('link', { name: 'v1' })).toBeTruthy();
+    const article = screen.getByRole('article', { name: 'Ocean temperatures' });
+    expect(within(article).getByText('Version 2')).toBeTruthy();
+  });
+
   it('tells a stranger that the files are under embargo, and lists none', () => {
     const record = richRecord({
       access: {

@@ -15,6 +15,7 @@ import { ExportLinks } from './ExportLinks';
 import { FilesSection } from './FilesSection';
 import { landingView, l10n, type LandingRecord } from './landing';
 import { MetadataDetails } from './MetadataDetails';
+import { useVersionLabel } from './useVersionLabel';
 import { VersionsList } from './VersionsList';
 
 /** `/records/:id`, the landing page; `?preview=1` shows the draft (reference §1.1 links). */
@@ -58,6 +59,7 @@ const ACCESS_COLORS: Record<string, string> = {
 function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPreview: boolean }) {
   const { t, i18n } = useTranslation();
   const { vocabularies } = useBootstrap();
+  const versionLabel = useVersionLabel();
   const record = useMemo(() => landingView(json), [json]);
   const { metadata, access } = record;
   const creators = metadata.creators ?? [];
@@ -88,11 +90,9 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
             <Badge variant="light" color={ACCESS_COLORS[accessStatus] ?? 'gray'}>
               {t(`records.access.${accessStatus}`, { defaultValue: accessStatus })}
             </Badge>
-            {metadata.version && (
-              <Badge variant="outline" color="gray">
-                {metadata.version}
-              </Badge>
-            )}
+            <Badge variant="outline" color="gray" style={{ textTransform: 'none' }}>
+              {versionLabel(json)}
+            </Badge>
           </Group>
           <Title order={1} id="record-title">
             {metadata.title || t('records.untitled')}
