@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 /** What a version is called by: its `metadata.version`, and its place among the versions. */
 export interface VersionedRecord {
-  metadata?: { version?: unknown };
+  metadata?: Readonly<Record<string, unknown>>;
   versions?: { index?: number };
 }
 
@@ -16,7 +16,7 @@ export function useVersionLabel(): (record: VersionedRecord) => string {
   const { t } = useTranslation();
   return useCallback(
     (record: VersionedRecord) => {
-      const version = record.metadata?.version;
+      const version = record.metadata?.['version'];
       if (typeof version === 'string' && version.trim() !== '') return version.trim();
       return t('records.versionN', { n: String(record.versions?.index ?? 1) });
     },
