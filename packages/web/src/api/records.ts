@@ -48,6 +48,7 @@ export const RecordLinksSchema = z.looseObject({
   record_html: z.string().optional(),
   preview_html: z.string().optional(),
   versions: z.string().optional(),
+  latest_html: z.string().optional(),
 });
 
 export const RecordFilesSchema = z.looseObject({

@@ -298,6 +298,18 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     );
   });
 
+  // A record's `latest_html`: the notice on an older version links here, and it stays right
+  // however many versions follow.
+  app.get('/records/:id/latest', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    try {
+      const latest = await deps.records.latestVersionId(request.identity.user, id);
+      return await reply.redirect(`/records/${encodeURIComponent(latest)}`);
+    } catch (error) {
+      return renderError(request, reply, error);
+    }
+  });
+
   app.get('/records/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const preview = (request.query as Record<string, unknown>).preview === '1';

@@ -309,6 +309,21 @@ describe('RecordPage', () => {
     expect(within(article).getByText('Version 2')).toBeTruthy();
   });
 
+  it('points an older version to the latest, and the latest to nothing', () => {
+    const older = richRecord({ versions: { index: 1, is_latest: false } });
+    older.links = { ...older.links, latest_html: `http://127.0.0.1:5000/records/${ID}/latest` };
+    serveLandingRequests(older);
+    const { unmount } = renderApp({ path: `/records/${ID}`, bootstrap: { record: older } });
+    expect(screen.getByText('There is a newer version of this record.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View the latest version' }).getAttribute('href')).toBe(
+      `http://127.0.0.1:5000/records/${ID}/latest`,
+    );
+    unmount();
+
+    renderApp({ path: `/records/${ID}`, bootstrap: { record: richRecord() } });
+    expect(screen.queryByText('There is a newer version of this record.')).toBeNull();
+  });
+
   it('tells a stranger that the files are under embargo, and lists none', () => {
     const record = richRecord({
       access: {

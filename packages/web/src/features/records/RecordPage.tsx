@@ -76,6 +76,19 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
     <Grid gap="xl">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Stack component="article" gap="lg" aria-labelledby="record-title">
+          {isPublished && !isPreview && json.versions?.is_latest === false && (
+            <Alert color="yellow" variant="light">
+              <Text size="sm">
+                {t('records.newerVersion')}{' '}
+                {/* The server's redirect: the latest is whichever version is newest when followed. */}
+                <Anchor
+                  href={json.links.latest_html ?? `/records/${encodeURIComponent(json.id)}/latest`}
+                >
+                  {t('records.viewLatest')}
+                </Anchor>
+              </Text>
+            </Alert>
+          )}
           <Group gap="xs">
             {publicationDate && (
               <Badge variant="outline" color="gray">
