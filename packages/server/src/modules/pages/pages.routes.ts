@@ -268,6 +268,14 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     try {
       result = await deps.records.readDraft(request.identity.user, id);
     } catch (error) {
+      // A published record without an open draft: the page offers its owner to edit it.
+      if (
+        error instanceof AppError &&
+        error.status === 404 &&
+        (await deps.records.canEditPublished(request.identity.user, id))
+      ) {
+        return render(request, reply, { title: 'Edit upload', page: 'deposit' });
+      }
       return renderError(request, reply, error);
     }
     const user = request.identity.user;

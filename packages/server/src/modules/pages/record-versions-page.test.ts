@@ -50,4 +50,28 @@ describe.each(ENGINES)('record version pages on %s', (engine) => {
       message: 'The persistent identifier does not exist.',
     });
   });
+
+  it('offers the owner of a published record without a draft its editor, and others nothing', async () => {
+    const id = await api.publishedRecord('Shag nests');
+    const page = await t.request({ method: 'GET', url: `/uploads/${id}`, headers: owner.headers });
+    expect(page.statusCode).toBe(200);
+    const bootstrap = bootstrapOf(page.body);
+    expect(bootstrap.error).toBeNull();
+    expect(page.body).toContain('<title>Edit upload | Cairn</title>');
+
+    const stranger = await t.user();
+    const refused = await t.request({
+      method: 'GET',
+      url: `/uploads/${id}`,
+      headers: stranger.headers,
+    });
+    expect(refused.statusCode).toBe(bootstrapOf(refused.body).error.status);
+    expect(refused.statusCode).not.toBe(200);
+    const missing = await t.request({
+      method: 'GET',
+      url: '/uploads/nopes-00000',
+      headers: owner.headers,
+    });
+    expect(missing.statusCode).toBe(404);
+  });
 });

@@ -507,6 +507,18 @@ export class RecordsService {
     return { can_manage: owner, can_new_version: owner, can_delete_draft: owner };
   }
 
+  /**
+   * Whether `id` is a published record that `user` may open an edit draft of (its owner or an
+   * admin): the editor's address then offers that instead of "not found".
+   */
+  async canEditPublished(user: User | undefined, id: string): Promise<boolean> {
+    if (!user || !isRecordId(id)) return false;
+    const record = await this.repo.getRecord(id);
+    if (!record || record.deletedAt !== null) return false;
+    const parent = await this.repo.getParent(record.parentId);
+    return parent !== undefined && this.isOwner(user, parent);
+  }
+
   /** GET …/draft: the draft, to its owner (and admins) only. */
   async readDraft(
     user: User | undefined,

@@ -324,6 +324,31 @@ describe('RecordPage', () => {
     expect(screen.queryByText('There is a newer version of this record.')).toBeNull();
   });
 
+  it('offers its owner Edit and New version, and a reader neither', async () => {
+    const record = richRecord({
+      parent: { id: 'parnt-00001', access: { owned_by: { user: ADA.id } } },
+    });
+    serveLandingRequests(record);
+    const { unmount } = renderApp({ path: `/records/${ID}`, bootstrap: { record, user: null } });
+    expect(screen.queryByRole('group', { name: 'Manage this record' })).toBeNull();
+    unmount();
+
+    const next = buildDraft({ id: 'newer-00002' });
+    const requests = stubFetch((request) => {
+      if (request.method === 'POST') return jsonResponse(201, next);
+      if (request.url.startsWith('/api/records/newer-00002/draft')) return jsonResponse(200, next);
+      return jsonResponse(200, { hits: { hits: [record], total: 1 } });
+    });
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+    const actions = screen.getByRole('group', { name: 'Manage this record' });
+    expect(within(actions).getByRole('button', { name: 'Edit' })).toBeTruthy();
+    fireEvent.click(within(actions).getByRole('button', { name: 'New version' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit upload' })).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual([
+      `/api/records/${ID}/versions?expand=1`,
+    ]);
+  });
+
   it('tells a stranger that the files are under embargo, and lists none', () => {
     const record = richRecord({
       access: {

@@ -13,8 +13,9 @@ import { CitationBox } from './CitationBox';
 import { PeopleList } from './CreatorsList';
 import { ExportLinks } from './ExportLinks';
 import { FilesSection } from './FilesSection';
-import { landingView, l10n, type LandingRecord } from './landing';
+import { isOwner, landingView, l10n, type LandingRecord } from './landing';
 import { MetadataDetails } from './MetadataDetails';
+import { OwnerActions } from './OwnerActions';
 import { useVersionLabel } from './useVersionLabel';
 import { VersionsList } from './VersionsList';
 
@@ -58,7 +59,7 @@ const ACCESS_COLORS: Record<string, string> = {
 
 function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPreview: boolean }) {
   const { t, i18n } = useTranslation();
-  const { vocabularies } = useBootstrap();
+  const { vocabularies, user } = useBootstrap();
   const versionLabel = useVersionLabel();
   const record = useMemo(() => landingView(json), [json]);
   const { metadata, access } = record;
@@ -133,6 +134,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
         <Stack gap="lg" component="aside" aria-label={t('records.sidebar')}>
+          {isPublished && !isPreview && isOwner(record, user) && <OwnerActions id={record.id} />}
           {record.doi && (
             <Stack gap={4}>
               <Text fw={600} size="sm">
