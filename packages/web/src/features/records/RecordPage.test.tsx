@@ -93,9 +93,11 @@ function richRecord(overrides: Partial<RecordJson> = {}): RecordJson {
 }
 
 /** Answers the landing page's own requests: versions, exports and file previews. */
-function serveLandingRequests(record: RecordJson): RecordedRequest[] {
+function serveLandingRequests(record: RecordJson, communities: unknown[] = []): RecordedRequest[] {
   return stubFetch((request) => {
     const url = new URL(request.url, 'http://localhost');
+    if (url.pathname === `/api/records/${ID}/communities`)
+      return jsonResponse(200, { hits: { hits: communities, total: communities.length } });
     if (url.pathname === `/api/records/${ID}/versions`) {
       return jsonResponse(200, {
         hits: {
@@ -347,6 +349,41 @@ describe('RecordPage', () => {
     expect(requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual([
       `/api/records/${ID}/versions?expand=1`,
     ]);
+  });
+
+  it('shows the communities the record belongs to, with their logos and links', async () => {
+    const record = richRecord();
+    serveLandingRequests(record, [
+      {
+        id: 'c0mm-0001',
+        slug: 'seabirds',
+        metadata: { title: 'Seabird Network' },
+        links: {
+          self: 'http://127.0.0.1:5000/api/communities/c0mm-0001',
+          logo: 'http://127.0.0.1:5000/api/communities/c0mm-0001/logo',
+        },
+        ui: { has_logo: true },
+      },
+    ]);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const communities = await screen.findByRole('region', { name: 'Communities' });
+    const link = within(communities).getByRole('link', { name: 'Seabird Network' });
+    expect(link.getAttribute('href')).toBe('/communities/seabirds');
+    const logo = communities.querySelector('img');
+    expect(logo?.getAttribute('src')).toBe('/api/communities/c0mm-0001/logo');
+    expect(logo?.getAttribute('alt')).toBe('');
+  });
+
+  it('shows no communities heading for a record in none', async () => {
+    const record = richRecord();
+    const requests = serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+    await waitFor(() =>
+      expect(requests.some((r) => r.url.includes(`/api/records/${ID}/communities`))).toBe(true),
+    );
+    await screen.findByRole('region', { name: 'Versions' });
+    expect(screen.queryByRole('region', { name: 'Communities' })).toBeNull();
   });
 
   it('tells a stranger that the files are under embargo, and lists none', () => {

@@ -16,6 +16,7 @@ import { FilesSection } from './FilesSection';
 import { isOwner, landingView, l10n, type LandingRecord } from './landing';
 import { MetadataDetails } from './MetadataDetails';
 import { OwnerActions } from './OwnerActions';
+import { RecordCommunities } from './RecordCommunities';
 import { useVersionLabel } from './useVersionLabel';
 import { VersionsList } from './VersionsList';
 
@@ -152,6 +153,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
               </Anchor>
             </Stack>
           )}
+          {isPublished && !isPreview && <RecordCommunities id={record.id} />}
           {isPublished && !isPreview && <VersionsList id={record.id} />}
           {isPublished && !isPreview && <CitationBox id={record.id} />}
           {isPublished && !isPreview && <ExportLinks id={record.id} />}
