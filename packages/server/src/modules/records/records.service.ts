@@ -508,6 +508,38 @@ export class RecordsService {
   }
 
   /**
+   * The concept DOI (`parent.pids.doi`, `{prefix}/{parent id}`), which stands for every version:
+   * minted when the parent's first version with a managed DOI is published, and queued for
+   * registration again at each later one, so that DataCite's record of it points to the latest
+   * version and lists every version. Returns whether `parentData` changed.
+   */
+  private async keepConceptDoi(
+    trx: RecordsRepository,
+    parentId: string,
+    parentData: ParentData,
+  ): Promise<boolean> {
+    const status = this.config.doi.datacite ? 'publishing' : 'registered';
+    const existing = (parentData.pids.doi as { identifier?: string } | undefined)?.identifier;
+    if (existing) {
+      await trx.updatePid('doi', existing, { status, nextAttemptAt: null });
+      return false;
+    }
+    const identifier = `${this.config.doi.prefix}/${parentId}`;
+    await trx.insertPid({
+      scheme: 'doi',
+      identifier,
+      recordId: parentId,
+      provider: this.managedProvider,
+      status,
+    });
+    parentData.pids = {
+      ...parentData.pids,
+      doi: { identifier, provider: this.managedProvider, client: this.managedProvider },
+    };
+    return true;
+  }
+
+  /**
    * Whether `id` is a published record that `user` may open an edit draft of (its owner or an
    * admin): the editor's address then offers that instead of "not found".
    */
@@ -849,6 +881,10 @@ export class RecordsService {
       const latest = await trx.latestRecord(row.parentId);
       if (latest) await trx.setLatest(row.parentId, latest.id);
       const parentData = readJson<ParentData>(parent.data);
+      let parentChanged = false;
+      if (finalDoi && finalDoi.provider !== 'external') {
+        parentChanged = await this.keepConceptDoi(trx, row.parentId, parentData);
+      }
       if (parentData.review || options.intoCommunity) {
         // A published record has no review any more; an accepted one puts it in the community.
         delete parentData.review;
@@ -860,8 +896,9 @@ export class RecordsService {
           };
           await trx.setCommunities(row.parentId, parentData.communities.ids as string[], now);
         }
-        await trx.updateParent(row.parentId, JSON.stringify(parentData), now);
+        parentChanged = true;
       }
+      if (parentChanged) await trx.updateParent(row.parentId, JSON.stringify(parentData), now);
       const stored = await trx.getRecord(id);
       return { row: stored!, parent: (await trx.getParent(row.parentId))! };
     });

@@ -138,4 +138,25 @@ describe.each(ENGINES)('record versions on %s', (engine) => {
     const hits = versions.json().hits.hits as { id: string; versions: { is_latest: boolean } }[];
     expect(hits.filter((h) => h.versions.is_latest).map((h) => h.id)).toEqual([next]);
   });
+
+  it('gives the parent a concept DOI with the first managed one, and keeps it for later versions', async () => {
+    const first = await firstVersion(true);
+    const v1 = (await t.request({ method: 'GET', url: `/api/records/${first}` })).json();
+    // Managed like the version's own (without DataCite configured, by the `local` provider).
+    expect(v1.parent.pids.doi).toEqual({
+      identifier: `10.5072/${v1.parent.id}`,
+      provider: 'local',
+      client: 'local',
+    });
+    expect(v1.parent.pids.doi.identifier).not.toBe(v1.pids.doi.identifier);
+    const second = await newVersion(first);
+    const doi = await reserveDoi(second);
+    const v2 = await publish(second);
+    expect(v2.json().pids.doi.identifier).toBe(doi);
+    expect(v2.json().parent.pids.doi).toEqual(v1.parent.pids.doi);
+
+    const withoutDoi = await firstVersion(false);
+    const plain = (await t.request({ method: 'GET', url: `/api/records/${withoutDoi}` })).json();
+    expect(plain.parent.pids).toEqual({});
+  });
 });

@@ -386,6 +386,22 @@ describe('RecordPage', () => {
     expect(screen.queryByRole('region', { name: 'Communities' })).toBeNull();
   });
 
+  it("gives the DOI that cites all versions beside the version's own", () => {
+    const record = richRecord({
+      parent: {
+        id: 'parnt-00001',
+        access: { owned_by: { user: '99' } },
+        pids: { doi: { identifier: '10.5072/parnt-00001', provider: 'datacite' } },
+      },
+    });
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+    const concept = screen.getByRole('link', { name: '10.5072/parnt-00001' });
+    expect(concept.getAttribute('href')).toBe('https://doi.org/10.5072/parnt-00001');
+    expect(concept.parentElement?.textContent).toBe('Cite all versions: 10.5072/parnt-00001');
+    expect(screen.getByRole('link', { name: `DOI 10.5072/${ID}` })).toBeTruthy();
+  });
+
   it('tells a stranger that the files are under embargo, and lists none', () => {
     const record = richRecord({
       access: {

@@ -73,6 +73,9 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
   const publicationDate = json.ui?.publication_date_l10n_long ?? metadata.publication_date;
   const accessStatus = access.status ?? 'open';
   const isPublished = !record.isDraft;
+  // The parent's DOI stands for every version (a concept DOI); each version may have its own.
+  const conceptDoi = (json.parent as { pids?: { doi?: { identifier?: string } } } | undefined)?.pids
+    ?.doi?.identifier;
 
   return (
     <Grid gap="xl">
@@ -152,6 +155,12 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
                 </Badge>
               </Anchor>
             </Stack>
+          )}
+          {conceptDoi && (
+            <Text size="sm">
+              {t('records.citeAllVersions')}{' '}
+              <Anchor href={`https://doi.org/${conceptDoi}`}>{conceptDoi}</Anchor>
+            </Text>
           )}
           {isPublished && !isPreview && <RecordCommunities id={record.id} />}
           {isPublished && !isPreview && <VersionsList id={record.id} />}
