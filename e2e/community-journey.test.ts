@@ -182,6 +182,12 @@ describe('community review journey', () => {
       await curatorPage.getByRole('link', { name: 'Gannet colony counts' }).click();
       await expectPath(curatorPage, `/records/${draftId}`);
       await curatorPage.getByRole('heading', { name: 'Gannet colony counts', level: 1 }).waitFor();
+      // Its landing page names the community it was accepted into, and leads back to it.
+      await curatorPage
+        .getByRole('region', { name: 'Communities' })
+        .getByRole('link', { name: 'Seabird Monitoring' })
+        .click();
+      await expectPath(curatorPage, '/communities/seabirds');
 
       // The depositor sees the request accepted and the record published in the community.
       await page.reload();

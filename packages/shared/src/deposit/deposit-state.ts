@@ -412,6 +412,30 @@ export function isManagedProvider(provider: string): boolean {
 }
 
 /**
+ * Which DOI a new version may take where DOIs are optional: `managed` (only one reserved here)
+ * after a version whose own DOI is managed, `unmanaged` (an external DOI or none) after one with
+ * an external DOI or none. The previous version's own DOI decides, so that a chain of versions
+ * never mixes DOIs registered here with others.
+ */
+export type DoiTransition = 'managed' | 'unmanaged';
+
+/** The {@link DoiTransition} that follows a published version whose DOI is `previousDoi`. */
+export function doiTransitionAfter(
+  previousDoi: { provider: string } | undefined | null,
+): DoiTransition {
+  return previousDoi && isManagedProvider(previousDoi.provider) ? 'managed' : 'unmanaged';
+}
+
+/** Whether a new version's `doi` keeps to `transition` (no DOI counts as unmanaged). */
+export function keepsDoiTransition(
+  transition: DoiTransition,
+  doi: { provider: string } | undefined | null,
+): boolean {
+  const managed = Boolean(doi && isManagedProvider(doi.provider));
+  return transition === 'managed' ? managed : !managed;
+}
+
+/**
  * The DOI check before publish or submit (SPEC §5 PIDs): when configuration does not require a
  * DOI, the person chose that they need one (a managed DOI), and none is reserved, the action is
  * blocked and `pids.doi` shows "DOI is needed…" with the action's wording. Answers the action

@@ -47,6 +47,8 @@ export const RecordLinksSchema = z.looseObject({
   publish: z.string().optional(),
   record_html: z.string().optional(),
   preview_html: z.string().optional(),
+  versions: z.string().optional(),
+  latest_html: z.string().optional(),
 });
 
 export const RecordFilesSchema = z.looseObject({
@@ -76,6 +78,9 @@ export const RecordJsonSchema = z.looseObject({
   custom_fields: z.record(z.string(), z.unknown()).optional(),
   errors: z.array(FieldErrorSchema).optional(),
   ui: RecordUiSchema.optional(),
+  versions: z
+    .looseObject({ index: z.number().optional(), is_latest: z.boolean().optional() })
+    .optional(),
 });
 export type RecordJson = z.infer<typeof RecordJsonSchema>;
 

@@ -275,6 +275,14 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     try {
       result = await deps.records.readDraft(request.identity.user, id);
     } catch (error) {
+      // A published record without an open draft: the page offers its owner to edit it.
+      if (
+        error instanceof AppError &&
+        error.status === 404 &&
+        (await deps.records.canEditPublished(request.identity.user, id))
+      ) {
+        return render(request, reply, { title: 'Edit upload', page: 'deposit' });
+      }
       return renderError(request, reply, error);
     }
     const user = request.identity.user;
@@ -303,6 +311,18 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         return draft;
       },
     );
+  });
+
+  // A record's `latest_html`: the notice on an older version links here, and it stays right
+  // however many versions follow.
+  app.get('/records/:id/latest', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    try {
+      const latest = await deps.records.latestVersionId(request.identity.user, id);
+      return await reply.redirect(`/records/${encodeURIComponent(latest)}`);
+    } catch (error) {
+      return renderError(request, reply, error);
+    }
   });
 
   app.get('/records/:id', async (request, reply) => {

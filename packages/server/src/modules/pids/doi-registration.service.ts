@@ -1,5 +1,7 @@
 import type { Config } from '../../config.js';
+import type { RecordData } from '@cairn/shared';
 import { nowIso } from '../../database/database.js';
+import { readJson } from '../../database/schema.js';
 import type { RecordsRepository } from '../records/records.repository.js';
 import { presentRecord, withIndexedLookup } from '../records/records.presenter.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
@@ -57,9 +59,22 @@ export class DoiRegistrationService {
     const vocab = await this.vocabularies.snapshot();
     let registered = 0;
     for (const pid of due) {
-      const row = await this.repo.getRecord(pid.recordId);
-      const parent = row && (await this.repo.getParent(row.parentId));
-      if (!row || !parent) continue;
+      // A concept DOI belongs to the parent: it is registered with the latest version's
+      // metadata and landing page, and names every version with a DOI.
+      const conceptOf = await this.repo.getParent(pid.recordId);
+      const row = conceptOf
+        ? await this.repo.latestRecord(conceptOf.id)
+        : await this.repo.getRecord(pid.recordId);
+      const parent = conceptOf ?? (row && (await this.repo.getParent(row.parentId)));
+      if (!row || !parent) {
+        // Nothing left to describe (every version deleted): stop asking, keep the reason.
+        await this.repo.updatePid('doi', pid.identifier, {
+          status: 'registered',
+          registrationError: 'No published version is left to register this DOI with.',
+          nextAttemptAt: null,
+        });
+        continue;
+      }
       const options = {
         siteUrl: this.config.siteUrl,
         ui: false,
@@ -72,12 +87,14 @@ export class DoiRegistrationService {
         parent,
         await withIndexedLookup(options, [row], this.vocabularies),
       );
-      const doi =
-        (json.pids as Record<string, { identifier: string }>).doi?.identifier ?? pid.identifier;
+      const pids = json.pids as Record<string, { identifier: string }>;
+      if (conceptOf) pids.doi = { identifier: pid.identifier };
+      const doi = pids.doi?.identifier ?? pid.identifier;
       try {
         const attributes = toDataCiteAttributes(json as unknown as RecordForDataCite, {
           publisherFallback: this.config.siteName,
           siteUrl: this.config.siteUrl,
+          ...(conceptOf ? { versionDois: await this.versionDois(conceptOf.id) } : {}),
         });
         await this.client.registerDoi(doi, `${this.config.siteUrl}/records/${row.id}`, attributes);
         await this.repo.updatePid('doi', pid.identifier, {
@@ -102,5 +119,18 @@ export class DoiRegistrationService {
       }
     }
     return registered;
+  }
+
+  /** The DOIs of a parent's published versions, newest first, for the concept's HasVersion. */
+  private async versionDois(parentId: string): Promise<string[]> {
+    const dois: string[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const { rows, total } = await this.repo.listVersions(parentId, offset, 500, true);
+      for (const version of rows) {
+        const doi = readJson<RecordData>(version.data).pids.doi;
+        if (doi && doi.provider !== 'external') dois.push(doi.identifier);
+      }
+      if (offset + rows.length >= total || rows.length === 0) return dois;
+    }
   }
 }

@@ -283,8 +283,9 @@ describe.each(ENGINES)('DataCite registration (%s)', (engine) => {
     expect(await pidRows(t, draft.id as string)).toMatchObject([
       { identifier: doi.toLowerCase(), status: 'registered', registrationError: null },
     ]);
-    expect(datacite.seen).toHaveLength(1);
-    const [request] = datacite.seen;
+    // The version's DOI, and the concept DOI of its parent (its own test, below).
+    expect(datacite.seen).toHaveLength(2);
+    const request = datacite.seen.find((r) => r.path === `/dois/${doi}`);
     expect(request).toMatchObject({ method: 'PUT', path: `/dois/${doi}`, authorized: true });
     expect(request?.body.data).toMatchObject({
       id: doi,
@@ -297,6 +298,75 @@ describe.each(ENGINES)('DataCite registration (%s)', (engine) => {
         publisher: expect.anything(),
         types: expect.objectContaining({ resourceTypeGeneral: 'Dataset' }),
       },
+    });
+  });
+
+  it('registers a concept DOI for all versions, pointing to the latest and naming each', async () => {
+    const first = await d.create();
+    expect((await d.publish(first.id as string)).statusCode).toBe(202);
+    await t.services.doi.idle();
+    const v1 = (await t.request({ method: 'GET', url: `/api/records/${first.id}` })).json();
+    const concept = v1.parent.pids.doi.identifier as string;
+    const v1Doi = v1.pids.doi.identifier as string;
+    expect(v1.parent.pids.doi).toEqual({
+      identifier: `10.5072/${v1.parent.id}`,
+      provider: 'datacite',
+      client: 'datacite',
+    });
+    expect(concept).not.toBe(v1Doi);
+    const registration = (doi: string): Record<string, any> =>
+      (datacite.seen.filter((r) => r.path === `/dois/${doi}`).at(-1)?.body as Record<string, any>)
+        .data.attributes as Record<string, any>;
+    expect(registration(v1Doi).relatedIdentifiers).toContainEqual({
+      relatedIdentifier: concept,
+      relatedIdentifierType: 'DOI',
+      relationType: 'IsVersionOf',
+    });
+    expect(registration(concept)).toMatchObject({
+      doi: concept,
+      url: `https://cairn.test/records/${first.id}`,
+      relatedIdentifiers: [
+        { relatedIdentifier: v1Doi, relatedIdentifierType: 'DOI', relationType: 'HasVersion' },
+      ],
+    });
+
+    const next = await t.request({
+      method: 'POST',
+      url: `/api/records/${first.id}/versions`,
+      headers: owner.headers,
+    });
+    const second = next.json().id as string;
+    const published = await d.publish(second);
+    expect(published.statusCode, published.body).toBe(202);
+    const v2Doi = published.json().pids.doi.identifier as string;
+    expect(published.json().parent.pids.doi.identifier).toBe(concept);
+    expect(v2Doi).toBe(`10.5072/${second}`);
+    await t.services.doi.idle();
+    expect(registration(concept)).toMatchObject({
+      url: `https://cairn.test/records/${second}`,
+      relatedIdentifiers: [
+        { relatedIdentifier: v2Doi, relatedIdentifierType: 'DOI', relationType: 'HasVersion' },
+        { relatedIdentifier: v1Doi, relatedIdentifierType: 'DOI', relationType: 'HasVersion' },
+      ],
+    });
+    expect(registration(v2Doi).relatedIdentifiers).toContainEqual({
+      relatedIdentifier: concept,
+      relatedIdentifierType: 'DOI',
+      relationType: 'IsVersionOf',
+    });
+    expect(await pidRows(t, v1.parent.id as string)).toMatchObject([
+      { identifier: concept.toLowerCase(), status: 'registered' },
+    ]);
+    // The DataCite JSON export carries the same relation.
+    const exported = await t.request({
+      method: 'GET',
+      url: `/api/records/${second}`,
+      headers: { accept: 'application/vnd.datacite.datacite+json' },
+    });
+    expect(exported.json().relatedIdentifiers).toContainEqual({
+      relatedIdentifier: concept,
+      relatedIdentifierType: 'DOI',
+      relationType: 'IsVersionOf',
     });
   });
 

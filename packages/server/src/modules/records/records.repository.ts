@@ -311,15 +311,27 @@ export class RecordsRepository {
     }
   }
 
-  /** Marks exactly one version of a parent as the latest. */
+  /**
+   * Marks exactly one version of a parent as the latest. Only the version that held the mark is
+   * written: clearing it on every earlier version made each publish cost as many row writes as the
+   * parent had versions.
+   */
   async setLatest(parentId: string, id: string): Promise<void> {
     await this.x
       .updateTable('records')
       .set({ isLatest: 0 })
       .where('parentId', '=', parentId)
+      // A literal, not a parameter: SQLite uses the partial index on the latest versions only
+      // when the query itself says `is_latest = 1`.
+      .where('isLatest', '=', sql.lit(1))
       .where('id', '!=', id)
       .execute();
-    await this.x.updateTable('records').set({ isLatest: 1 }).where('id', '=', id).execute();
+    await this.x
+      .updateTable('records')
+      .set({ isLatest: 1 })
+      .where('id', '=', id)
+      .where('isLatest', '=', 0)
+      .execute();
   }
 
   async bumpRecordRevision(

@@ -1,9 +1,12 @@
 import {
   collectVocabularyRefs,
   computeAccessStatus,
+  doiTransitionAfter,
+  keepsDoiTransition,
   loadRecord,
   normalizeDoi,
   validateForPublish,
+  type DoiTransition,
   type FieldError,
   type RecordData,
 } from '@cairn/shared';
@@ -504,6 +507,50 @@ export class RecordsService {
     return { can_manage: owner, can_new_version: owner, can_delete_draft: owner };
   }
 
+  /**
+   * The concept DOI (`parent.pids.doi`, `{prefix}/{parent id}`), which stands for every version:
+   * minted when the parent's first version with a managed DOI is published, and queued for
+   * registration again at each later one, so that DataCite's record of it points to the latest
+   * version and lists every version. Returns whether `parentData` changed.
+   */
+  private async keepConceptDoi(
+    trx: RecordsRepository,
+    parentId: string,
+    parentData: ParentData,
+  ): Promise<boolean> {
+    const status = this.config.doi.datacite ? 'publishing' : 'registered';
+    const existing = (parentData.pids.doi as { identifier?: string } | undefined)?.identifier;
+    if (existing) {
+      await trx.updatePid('doi', existing, { status, nextAttemptAt: null });
+      return false;
+    }
+    const identifier = `${this.config.doi.prefix}/${parentId}`;
+    await trx.insertPid({
+      scheme: 'doi',
+      identifier,
+      recordId: parentId,
+      provider: this.managedProvider,
+      status,
+    });
+    parentData.pids = {
+      ...parentData.pids,
+      doi: { identifier, provider: this.managedProvider, client: this.managedProvider },
+    };
+    return true;
+  }
+
+  /**
+   * Whether `id` is a published record that `user` may open an edit draft of (its owner or an
+   * admin): the editor's address then offers that instead of "not found".
+   */
+  async canEditPublished(user: User | undefined, id: string): Promise<boolean> {
+    if (!user || !isRecordId(id)) return false;
+    const record = await this.repo.getRecord(id);
+    if (!record || record.deletedAt !== null) return false;
+    const parent = await this.repo.getParent(record.parentId);
+    return parent !== undefined && this.isOwner(user, parent);
+  }
+
   /** GET …/draft: the draft, to its owner (and admins) only. */
   async readDraft(
     user: User | undefined,
@@ -513,6 +560,20 @@ export class RecordsService {
     const loaded = await this.loadDraft(user, id);
     const errors = options.feedback ? this.draftFeedback(loaded.row).errors : [];
     return this.draftResult(loaded.row, loaded.parent, errors, loaded);
+  }
+
+  /**
+   * Which DOI a new version's draft may take (see `DoiTransition`), from the DOI of the version
+   * it follows; undefined where the rule does not apply: DOIs are required (every version gets a
+   * managed one), the draft is a first version or an edit of a published one, or no earlier
+   * version is left.
+   */
+  async doiTransition(row: DraftRow, isPublished?: boolean): Promise<DoiTransition | undefined> {
+    if (this.config.doi.required || row.versionIndex <= 1) return undefined;
+    if (isPublished ?? (await this.repo.getRecord(row.id)) !== undefined) return undefined;
+    const previous = await this.repo.latestRecord(row.parentId);
+    if (!previous) return undefined;
+    return doiTransitionAfter(readJson<RecordData>(previous.data).pids.doi);
   }
 
   /**
@@ -696,6 +757,18 @@ export class RecordsService {
       });
     }
     const doi = data.pids.doi;
+    const transition = await this.doiTransition(row);
+    if (transition && !keepsDoiTransition(transition, doi)) {
+      const site = this.config.siteName;
+      errors.push({
+        field: 'pids.doi',
+        messages: [
+          transition === 'managed'
+            ? `A previous version used a DOI registered from ${site}. This version must also use a DOI from ${site}.`
+            : `A previous version was published with a DOI from an external provider or without one. You cannot use a DOI registered from ${site} for this version.`,
+        ],
+      });
+    }
     if (doi?.provider === 'external') {
       if (!doi.identifier)
         errors.push({ field: 'pids.doi', messages: ['Missing DOI for required field.'] });
@@ -810,6 +883,10 @@ export class RecordsService {
       const latest = await trx.latestRecord(row.parentId);
       if (latest) await trx.setLatest(row.parentId, latest.id);
       const parentData = readJson<ParentData>(parent.data);
+      let parentChanged = false;
+      if (finalDoi && finalDoi.provider !== 'external') {
+        parentChanged = await this.keepConceptDoi(trx, row.parentId, parentData);
+      }
       if (parentData.review || options.intoCommunity) {
         // A published record has no review any more; an accepted one puts it in the community.
         delete parentData.review;
@@ -821,8 +898,9 @@ export class RecordsService {
           };
           await trx.setCommunities(row.parentId, parentData.communities.ids as string[], now);
         }
-        await trx.updateParent(row.parentId, JSON.stringify(parentData), now);
+        parentChanged = true;
       }
+      if (parentChanged) await trx.updateParent(row.parentId, JSON.stringify(parentData), now);
       const stored = await trx.getRecord(id);
       return { row: stored!, parent: (await trx.getParent(row.parentId))! };
     });

@@ -93,6 +93,25 @@ export function useCommunities(query: CommunitiesQuery) {
   });
 }
 
+/**
+ * `GET /api/records/{id}/communities`: the communities a published record belongs to, for its
+ * landing page (the first page is plenty: a record joins a handful).
+ */
+export function useRecordCommunities(id: string, enabled: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['records', id, 'communities'] as const,
+    queryFn: async () =>
+      CommunityHitsSchema.parse(
+        await client.get(`/api/records/${encodeURIComponent(id)}/communities`, {
+          query: { size: '25' },
+        }),
+      ).hits,
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
 /** One community by slug (or uuid). */
 export function useCommunity(slug: string) {
   const client = useApiClient();

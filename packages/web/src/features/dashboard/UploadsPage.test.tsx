@@ -38,6 +38,29 @@ describe('UploadsPage', () => {
     expect(requests[0]?.url).toBe('/api/user/records?sort=updated-desc&page=1&size=10');
   });
 
+  it("names each upload's version as its landing page does", async () => {
+    stubFetchSequence(
+      page([
+        buildDraft({
+          id: 'draft-3',
+          metadata: { title: 'Third take' },
+          versions: { index: 3, is_latest: false },
+        }),
+        buildRecord({
+          id: 'rec-2',
+          metadata: { title: 'Second take', version: '2.0' },
+          versions: { index: 2, is_latest: true },
+        }),
+      ]),
+    );
+    renderApp({ path: '/me/uploads' });
+
+    const third = (await screen.findByRole('link', { name: 'Third take' })).closest('tr')!;
+    expect(within(third).getByText('Version 3')).toBeTruthy();
+    const second = screen.getByRole('link', { name: 'Second take' }).closest('tr')!;
+    expect(within(second).getByText('2.0')).toBeTruthy();
+  });
+
   it('searches, filters, sorts and pages through the address', async () => {
     const requests = stubFetch(() =>
       page(

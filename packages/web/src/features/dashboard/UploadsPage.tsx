@@ -20,6 +20,7 @@ import { PageLoader } from '../../components/PageLoader';
 import { SearchForm } from '../../components/SearchForm';
 import { PagePagination } from '../../components/PagePagination';
 import { UPLOADS_PAGE_SIZE, useOpenDraft, useUserRecords, type UploadsQuery } from './api';
+import { useVersionLabel } from '../records/useVersionLabel';
 
 const SORTS = ['updated-desc', 'updated-asc', 'newest', 'oldest', 'bestmatch'] as const;
 const FILTERS = ['all', 'published', 'draft'] as const;
@@ -133,6 +134,7 @@ function UploadRow({ upload }: { upload: RecordJson }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const open = useOpenDraft();
+  const versionLabel = useVersionLabel();
   const id = encodeURIComponent(upload.id);
   const title = upload.metadata.title || t('dashboard.untitled');
   const updated = upload.updated
@@ -154,6 +156,9 @@ function UploadRow({ upload }: { upload: RecordJson }) {
         <Anchor component={Link} to={upload.is_draft ? `/uploads/${id}` : `/records/${id}`}>
           {title}
         </Anchor>
+        <Text size="xs" c="dimmed">
+          {versionLabel(upload)}
+        </Text>
       </Table.Td>
       <Table.Td>
         <Badge variant="light" color={upload.is_draft ? 'gray' : 'green'}>

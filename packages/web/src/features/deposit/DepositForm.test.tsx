@@ -400,6 +400,40 @@ describe('DepositForm', () => {
     expect(screen.queryByText('Record successfully saved.')).toBeNull();
   });
 
+  it('offers a new version the kind of DOI the version it follows has', async () => {
+    const SITE = 'http://127.0.0.1:5000';
+    const previous = buildRecord({
+      id: 'first-00001',
+      pids: { doi: { identifier: '10.5072/first-00001', provider: 'datacite' } },
+    });
+    const requests = stubFetchSequence(
+      jsonResponse(200, { hits: { hits: [previous], total: 1 }, links: {}, sortBy: 'version' }),
+    );
+    const draft = buildDraft({ id: 'second-0002' });
+    renderApp({
+      path: '/uploads/second-0002',
+      bootstrap: {
+        draft: {
+          ...draft,
+          status: 'new_version_draft',
+          versions: { index: 2, is_latest_draft: true },
+          links: { ...draft.links, versions: `${SITE}/api/records/second-0002/versions` },
+        },
+      },
+    });
+    const radio = (name: string) => screen.getByRole<HTMLInputElement>('radio', { name });
+    await waitFor(() => expect(radio('Yes, I already have one').disabled).toBe(true));
+    expect(radio('No, I need one').disabled).toBe(false);
+    expect(
+      screen.getAllByText(
+        'A previous version used a DOI registered from Cairn. This version must also use a DOI from Cairn.',
+      ).length,
+    ).toBeGreaterThan(0);
+    expect(requests.map((r) => r.url)).toEqual([
+      `/api/records/second-0002/versions?size=1&sort=version`,
+    ]);
+  });
+
   it('shows the feedback stored with a loaded draft', () => {
     renderApp({
       path: '/uploads/abcde-12345',

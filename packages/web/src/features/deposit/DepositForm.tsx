@@ -26,6 +26,7 @@ import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { RecordJson } from '../../api/records';
 import { useBootstrap } from '../../bootstrap';
+import { useDoiTransition } from './api';
 import { ActionButton } from './ActionButton';
 import { CreatorsField } from './creators/CreatorsField';
 import { DeleteButton } from './DeleteButton';
@@ -170,6 +171,10 @@ export function DepositForm({
   else if (isRunning(actionState, 'discard-pid')) pidBusy = 'discard';
   const parentPids = record.parent?.['pids'] as { doi?: { identifier?: string } } | undefined;
   const parentDoi = parentPids?.doi?.identifier;
+  const doiTransition = useDoiTransition(
+    draft,
+    !record.is_published && (record.versions?.index ?? 1) > 1,
+  );
   const isSubmitting = actionState.running !== null;
   const publishDisabled = isPublishDisabled({ isSubmitting, files });
   const submitDisabled = isSubmitReviewDisabled({
@@ -247,7 +252,7 @@ export function DepositForm({
                     config={{ required: config.isDoiRequired }}
                     isPublished={record.is_published}
                     {...(parentDoi ? { parentDoi } : {})}
-                    isNewVersion={(record.versions?.index ?? 1) > 1}
+                    doiTransition={doiTransition}
                     onChoiceChange={(choice) => controller.setNeedsDoi(choice === 'no')}
                   />
                   <ResourceTypeField />

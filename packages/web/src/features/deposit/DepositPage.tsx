@@ -2,11 +2,12 @@ import { Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
-import { serverMessageOf } from '../../api/client';
+import { ApiError, serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { useDraft } from './api';
 import { DepositForm } from './DepositForm';
+import { PublishedWithoutDraft } from './PublishedWithoutDraft';
 
 /** `/uploads/new` and `/uploads/:id`. */
 export function DepositPage() {
@@ -32,9 +33,12 @@ export function DepositPage() {
   } else if (draft.isPending) {
     content = <PageLoader label={t('app.loading')} />;
   } else if (draft.isError) {
-    content = (
-      <ErrorNotice title={t('deposit.loadFailed')} message={serverMessageOf(draft.error)} />
-    );
+    content =
+      draft.error instanceof ApiError && draft.error.status === 404 ? (
+        <PublishedWithoutDraft id={id} error={draft.error} />
+      ) : (
+        <ErrorNotice title={t('deposit.loadFailed')} message={serverMessageOf(draft.error)} />
+      );
   } else {
     content = <DepositForm key={locationKey} initialDraft={draft.data} />;
   }

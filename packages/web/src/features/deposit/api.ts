@@ -1,9 +1,9 @@
-import type { DraftPayload } from '@cairn/shared';
+import { doiTransitionAfter, type DoiTransition, type DraftPayload } from '@cairn/shared';
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { z } from 'zod';
 import type { ApiClient } from '../../api/client';
-import { RecordJsonSchema, type RecordJson } from '../../api/records';
+import { RecordJsonSchema, RecordSearchResultSchema, type RecordJson } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 import { readStreamedDraft, useBootstrap } from '../../bootstrap';
 
@@ -33,6 +33,33 @@ export function useDraft(id: string | undefined) {
             ),
     staleTime: Infinity,
   });
+}
+
+/**
+ * Which DOI a new version's draft may take, from the DOI of the published version it follows
+ * (the newest in its versions list); undefined until known, and for a first version or an edit
+ * of a published one, where every answer is allowed. The server holds publishing to the same rule.
+ */
+export function useDoiTransition(
+  draft: RecordJson | null,
+  isNewVersion: boolean,
+): DoiTransition | undefined {
+  const client = useApiClient();
+  const link = isNewVersion ? draft?.links.versions : undefined;
+  const previous = useQuery({
+    queryKey: ['drafts', draft?.id ?? '', 'previous-version'] as const,
+    queryFn:
+      link !== undefined
+        ? async () =>
+            RecordSearchResultSchema.parse(
+              await client.get(link, { query: { size: '1', sort: 'version' } }),
+            ).hits.hits[0] ?? null
+        : skipToken,
+    staleTime: Infinity,
+  });
+  if (!previous.data) return undefined;
+  const doi = previous.data.pids?.['doi'] as { provider?: string } | undefined;
+  return doiTransitionAfter(doi ? { provider: doi.provider ?? '' } : undefined);
 }
 
 /** The request JSON of a review (reference §1.7), as far as the editor reads it. */

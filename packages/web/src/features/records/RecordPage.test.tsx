@@ -93,9 +93,11 @@ function richRecord(overrides: Partial<RecordJson> = {}): RecordJson {
 }
 
 /** Answers the landing page's own requests: versions, exports and file previews. */
-function serveLandingRequests(record: RecordJson): RecordedRequest[] {
+function serveLandingRequests(record: RecordJson, communities: unknown[] = []): RecordedRequest[] {
   return stubFetch((request) => {
     const url = new URL(request.url, 'http://localhost');
+    if (url.pathname === `/api/records/${ID}/communities`)
+      return jsonResponse(200, { hits: { hits: communities, total: communities.length } });
     if (url.pathname === `/api/records/${ID}/versions`) {
       return jsonResponse(200, {
         hits: {
@@ -293,6 +295,111 @@ describe('RecordPage', () => {
       target: { value: 'bibtex' },
     });
     expect((await within(citation).findByText(/@dataset\{lovelace_2024/)).textContent).toBe(BIBTEX);
+  });
+
+  it('names a version the same way on the page and in the versions list', async () => {
+    const record = richRecord();
+    delete (record.metadata as { version?: string }).version;
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const versions = screen.getByRole('region', { name: 'Versions' });
+    const current = await within(versions).findByText('Version 2');
+    expect(current.getAttribute('aria-current')).toBe('page');
+    expect(within(versions).getByRole('link', { name: 'v1' })).toBeTruthy();
+    const article = screen.getByRole('article', { name: 'Ocean temperatures' });
+    expect(within(article).getByText('Version 2')).toBeTruthy();
+  });
+
+  it('points an older version to the latest, and the latest to nothing', () => {
+    const older = richRecord({ versions: { index: 1, is_latest: false } });
+    older.links = { ...older.links, latest_html: `http://127.0.0.1:5000/records/${ID}/latest` };
+    serveLandingRequests(older);
+    const { unmount } = renderApp({ path: `/records/${ID}`, bootstrap: { record: older } });
+    expect(screen.getByText('There is a newer version of this record.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View the latest version' }).getAttribute('href')).toBe(
+      `http://127.0.0.1:5000/records/${ID}/latest`,
+    );
+    unmount();
+
+    renderApp({ path: `/records/${ID}`, bootstrap: { record: richRecord() } });
+    expect(screen.queryByText('There is a newer version of this record.')).toBeNull();
+  });
+
+  it('offers its owner Edit and New version, and a reader neither', async () => {
+    const record = richRecord({
+      parent: { id: 'parnt-00001', access: { owned_by: { user: ADA.id } } },
+    });
+    serveLandingRequests(record);
+    const { unmount } = renderApp({ path: `/records/${ID}`, bootstrap: { record, user: null } });
+    expect(screen.queryByRole('group', { name: 'Manage this record' })).toBeNull();
+    unmount();
+
+    const next = buildDraft({ id: 'newer-00002' });
+    const requests = stubFetch((request) => {
+      if (request.method === 'POST') return jsonResponse(201, next);
+      if (request.url.startsWith('/api/records/newer-00002/draft')) return jsonResponse(200, next);
+      return jsonResponse(200, { hits: { hits: [record], total: 1 } });
+    });
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+    const actions = screen.getByRole('group', { name: 'Manage this record' });
+    expect(within(actions).getByRole('button', { name: 'Edit' })).toBeTruthy();
+    fireEvent.click(within(actions).getByRole('button', { name: 'New version' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit upload' })).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual([
+      `/api/records/${ID}/versions?expand=1`,
+    ]);
+  });
+
+  it('shows the communities the record belongs to, with their logos and links', async () => {
+    const record = richRecord();
+    serveLandingRequests(record, [
+      {
+        id: 'c0mm-0001',
+        slug: 'seabirds',
+        metadata: { title: 'Seabird Network' },
+        links: {
+          self: 'http://127.0.0.1:5000/api/communities/c0mm-0001',
+          logo: 'http://127.0.0.1:5000/api/communities/c0mm-0001/logo',
+        },
+        ui: { has_logo: true },
+      },
+    ]);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const communities = await screen.findByRole('region', { name: 'Communities' });
+    const link = within(communities).getByRole('link', { name: 'Seabird Network' });
+    expect(link.getAttribute('href')).toBe('/communities/seabirds');
+    const logo = communities.querySelector('img');
+    expect(logo?.getAttribute('src')).toBe('/api/communities/c0mm-0001/logo');
+    expect(logo?.getAttribute('alt')).toBe('');
+  });
+
+  it('shows no communities heading for a record in none', async () => {
+    const record = richRecord();
+    const requests = serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+    await waitFor(() =>
+      expect(requests.some((r) => r.url.includes(`/api/records/${ID}/communities`))).toBe(true),
+    );
+    await screen.findByRole('region', { name: 'Versions' });
+    expect(screen.queryByRole('region', { name: 'Communities' })).toBeNull();
+  });
+
+  it("gives the DOI that cites all versions beside the version's own", () => {
+    const record = richRecord({
+      parent: {
+        id: 'parnt-00001',
+        access: { owned_by: { user: '99' } },
+        pids: { doi: { identifier: '10.5072/parnt-00001', provider: 'datacite' } },
+      },
+    });
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+    const concept = screen.getByRole('link', { name: '10.5072/parnt-00001' });
+    expect(concept.getAttribute('href')).toBe('https://doi.org/10.5072/parnt-00001');
+    expect(concept.parentElement?.textContent).toBe('Cite all versions: 10.5072/parnt-00001');
+    expect(screen.getByRole('link', { name: `DOI 10.5072/${ID}` })).toBeTruthy();
   });
 
   it('tells a stranger that the files are under embargo, and lists none', () => {

@@ -13,8 +13,11 @@ import { CitationBox } from './CitationBox';
 import { PeopleList } from './CreatorsList';
 import { ExportLinks } from './ExportLinks';
 import { FilesSection } from './FilesSection';
-import { landingView, l10n, type LandingRecord } from './landing';
+import { isOwner, landingView, l10n, type LandingRecord } from './landing';
 import { MetadataDetails } from './MetadataDetails';
+import { OwnerActions } from './OwnerActions';
+import { RecordCommunities } from './RecordCommunities';
+import { useVersionLabel } from './useVersionLabel';
 import { VersionsList } from './VersionsList';
 
 /** `/records/:id`, the landing page; `?preview=1` shows the draft (reference §1.1 links). */
@@ -57,7 +60,8 @@ const ACCESS_COLORS: Record<string, string> = {
 
 function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPreview: boolean }) {
   const { t, i18n } = useTranslation();
-  const { vocabularies } = useBootstrap();
+  const { vocabularies, user } = useBootstrap();
+  const versionLabel = useVersionLabel();
   const record = useMemo(() => landingView(json), [json]);
   const { metadata, access } = record;
   const creators = metadata.creators ?? [];
@@ -69,11 +73,27 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
   const publicationDate = json.ui?.publication_date_l10n_long ?? metadata.publication_date;
   const accessStatus = access.status ?? 'open';
   const isPublished = !record.isDraft;
+  // The parent's DOI stands for every version (a concept DOI); each version may have its own.
+  const conceptDoi = (json.parent as { pids?: { doi?: { identifier?: string } } } | undefined)?.pids
+    ?.doi?.identifier;
 
   return (
     <Grid gap="xl">
       <Grid.Col span={{ base: 12, md: 8 }}>
         <Stack component="article" gap="lg" aria-labelledby="record-title">
+          {isPublished && !isPreview && json.versions?.is_latest === false && (
+            <Alert color="yellow" variant="light">
+              <Text size="sm">
+                {t('records.newerVersion')}{' '}
+                {/* The server's redirect: the latest is whichever version is newest when followed. */}
+                <Anchor
+                  href={json.links.latest_html ?? `/records/${encodeURIComponent(json.id)}/latest`}
+                >
+                  {t('records.viewLatest')}
+                </Anchor>
+              </Text>
+            </Alert>
+          )}
           <Group gap="xs">
             {publicationDate && (
               <Badge variant="outline" color="gray">
@@ -88,11 +108,9 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
             <Badge variant="light" color={ACCESS_COLORS[accessStatus] ?? 'gray'}>
               {t(`records.access.${accessStatus}`, { defaultValue: accessStatus })}
             </Badge>
-            {metadata.version && (
-              <Badge variant="outline" color="gray">
-                {metadata.version}
-              </Badge>
-            )}
+            <Badge variant="outline" color="gray" style={{ textTransform: 'none' }}>
+              {versionLabel(json)}
+            </Badge>
           </Group>
           <Title order={1} id="record-title">
             {metadata.title || t('records.untitled')}
@@ -120,6 +138,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
         <Stack gap="lg" component="aside" aria-label={t('records.sidebar')}>
+          {isPublished && !isPreview && isOwner(record, user) && <OwnerActions id={record.id} />}
           {record.doi && (
             <Stack gap={4}>
               <Text fw={600} size="sm">
@@ -137,6 +156,13 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
               </Anchor>
             </Stack>
           )}
+          {conceptDoi && (
+            <Text size="sm">
+              {t('records.citeAllVersions')}{' '}
+              <Anchor href={`https://doi.org/${conceptDoi}`}>{conceptDoi}</Anchor>
+            </Text>
+          )}
+          {isPublished && !isPreview && <RecordCommunities id={record.id} />}
           {isPublished && !isPreview && <VersionsList id={record.id} />}
           {isPublished && !isPreview && <CitationBox id={record.id} />}
           {isPublished && !isPreview && <ExportLinks id={record.id} />}

@@ -3,10 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useVersions, VERSIONS_PAGE_SIZE } from './api';
+import { useVersionLabel } from './useVersionLabel';
 
 /** The record's published versions, newest first, the latest marked and this one in bold. */
 export function VersionsList({ id }: { id: string }) {
   const { t } = useTranslation();
+  const versionLabel = useVersionLabel();
   const [page, setPage] = useState(1);
   const versions = useVersions(id, page, true);
   const hits = versions.data?.hits.hits ?? [];
@@ -22,10 +24,7 @@ export function VersionsList({ id }: { id: string }) {
       ) : (
         <List listStyleType="none" spacing={4}>
           {hits.map((v) => {
-            const raw = v as { versions?: { index?: number; is_latest?: boolean } };
-            const label: string =
-              (v.metadata as { version?: string }).version ||
-              t('records.versionN', { n: String(raw.versions?.index ?? '?') });
+            const label = versionLabel(v);
             return (
               <List.Item key={v.id}>
                 <Group gap="xs" wrap="nowrap">
@@ -38,7 +37,7 @@ export function VersionsList({ id }: { id: string }) {
                       {label}
                     </Anchor>
                   )}
-                  {raw.versions?.is_latest && (
+                  {v.versions?.is_latest && (
                     <Badge size="xs" variant="light">
                       {t('records.latest')}
                     </Badge>

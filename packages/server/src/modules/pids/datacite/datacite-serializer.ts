@@ -164,6 +164,8 @@ export interface DataCiteSerializerOptions {
   publisherFallback: string;
   /** Public base URL of the site, for the landing page given as an alternate identifier. */
   siteUrl: string;
+  /** A concept DOI's versions: each is named as `HasVersion` (the versions name it `IsVersionOf`). */
+  versionDois?: readonly string[];
 }
 
 /** Cairn scheme → DataCite relatedIdentifierType (the closed list of Metadata Schema 4.6). */
@@ -458,6 +460,14 @@ export function toDataCiteAttributes(
       relatedIdentifier: parentDoi,
       relatedIdentifierType: 'DOI',
       relationType: 'IsVersionOf',
+    });
+  }
+  for (const version of options.versionDois ?? []) {
+    if (version.toLowerCase() === ownDoi) continue;
+    relatedIdentifiers.push({
+      relatedIdentifier: version,
+      relatedIdentifierType: 'DOI',
+      relationType: 'HasVersion',
     });
   }
 

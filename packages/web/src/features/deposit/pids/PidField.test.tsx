@@ -113,7 +113,12 @@ describe('PidField', () => {
 
   it('requires a DOI when the parent has one, and allows only a DOI from this site', () => {
     renderInDepositForm(
-      <PidField onReserve={noop} onDiscard={noop} parentDoi="10.1234/cairn.parent" isNewVersion />,
+      <PidField
+        onReserve={noop}
+        onDiscard={noop}
+        parentDoi="10.1234/cairn.parent"
+        doiTransition="managed"
+      />,
     );
     expect(screen.queryByRole('radio', { name: "No, I don't need one" })).toBeNull();
     expect(choice('No, I need one').checked).toBe(true);
@@ -127,7 +132,7 @@ describe('PidField', () => {
   });
 
   it('bars a DOI from this site after a version published without one', () => {
-    renderInDepositForm(<PidField onReserve={noop} onDiscard={noop} isNewVersion />);
+    renderInDepositForm(<PidField onReserve={noop} onDiscard={noop} doiTransition="unmanaged" />);
     expect(choice('No, I need one').disabled).toBe(true);
     expect(choice('Yes, I already have one').disabled).toBe(false);
     expect(

@@ -14,6 +14,7 @@ import {
   EXTERNAL_PID_DEBOUNCE_MS,
   EXTERNAL_PID_PROVIDER,
   type DepositFormValues,
+  type DoiTransition,
   type PidFormValues,
 } from '@cairn/shared';
 import { useId, useState } from 'react';
@@ -41,8 +42,11 @@ export interface PidFieldProps {
   isPublished?: boolean;
   /** `parent.pids.doi.identifier`: a registered concept DOI makes a DOI required (SPEC §5). */
   parentDoi?: string;
-  /** `versions.index > 1` (SPEC §9): the optional-DOI transitions apply. */
-  isNewVersion?: boolean;
+  /**
+   * A new version's optional-DOI transition (SPEC §9), from the DOI of the version it follows;
+   * absent where every answer is allowed.
+   */
+  doiTransition?: DoiTransition | null;
   /** Told each answer, so the core can apply the DOI check of SPEC §5 before publishing. */
   onChoiceChange?: (choice: DoiChoice) => void;
 }
@@ -62,7 +66,7 @@ export function PidField({
   config: configOverrides,
   isPublished = false,
   parentDoi,
-  isNewVersion = false,
+  doiTransition,
   onChoiceChange,
 }: PidFieldProps) {
   const { t } = useTranslation();
@@ -86,7 +90,7 @@ export function PidField({
 
   const reserved = isManagedDoi(doi);
   const locked = (isPublished && Boolean(doi?.identifier)) || reserved;
-  const transitions = config.required ? undefined : allowedDoiChoices({ parentDoi, isNewVersion });
+  const transitions = config.required ? undefined : allowedDoiChoices(doiTransition);
   const offered = CHOICES.filter((option) => {
     if (option === 'yes') return config.canBeUnmanaged;
     if (option === 'no') return config.canBeManaged;

@@ -1,4 +1,9 @@
-import { EXTERNAL_PID_PROVIDER, isManagedProvider, type PidFormValues } from '@cairn/shared';
+import {
+  EXTERNAL_PID_PROVIDER,
+  isManagedProvider,
+  type DoiTransition,
+  type PidFormValues,
+} from '@cairn/shared';
 
 /** The answer to "Do you already have a DOI for this upload?". */
 export type DoiChoice = 'yes' | 'no' | 'not_needed';
@@ -42,20 +47,17 @@ export function initialDoiChoice(
 }
 
 /**
- * The optional-DOI transitions between versions (reference §1.2, §4.7): after a version with a
- * DOI registered here (the parent then has a DOI), only a managed DOI is allowed; after a version
- * with an external DOI or none, a managed one is not.
+ * The optional-DOI transitions between versions (reference §1.2, §4.7), from the DOI of the
+ * version a new version follows: after one with a DOI registered here, only a managed DOI is
+ * allowed; after one with an external DOI or none, a managed one is not.
  */
-export function allowedDoiChoices({
-  parentDoi,
-  isNewVersion,
-}: {
-  parentDoi?: string;
-  isNewVersion: boolean;
-}):
+export function allowedDoiChoices(
+  transition: DoiTransition | null | undefined,
+):
   | { allowed: readonly DoiChoice[]; message: 'transitionManaged' | 'transitionExternal' }
   | undefined {
-  if (parentDoi) return { allowed: ['no'], message: 'transitionManaged' };
-  if (isNewVersion) return { allowed: ['yes', 'not_needed'], message: 'transitionExternal' };
+  if (transition === 'managed') return { allowed: ['no'], message: 'transitionManaged' };
+  if (transition === 'unmanaged')
+    return { allowed: ['yes', 'not_needed'], message: 'transitionExternal' };
   return undefined;
 }
