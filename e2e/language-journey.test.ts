@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { axeViolations } from './support/axe.js';
 import { openPage } from './support/browser.js';
-import { apiAs } from './support/journey.js';
+import { apiAs, logIn } from './support/journey.js';
 import { createAccount, type TestAccount } from './support/server.js';
-import { expectPath, test } from './support/test.js';
+import { expectPath, POLL, test } from './support/test.js';
 
 /** Logs in through the German login page, as a person whose browser asks for German does. */
 async function logInGerman(page: Page, account: TestAccount, next: string): Promise<void> {
@@ -70,6 +70,49 @@ describe('the site in German', () => {
       expect(pageErrors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  test('the header switches the language, remembered in a cookie and, for a signed-in person, with their account', async ({
+    page,
+    browser,
+    server,
+  }) => {
+    const account = await createAccount(server.services);
+    const header = page.getByRole('banner');
+    const savedLanguage = async () =>
+      ((await (await page.request.get('/api/user/preferences')).json()) as { locale: unknown })
+        .locale;
+
+    // Anonymous, in an English browser: the choice shows at once and outlives a reload.
+    await page.goto('/');
+    await header.getByRole('link', { name: 'New upload' }).waitFor();
+    await header.getByRole('combobox', { name: 'Language' }).selectOption('Deutsch');
+    await header.getByRole('link', { name: 'Neuer Upload' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload();
+    await header.getByRole('link', { name: 'Neuer Upload' }).waitFor();
+    const cookies = await page.context().cookies();
+    expect(cookies.find((cookie) => cookie.name === 'cairn_language')?.value).toBe('de');
+
+    // Signed in, the choice goes with the account too.
+    await logInGerman(page, account, '/me/uploads');
+    await header.getByRole('combobox', { name: 'Sprache' }).selectOption('English');
+    await header.getByRole('link', { name: 'New upload' }).waitFor();
+    await expect.poll(savedLanguage, POLL).toBe('en');
+    await header.getByRole('combobox', { name: 'Language' }).selectOption('Deutsch');
+    await header.getByRole('link', { name: 'Neuer Upload' }).waitFor();
+    await expect.poll(savedLanguage, POLL).toBe('de');
+
+    // Another browser, English and without the cookie: signing in brings the account's German.
+    const other = await openPage(browser, server.url);
+    try {
+      await logIn(other.page, account, '/me/uploads');
+      await other.page.getByRole('banner').getByRole('link', { name: 'Neuer Upload' }).waitFor();
+      expect(other.pageErrors).toEqual([]);
+    } finally {
+      await other.context.close();
     }
   });
 });

@@ -11,6 +11,7 @@ import { recordAccessStatus } from './0011_record_access_status.js';
 import { wellFormedFileKeys } from './0012_well_formed_file_keys.js';
 import { oneUnpublishedDraftMigration } from './0013_one_unpublished_draft.js';
 import { recordsSearchVector } from './0014_records_search_vector.js';
+import { userLocaleMigration } from './0015_user_locale_names.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -244,4 +245,5 @@ export const migrations: Record<string, Migration> = {
   '0012_well_formed_file_keys': wellFormedFileKeys,
   '0013_one_unpublished_draft': oneUnpublishedDraftMigration,
   '0014_records_search_vector': recordsSearchVector,
+  '0015_user_locale_names': userLocaleMigration,
 };
