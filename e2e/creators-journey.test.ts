@@ -2,8 +2,9 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { axeViolations } from './support/axe.js';
 import { DRAFT_PATH } from './support/deposit.js';
+import { apiAs, logIn } from './support/journey.js';
 import { createAccount } from './support/server.js';
-import { expectPath, POLL, test } from './support/test.js';
+import { expectPath, expectValue, POLL, test } from './support/test.js';
 
 function field(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('textbox', { name, exact: true });
@@ -101,5 +102,54 @@ describe('creators journey', () => {
     await expect
       .poll(() => rowNames(page), POLL)
       .toEqual(['Hamilton, Margaret', 'Hopper, Grace', 'Lovelace, Ada']);
+  });
+});
+
+describe('a person stored with only a name', () => {
+  test('is shown with its name split at the comma, and a save keeps every name', async ({
+    page,
+    server,
+  }) => {
+    const account = await createAccount(server.services);
+    const api = await apiAs(server, account);
+    // As API clients and imports send people: the display name alone, with or without a type.
+    const draft = await api('POST', '/api/records', {
+      metadata: {
+        title: 'Imported names',
+        creators: [
+          { person_or_org: { type: 'personal', name: 'Doe, Jane' } },
+          { person_or_org: { name: 'Plato' } },
+        ],
+      },
+    });
+    const id = draft['id'] as string;
+    await logIn(page, account, `/uploads/${id}`);
+    await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
+    await expect.poll(() => rowNames(page), POLL).toEqual(['Doe, Jane', 'Plato']);
+
+    await page.getByRole('button', { name: 'Edit Doe, Jane' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit creator' });
+    await expectValue(field(dialog, 'Family name'), 'Doe');
+    await expectValue(field(dialog, 'Given names'), 'Jane');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await field(page, 'Title').fill('Imported names, checked');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const savedTitle = async () =>
+      String((await api('GET', `/api/records/${id}/draft`))['metadata']['title']);
+    await expect.poll(savedTitle, POLL).toBe('Imported names, checked');
+    const saved = await api('GET', `/api/records/${id}/draft`);
+    expect(saved['metadata']['creators']).toEqual([
+      {
+        person_or_org: {
+          type: 'personal',
+          family_name: 'Doe',
+          given_name: 'Jane',
+          name: 'Doe, Jane',
+        },
+      },
+      { person_or_org: { type: 'personal', family_name: 'Plato', name: 'Plato' } },
+    ]);
   });
 });

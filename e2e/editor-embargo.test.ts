@@ -30,16 +30,18 @@ afterAll(async () => {
 });
 
 /**
- * The 15th of the month after next, as the date picker names its day button ("15 March 2031")
- * and as the record stores it. The browser runs on UTC (support/browser.ts), as this does.
+ * The 15th of the month after next, as the date picker names its day button ("15 March 2031"),
+ * as the record stores it and as the landing page words it. The browser runs on UTC (support/browser.ts), as this does.
  */
-function embargoDay(): { label: string; iso: string } {
+function embargoDay(): { label: string; iso: string; text: string } {
   const now = new Date();
   const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 15));
   const month = day.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
   return {
     label: `15 ${month} ${day.getUTCFullYear()}`,
     iso: day.toISOString().slice(0, 10),
+    // As the landing page words it for an English reader: "March 15, 2031".
+    text: `${month} 15, ${day.getUTCFullYear()}`,
   };
 }
 
@@ -60,7 +62,7 @@ describe('embargo journey', () => {
     browser,
     server,
   }) => {
-    const { label, iso } = embargoDay();
+    const { label, iso, text } = embargoDay();
     const file = path.join(dir, 'colony-counts.csv');
     await fs.writeFile(file, 'colony,nests\nBass Rock,75000\nNoss,5500\n');
     const owner = await createAccount(server.services);
@@ -105,7 +107,7 @@ describe('embargo journey', () => {
     // The landing page says the files are embargoed, until when and why; the owner has them.
     const article = page.getByRole('article');
     await article.getByText('Embargoed', { exact: true }).first().waitFor();
-    await article.getByText(`The files will be public on ${iso}.`).first().waitFor();
+    await article.getByText(`The files will be public on ${text}.`).first().waitFor();
     await article.getByText(`Reason: ${REASON}`).first().waitFor();
     await article.getByRole('link', { name: 'colony-counts.csv', exact: true }).waitFor();
 
@@ -116,7 +118,7 @@ describe('embargo journey', () => {
       await logIn(other.page, reader, `/records/${id}`);
       const theirs = other.page.getByRole('article');
       await theirs.getByText('Files under embargo', { exact: true }).waitFor();
-      await theirs.getByText(`The files will be public on ${iso}.`).first().waitFor();
+      await theirs.getByText(`The files will be public on ${text}.`).first().waitFor();
       expect(await theirs.getByRole('link', { name: 'colony-counts.csv' }).count()).toBe(0);
       const status = await other.page.evaluate(
         async (url) => (await fetch(url, { cache: 'no-store' })).status,

@@ -201,7 +201,7 @@ async function fillEveryField(page: Page) {
   const languages = combobox(page, 'Languages');
   for (const language of RECORD.languages) {
     await languages.fill(language);
-    await page.getByRole('option', { name: language, exact: true }).click();
+    await page.getByRole('listbox').getByRole('option', { name: language, exact: true }).click();
   }
 
   await page.getByRole('button', { name: 'Add date', exact: true }).click();
@@ -382,8 +382,9 @@ async function expectLandingPage(page: Page) {
   expect(await term('Version').innerText()).toBe(RECORD.version);
   expect(await term('Languages').innerText()).toBe('English, German');
   expect(await term('Keywords and subjects').innerText()).toBe('Abattoirs, gannets');
+  // The interval as a reader reads it: "2010/2024" is how it is typed and stored.
   expect(await term('Dates').innerText()).toBe(
-    `${RECORD.date.date} (${RECORD.date.type}) — ${RECORD.date.description}`,
+    `2010 – 2024 (${RECORD.date.type}) — ${RECORD.date.description}`,
   );
   expect(await term('Alternate identifiers').innerText()).toBe(
     `URL: ${RECORD.identifier.identifier}`,

@@ -50,7 +50,8 @@ describe('keyboard journey', () => {
     await tabTo(page, resourceType);
     await page.keyboard.type('Dataset');
     // Typing filters the options; the arrow then highlights the one left.
-    await expect.poll(() => page.getByRole('option').allTextContents(), POLL).toEqual(['Dataset']);
+    const options = page.getByRole('listbox').getByRole('option');
+    await expect.poll(() => options.allTextContents(), POLL).toEqual(['Dataset']);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await expect.poll(() => resourceType.inputValue(), POLL).toBe('Dataset');

@@ -9,8 +9,8 @@ import { expectPath, expectValue, POLL, test } from './support/test.js';
 const TITLE = 'Kittiwake nest counts';
 
 /**
- * The versions list of a landing page: each entry as shown ("v2 LATEST 2024-05-01": the badge is
- * in capitals) and the one marked as the page's own.
+ * The versions list of a landing page: each entry as shown ("v2 LATEST May 1, 2024": the badge is
+ * in capitals, the date in the page's language) and the one marked as the page's own.
  */
 async function versionsShown(page: Page) {
   const region = page.getByRole('region', { name: 'Versions' });
@@ -23,7 +23,7 @@ async function versionsShown(page: Page) {
   return { entries, current };
 }
 
-const BOTH_VERSIONS = [expect.stringMatching(/^v2 Latest /i), 'v1 2024-05-01'];
+const BOTH_VERSIONS = [expect.stringMatching(/^v2 Latest /i), 'v1 May 1, 2024'];
 
 describe('new version journey', () => {
   test('a new version imports the files of the previous one, is published and becomes the latest', async ({

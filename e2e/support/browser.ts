@@ -62,10 +62,14 @@ export interface BrowserPage {
  * A page in a fresh context (own cookies and storage, so every test starts logged out) whose
  * relative `goto` paths resolve against `baseURL`.
  */
-export async function openPage(browser: Browser, baseURL: string): Promise<BrowserPage> {
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  { locale = 'en-US' }: { locale?: string } = {},
+): Promise<BrowserPage> {
   const context = await browser.newContext({
     baseURL,
-    locale: 'en-US',
+    locale,
     timezoneId: 'UTC',
     reducedMotion: 'reduce',
   });

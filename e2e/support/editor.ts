@@ -42,7 +42,8 @@ export async function choose(
 ): Promise<void> {
   await select.click();
   if (search !== undefined) await select.fill(search);
-  await page.getByRole('option', { name: option, exact: true }).click();
+  // In the open list: the header's language choice has options of its own ("English").
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
   await expectValue(select, shown);
 }
 

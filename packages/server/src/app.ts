@@ -30,6 +30,7 @@ import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { registerFileRoutes } from './modules/files/files.routes.js';
 import { registerRecordExportRoutes } from './modules/records/exports/exports.routes.js';
 import { registerTokenRoutes } from './modules/users/tokens.routes.js';
+import { registerPreferenceRoutes } from './modules/users/preferences.routes.js';
 import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
 import { registerRequestRoutes } from './modules/requests/requests.routes.js';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes.js';
@@ -191,6 +192,7 @@ export async function buildApp(
   registerItemRoutes(app, { config, items: services.vocabularyItems });
   registerFileRoutes(app, config, services.files);
   registerTokenRoutes(app, services.users);
+  registerPreferenceRoutes(app, { users: services.users, locales: config.locales });
   registerRecordExportRoutes(app, {
     config,
     records: services.records,

@@ -8,6 +8,8 @@ export const CurrentUserSchema = z.object({
   email: z.string(),
   name: z.string().default(''),
   isAdmin: z.boolean().default(false),
+  /** The language the person chose in the header, kept with their account. */
+  locale: z.string().nullable().default(null),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 

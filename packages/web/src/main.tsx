@@ -7,7 +7,14 @@ import { createQueryClient, seedQueryCache } from './app/query-client';
 import { AppRoutes } from './app/AppRoutes';
 import { preloadPage } from './app/routes';
 import { readBootstrap } from './bootstrap';
-import { createI18n, loadLanguage, pickLanguage } from './i18n/i18n';
+import { readCookie } from './api/client';
+import {
+  createI18n,
+  LANGUAGE_COOKIE,
+  loadLanguage,
+  pickLanguage,
+  preferredLanguages,
+} from './i18n/i18n';
 
 // First, so that the page's code downloads while the bootstrap is read.
 preloadPage(window.location.pathname);
@@ -15,7 +22,7 @@ const bootstrap = readBootstrap(document);
 const language = pickLanguage(
   bootstrap.config.locales,
   bootstrap.config.defaultLocale,
-  navigator.languages,
+  preferredLanguages(bootstrap.user?.locale, readCookie(LANGUAGE_COOKIE), navigator.languages),
 );
 // A language that cannot be fetched leaves the page in the fallback language, still usable.
 await loadLanguage(language).catch((error: unknown) => console.error(error));

@@ -13,6 +13,8 @@ export interface UsersTable {
   passwordHash: string;
   isAdmin: number;
   createdAt: string;
+  /** The language chosen in the header; null until one is chosen. */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {

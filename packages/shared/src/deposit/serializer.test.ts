@@ -145,6 +145,44 @@ describe('deserializeDraft', () => {
     ]);
   });
 
+  it('shows a person stored with only a name, split at the comma, and sends no fewer names', () => {
+    const sent = [
+      { type: 'personal', name: 'Doe, Jane' },
+      { name: 'Roe, Richard, Jr.' },
+      { type: 'personal', given_name: 'Jane', name: 'Doe, Jane' },
+      { type: 'personal', name: 'Plato' },
+      { type: 'personal', given_name: 'Jane', name: 'Jane Doe' },
+      { type: 'personal', given_name: 'Jane' },
+    ];
+    const draft = buildApiDraft({
+      metadata: { creators: sent.map((person_or_org) => ({ person_or_org })) },
+    });
+    const { values } = deserializeDraft(draft, OPTIONS);
+    const names = values.metadata.creators.map(({ person_or_org: p }) => [
+      p.family_name,
+      p.given_name,
+    ]);
+    expect(names).toEqual([
+      ['Doe', 'Jane'],
+      ['Roe', 'Richard, Jr.'],
+      ['Doe', 'Jane'],
+      ['Plato', ''],
+      ['Doe', 'Jane'],
+      ['', 'Jane'],
+    ]);
+    const saved = serializeDraft(values, draft, OPTIONS).metadata['creators'] as Array<{
+      person_or_org: unknown;
+    }>;
+    expect(saved.map((c) => c.person_or_org)).toEqual([
+      { type: 'personal', family_name: 'Doe', given_name: 'Jane' },
+      { type: 'personal', family_name: 'Roe', given_name: 'Richard, Jr.' },
+      { type: 'personal', family_name: 'Doe', given_name: 'Jane' },
+      { type: 'personal', family_name: 'Plato' },
+      { type: 'personal', family_name: 'Doe', given_name: 'Jane' },
+      { type: 'personal', given_name: 'Jane' },
+    ]);
+  });
+
   it('rule 4: a reference keeps only its text', () => {
     const draft = buildApiDraft({
       metadata: { references: [{ reference: 'Knuth 1968', identifier: '10.1/x', scheme: 'doi' }] },

@@ -294,13 +294,18 @@ function deserializeIdentifier(item: unknown): IdentifierFormValues {
 function deserializeCreator(item: unknown): CreatorFormValues {
   const entry = asObject(item);
   const person = asObject(entry['person_or_org']);
+  const isOrganisation = person['type'] === 'organizational';
   return {
     person_or_org: {
-      type: person['type'] === 'organizational' ? 'organizational' : 'personal',
-      given_name: asString(person['given_name']),
-      family_name: asString(person['family_name']),
+      type: isOrganisation ? 'organizational' : 'personal',
+      ...(isOrganisation
+        ? {
+            given_name: asString(person['given_name']),
+            family_name: asString(person['family_name']),
+          }
+        : personNames(person)),
       // The server fills "Family, Given" for persons; only an organisation's name is edited.
-      name: person['type'] === 'organizational' ? asString(person['name']) : '',
+      name: isOrganisation ? asString(person['name']) : '',
       identifiers: asArray(person['identifiers']).map(deserializeIdentifier),
     },
     role: toVocabularyId(entry['role']),
@@ -309,6 +314,36 @@ function deserializeCreator(item: unknown): CreatorFormValues {
       const id = optionalString(value['id']);
       return { ...(id ? { id } : {}), name: asString(value['name']) };
     }),
+  };
+}
+
+/**
+ * A person's family and given names as the form edits them. A person stored with its display name
+ * alone (as API clients and imports send it: `{"type": "personal", "name": "Doe, Jane"}`) has the
+ * name split at its first comma, family name first, as the server joins them, so the next save
+ * sends the same name back; a name without a comma becomes the family name whole (less a given
+ * name sent beside it that starts it). A given name that was sent is kept as it is. Since the form sends only these two parts, a person is never
+ * saved with fewer names than it was read with.
+ */
+function personNames(person: Readonly<Record<string, unknown>>): {
+  given_name: string;
+  family_name: string;
+} {
+  const given = asString(person['given_name']);
+  const family = asString(person['family_name']);
+  const name = asString(person['name']).trim();
+  if (family.trim() !== '' || name === '' || name === given.trim()) {
+    return { given_name: given, family_name: family };
+  }
+  const comma = name.indexOf(',');
+  if (comma < 0) {
+    // "Jane Doe" next to the given name "Jane": the rest is the family name.
+    const rest = given.trim() !== '' && name.startsWith(`${given.trim()} `);
+    return { given_name: given, family_name: rest ? name.slice(given.trim().length).trim() : name };
+  }
+  return {
+    family_name: name.slice(0, comma).trim(),
+    given_name: given.trim() !== '' ? given : name.slice(comma + 1).trim(),
   };
 }
 

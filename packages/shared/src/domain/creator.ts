@@ -14,7 +14,8 @@ export type PersonOrOrgType = z.infer<typeof PersonOrOrgTypeSchema>;
 /**
  * Who a creator or contributor is, as a draft stores it. Every key is optional because a draft keeps
  * what the user typed even before it is complete; `validateForPublish` demands the type and the
- * family name (person) or name (organisation). For persons `name` is computed ("Family, Given").
+ * family name (person) or name (organisation). For persons with a family name `name` is computed
+ * ("Family, Given"); a person without one keeps the `name` it was sent with.
  */
 export const PersonOrOrgSchema = z.object({
   type: PersonOrOrgTypeSchema.optional(),

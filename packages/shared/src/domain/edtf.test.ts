@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edtfProblem, isEdtfDate, isIsoDay } from './edtf.js';
+import { edtfProblem, formatEdtfDate, isEdtfDate, isIsoDay } from './edtf.js';
 
 describe('isEdtfDate', () => {
   it.each([
@@ -62,5 +62,18 @@ describe('edtfProblem', () => {
     expect(edtfProblem('2020-13')).toBe('invalid');
     expect(edtfProblem('1939/1945', { allowInterval: false })).toBe('invalid');
     expect(edtfProblem('2020-06/2020')).toBeUndefined();
+  });
+});
+
+describe('formatEdtfDate', () => {
+  it.each([
+    ['2026-11-26', 'de', 'long', '26. November 2026'],
+    ['2026-11-26', 'en_US', 'long', 'November 26, 2026'],
+    ['2026-11-26', 'de', 'medium', '26.11.2026'],
+    ['2020-05', 'de', 'long', 'Mai 2020'],
+    ['2020/2021-03', 'de', 'medium', '2020 – März 2021'],
+    ['circa 1900', 'de', 'long', 'circa 1900'],
+  ] as const)('words %s in %s (%s) as %s', (value, locale, style, expected) => {
+    expect(formatEdtfDate(value, locale, style)).toBe(expected);
   });
 });

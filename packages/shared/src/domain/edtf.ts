@@ -74,3 +74,37 @@ export function isEdtfDate(value: string, opts?: { allowInterval?: boolean }): b
 export function isIsoDay(value: string): boolean {
   return ISO_DAY_PATTERN.test(value) && parseDate(value) !== undefined;
 }
+
+/**
+ * A language tag `Intl` accepts: the site writes locales as i18next and InvenioRDM do (`en_US`),
+ * which `Intl` refuses with a RangeError.
+ */
+export function intlLocale(locale: string): string {
+  return locale.replaceAll('_', '-');
+}
+
+/**
+ * An EDTF date or interval in words of `locale`, each end to the precision it was given (a year
+ * stays a year, a month is named with its year): "26 November 2026", "Nov 2020 – 2021". What is
+ * not a date is shown as it is.
+ */
+export function formatEdtfDate(value: string, locale: string, style: 'medium' | 'long'): string {
+  const tag = intlLocale(locale);
+  const one = (part: string) => {
+    const match = DATE_PATTERN.exec(part);
+    if (match === null) return part;
+    const [, year, month, day] = match;
+    if (month === undefined) return String(Number(year));
+    // Midday UTC, read in UTC: the day is the same wherever the reader is.
+    const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day ?? 1), 12));
+    if (Number.isNaN(date.getTime())) return part;
+    return day === undefined
+      ? new Intl.DateTimeFormat(tag, {
+          year: 'numeric',
+          month: style === 'long' ? 'long' : 'short',
+          timeZone: 'UTC',
+        }).format(date)
+      : new Intl.DateTimeFormat(tag, { dateStyle: style, timeZone: 'UTC' }).format(date);
+  };
+  return value.split('/').map(one).join(' – ');
+}

@@ -58,6 +58,19 @@ describe('person_or_org', () => {
     ]);
   });
 
+  it('keeps the name of a person sent without a family name, exactly as sent', () => {
+    const sent = [
+      { person_or_org: { type: 'personal', name: 'Doe, Jane' } },
+      { person_or_org: { type: 'personal', given_name: 'Jane', name: 'Doe, Jane' } },
+    ];
+    const { creators, errors } = loadPeople(sent);
+    expect(errors).toEqual({
+      'metadata.creators.0.person_or_org.family_name': ['Family name cannot be blank.'],
+      'metadata.creators.1.person_or_org.family_name': ['Family name cannot be blank.'],
+    });
+    expect(creators).toEqual(sent);
+  });
+
   it('needs a name for an organisation', () => {
     expect(
       loadPeople([{ person_or_org: { type: 'organizational', given_name: 'x' } }]).errors,

@@ -45,11 +45,16 @@ function readPersonOrOrg(value: unknown, path: string, r: Reader): PersonOrOrg |
     }
     if (givenName !== undefined) result.given_name = givenName;
     if (familyName !== undefined) result.family_name = familyName;
-    // The display name is derived, whatever the client sent, so it can never disagree with the parts.
+    // With a family name the display name is derived, whatever the client sent, so it can never
+    // disagree with the parts. Without one, a name the client sent is all the draft knows of the
+    // person (clients and imports often send only "Doe, Jane"): it is kept until the family name
+    // is filled in, and the error above keeps the record from being published meanwhile.
     const display =
-      familyName !== undefined && givenName !== undefined
-        ? `${familyName}, ${givenName}`
-        : (familyName ?? givenName);
+      familyName !== undefined
+        ? givenName !== undefined
+          ? `${familyName}, ${givenName}`
+          : familyName
+        : (name ?? givenName);
     if (display !== undefined) result.name = display;
   } else if (type === 'organizational') {
     if (name === undefined && object.name === undefined)
@@ -91,8 +96,9 @@ function readAffiliations(value: unknown, path: string, r: Reader): Affiliation[
 /**
  * Loads one creator or contributor. A wrong-typed part (a bad identifier, a non-string name) is
  * dropped and reported; a missing required part (type, family name of a person, name of an
- * organisation, role of a contributor) is reported and the rest kept. For persons the display
- * `name` is computed as "Family, Given"; for organisations given and family names are removed.
+ * organisation, role of a contributor) is reported and the rest kept. For persons with a family
+ * name the display `name` is computed as "Family, Given"; a person without one keeps the `name`
+ * sent. For organisations given and family names are removed.
  * Exact duplicate identifiers and affiliations are dropped and reported.
  */
 export function readCreator(

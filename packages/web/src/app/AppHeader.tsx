@@ -2,6 +2,7 @@ import { Anchor, Box, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useBootstrap } from '../bootstrap';
+import { LanguageSwitch } from './LanguageSwitch';
 
 export function AppHeader() {
   const { t } = useTranslation();
@@ -35,25 +36,28 @@ export function AppHeader() {
             </Anchor>
           </Group>
         </Group>
-        {user ? (
-          <Group gap="md">
-            <Text size="sm">{t('app.signedInAs', { name: user.name || user.email })}</Text>
-            <Anchor component={Link} to="/account/tokens">
-              {t('app.accessTokens')}
-            </Anchor>
-            {/* A server route: it clears the session and redirects, so not a router link. */}
-            <Anchor href="/logout">{t('app.logOut')}</Anchor>
-          </Group>
-        ) : (
-          <Group gap="sm">
-            <Button component={Link} to={`/login${accountSearch}`} variant="default" size="xs">
-              {t('app.logIn')}
-            </Button>
-            <Button component={Link} to={`/signup${accountSearch}`} size="xs">
-              {t('app.signUp')}
-            </Button>
-          </Group>
-        )}
+        <Group gap="md">
+          <LanguageSwitch />
+          {user ? (
+            <Group gap="md">
+              <Text size="sm">{t('app.signedInAs', { name: user.name || user.email })}</Text>
+              <Anchor component={Link} to="/account/tokens">
+                {t('app.accessTokens')}
+              </Anchor>
+              {/* A server route: it clears the session and redirects, so not a router link. */}
+              <Anchor href="/logout">{t('app.logOut')}</Anchor>
+            </Group>
+          ) : (
+            <Group gap="sm">
+              <Button component={Link} to={`/login${accountSearch}`} variant="default" size="xs">
+                {t('app.logIn')}
+              </Button>
+              <Button component={Link} to={`/signup${accountSearch}`} size="xs">
+                {t('app.signUp')}
+              </Button>
+            </Group>
+          )}
+        </Group>
       </Group>
     </Box>
   );

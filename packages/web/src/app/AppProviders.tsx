@@ -1,7 +1,7 @@
 import { mergeThemeOverrides, Modal, MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { ApiClient } from '../api/client';
 import { ApiClientContext } from '../api/useApiClient';
@@ -28,7 +28,13 @@ export function AppProviders({ bootstrap, queryClient, i18n, env, children }: Ap
   );
   // Mantine's dialog close button is an icon without a name (axe: button-name); every dialog
   // gets one here, in the page's language, unless it names its own.
-  const language = i18n.language;
+  // Followed, not read once: the header's language switch changes it while the page stays.
+  const [language, setLanguage] = useState(i18n.language);
+  useEffect(() => {
+    const handleLanguageChanged = (next: string) => setLanguage(next);
+    i18n.on('languageChanged', handleLanguageChanged);
+    return () => i18n.off('languageChanged', handleLanguageChanged);
+  }, [i18n]);
   const localisedTheme = useMemo(
     () =>
       mergeThemeOverrides(theme, {

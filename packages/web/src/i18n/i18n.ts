@@ -67,3 +67,42 @@ export function createI18n(language: string): i18n {
   });
   return instance;
 }
+
+/** The cookie that remembers the language chosen in the header, for a year. */
+export const LANGUAGE_COOKIE = 'cairn_language';
+const LANGUAGE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
+
+/** The `document.cookie` assignment that remembers `language` in this browser. */
+export function languageCookie(language: string, isSecure: boolean): string {
+  return `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; Path=/; Max-Age=${LANGUAGE_COOKIE_SECONDS}; SameSite=Lax${isSecure ? '; Secure' : ''}`;
+}
+
+/**
+ * The languages to try, first to last: the one chosen with the person's account, then the one
+ * this browser remembers, then the browser's own preferences (`pickLanguage` takes the first
+ * the site offers).
+ */
+export function preferredLanguages(
+  accountLanguage: string | null | undefined,
+  cookieLanguage: string | undefined,
+  browserLanguages: readonly string[],
+): string[] {
+  return [accountLanguage, cookieLanguage, ...browserLanguages].filter(
+    (language): language is string => typeof language === 'string' && language !== '',
+  );
+}
+
+/**
+ * Shows the page in `language` at once, without a reload (an open form keeps what was typed):
+ * fetches its translations, hands them to `instance` and names the page's language for
+ * assistive technology.
+ */
+export async function switchLanguage(instance: i18n, language: string): Promise<void> {
+  await loadLanguage(language);
+  const bundle = loaded[language];
+  if (bundle && !instance.hasResourceBundle(language, 'translation')) {
+    instance.addResourceBundle(language, 'translation', bundle.translation);
+  }
+  await instance.changeLanguage(language);
+  document.documentElement.lang = language;
+}

@@ -12,6 +12,7 @@ import { wellFormedFileKeys } from './0012_well_formed_file_keys.js';
 import { oneUnpublishedDraftMigration } from './0013_one_unpublished_draft.js';
 import { recordsSearchVector } from './0014_records_search_vector.js';
 import { recordsLatestOfParent } from './0015_records_latest_of_parent_versions.js';
+import { userLocaleMigration } from './0016_user_locale_names.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -246,4 +247,5 @@ export const migrations: Record<string, Migration> = {
   '0013_one_unpublished_draft': oneUnpublishedDraftMigration,
   '0014_records_search_vector': recordsSearchVector,
   '0015_records_latest_of_parent_versions': recordsLatestOfParent,
+  '0016_user_locale_names': userLocaleMigration,
 };

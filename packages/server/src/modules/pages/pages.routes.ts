@@ -133,7 +133,13 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     const bootstrap = {
       config: publicConfig,
       user: user
-        ? { id: String(user.id), email: user.email, name: user.name, isAdmin: user.isAdmin }
+        ? {
+            id: String(user.id),
+            email: user.email,
+            name: user.name,
+            isAdmin: user.isAdmin,
+            locale: user.locale ?? null,
+          }
         : null,
       vocabularies: {
         resourcetypes: resourceTypes

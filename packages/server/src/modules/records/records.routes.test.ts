@@ -254,6 +254,44 @@ describe.each(ENGINES)('records and drafts API on %s', (engine) => {
     );
   });
 
+  it('keeps a person sent with only a name and refuses to publish it until a family name is given', async () => {
+    // What API clients and imports often send: the display name alone, with or without a type.
+    const people = [
+      { person_or_org: { type: 'personal', name: 'Doe, Jane' } },
+      { person_or_org: { type: 'personal', given_name: 'Jane', name: 'Doe, Jane' } },
+      { person_or_org: { name: 'Roe, Richard' } },
+    ];
+    const draft = await create({ ...validMetadata, creators: people });
+    // The save reports what is missing; the draft keeps every name it was sent.
+    const fields = (draft.errors as Array<{ field: string }>).map((e) => e.field).sort();
+    expect(fields).toEqual([
+      'metadata.creators.0.person_or_org.family_name',
+      'metadata.creators.1.person_or_org.family_name',
+      'metadata.creators.2.person_or_org.type',
+    ]);
+    const read = await t.request({
+      method: 'GET',
+      url: `/api/records/${draft.id}/draft`,
+      headers: owner.headers,
+    });
+    expect(read.json().metadata.creators).toEqual(people);
+
+    const published = await t.request({
+      method: 'POST',
+      url: `/api/records/${draft.id}/draft/actions/publish`,
+      headers: owner.headers,
+    });
+    expect(published.statusCode).toBe(400);
+    expect(published.json().errors).toEqual(
+      expect.arrayContaining([
+        {
+          field: 'metadata.creators.0.person_or_org.family_name',
+          messages: ['Family name cannot be blank.'],
+        },
+      ]),
+    );
+  });
+
   it('reserves (201) and discards (200) a DOI', async () => {
     const draft = await create();
     const reserved = await t.request({

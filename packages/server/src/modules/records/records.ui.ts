@@ -1,27 +1,10 @@
-import type { RecordData } from '@cairn/shared';
+import { formatEdtfDate, type RecordData } from '@cairn/shared';
 import type { VocabularyEntry } from '../vocabularies/vocabularies.repository.js';
 
 /** Picks the requested locale, then the default, then English, then anything. */
 export function l10n(map: Record<string, string> | undefined, locale: string): string {
   if (!map) return '';
   return map[locale] ?? map.en ?? Object.values(map)[0] ?? '';
-}
-
-function formatEdtf(value: string, locale: string, style: 'medium' | 'long'): string {
-  const one = (part: string) => {
-    const [y, m, d] = part.split('-').map(Number);
-    if (y === undefined || Number.isNaN(y)) return part;
-    if (m === undefined) return String(y);
-    const date = new Date(Date.UTC(y, m - 1, d ?? 1));
-    return d === undefined
-      ? new Intl.DateTimeFormat(locale, {
-          year: 'numeric',
-          month: style === 'long' ? 'long' : 'short',
-          timeZone: 'UTC',
-        }).format(date)
-      : new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' }).format(date);
-  };
-  return value.split('/').map(one).join(' – ');
 }
 
 const ACCESS_STATUS: Record<
@@ -138,14 +121,14 @@ export function buildUi(data: RecordData, ctx: UiContext): Record<string, unknow
   const status = ACCESS_STATUS[ctx.accessStatus] ?? ACCESS_STATUS.open!;
   const embargoUntil = data.access.embargo?.until;
   const ui: Record<string, unknown> = {
-    created_date_l10n_long: formatEdtf(ctx.created.slice(0, 10), ctx.locale, 'long'),
-    updated_date_l10n_long: formatEdtf(ctx.updated.slice(0, 10), ctx.locale, 'long'),
+    created_date_l10n_long: formatEdtfDate(ctx.created.slice(0, 10), ctx.locale, 'long'),
+    updated_date_l10n_long: formatEdtfDate(ctx.updated.slice(0, 10), ctx.locale, 'long'),
     access_status: {
       id: ctx.accessStatus,
       title_l10n: l10n(status.title, ctx.locale),
       description_l10n: l10n(status.description, ctx.locale),
       icon: status.icon,
-      embargo_date_l10n: embargoUntil ? formatEdtf(embargoUntil, ctx.locale, 'long') : null,
+      embargo_date_l10n: embargoUntil ? formatEdtfDate(embargoUntil, ctx.locale, 'long') : null,
       message_class: status.messageClass,
     },
     is_draft: ctx.isDraft,
@@ -157,8 +140,8 @@ export function buildUi(data: RecordData, ctx: UiContext): Record<string, unknow
       : {}),
   };
   if (m.publication_date) {
-    ui.publication_date_l10n_medium = formatEdtf(m.publication_date, ctx.locale, 'medium');
-    ui.publication_date_l10n_long = formatEdtf(m.publication_date, ctx.locale, 'long');
+    ui.publication_date_l10n_medium = formatEdtfDate(m.publication_date, ctx.locale, 'medium');
+    ui.publication_date_l10n_long = formatEdtfDate(m.publication_date, ctx.locale, 'long');
   }
   if (m.resource_type?.id) {
     const e = ctx.vocab('resourcetypes', m.resource_type.id);

@@ -8,6 +8,7 @@ export interface UserRow {
   passwordHash: string;
   isAdmin: number;
   createdAt: string;
+  locale?: string | null;
 }
 
 // Every authenticated request runs one of these two: prepared once (see preparedQuery).
@@ -43,6 +44,10 @@ export class UsersRepository {
 
   async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
     return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async updateLocale(id: number, locale: string): Promise<void> {
+    await this.db.updateTable('users').set({ locale }).where('id', '=', id).execute();
   }
 
   async updatePassword(id: number, passwordHash: string, isAdmin?: boolean): Promise<void> {

@@ -11,6 +11,8 @@ export interface User {
   email: string;
   name: string;
   isAdmin: boolean;
+  /** The language the person chose in the header, if they did. */
+  locale?: string;
 }
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -18,7 +20,13 @@ const MAX_TOKEN_NAME = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function toUser(row: UserRow): User {
-  return { id: row.id, email: row.email, name: row.name, isAdmin: row.isAdmin === 1 };
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    isAdmin: row.isAdmin === 1,
+    ...(row.locale ? { locale: row.locale } : {}),
+  };
 }
 
 /** Opaque secrets are stored as their SHA-256 only: enough for high-entropy random tokens. */
@@ -180,6 +188,20 @@ export class UsersService {
         { field: 'name', messages: [`Longer than maximum length ${MAX_TOKEN_NAME}.`] },
       ]);
     return this.createToken(userId, trimmed);
+  }
+
+  /**
+   * Keeps the language a person chose, so that it follows them to every browser they sign in
+   * from. Throws VALIDATION_FAILED (field `locale`) for a language the site does not offer.
+   */
+  async setLocale(userId: number, locale: unknown, offered: readonly string[]): Promise<string> {
+    if (typeof locale !== 'string' || !offered.includes(locale)) {
+      throw new AppError('VALIDATION_FAILED', undefined, [
+        { field: 'locale', messages: [`Must be one of: ${offered.join(', ')}.`] },
+      ]);
+    }
+    await this.repo.updateLocale(userId, locale);
+    return locale;
   }
 
   /** Revokes one of the user's tokens at once; 404 for an id that is not one of theirs. */

@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { CUSTOM_FIELD_GROUPS, type CustomFieldGroup } from '@cairn/shared';
+import { CUSTOM_FIELD_GROUPS, formatEdtfDate, type CustomFieldGroup } from '@cairn/shared';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SafeHtml } from '../../components/SafeHtml';
@@ -66,13 +66,18 @@ function customValue(value: unknown): string {
  * as one term with a line per filled field, labelled as the deposit form labels them.
  */
 function CustomFieldTerms({ customFields }: { customFields: Record<string, unknown> }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <>
       {(Object.keys(CUSTOM_FIELD_GROUPS) as CustomFieldGroup[]).map((group) => {
         const values = customFields[group] as Record<string, unknown> | undefined;
         const lines = Object.keys(CUSTOM_FIELD_GROUPS[group]).flatMap((field) => {
-          const text = customValue(values?.[field]);
+          const value = values?.[field];
+          // A thesis's dates (`date_submitted`, `date_defended`) are worded like the record's.
+          const text =
+            field.startsWith('date_') && typeof value === 'string'
+              ? formatEdtfDate(value, i18n.language, 'long')
+              : customValue(value);
           return text ? [[field, text] as const] : [];
         });
         if (lines.length === 0) return null;
@@ -154,7 +159,7 @@ export function MetadataDetails({
             <Lines
               items={(m.dates ?? []).map((d) => (
                 <>
-                  {d.date} ({l10n(d.type?.title, lang) || d.type?.id})
+                  {formatEdtfDate(d.date, lang, 'long')} ({l10n(d.type?.title, lang) || d.type?.id})
                   {d.description && ` — ${d.description}`}
                 </>
               ))}

@@ -256,7 +256,7 @@ describe('RecordPage', () => {
 
     const list = screen.getByRole('list', { name: 'Creators' });
     expect(within(list).getAllByRole('listitem')).toHaveLength(25);
-    expect(screen.getByText('25 of 2000 shown')).toBeTruthy();
+    expect(screen.getByText('25 of 2,000 shown')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Show 500 more' }));
     expect(within(list).getAllByRole('listitem')).toHaveLength(525);
   });

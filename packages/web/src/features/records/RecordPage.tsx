@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { formatEdtfDate } from '@cairn/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -65,12 +66,15 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
   const record = useMemo(() => landingView(json), [json]);
   const { metadata, access } = record;
   const creators = metadata.creators ?? [];
+  // The record's own titles and dates, worded in the page's language: `ui` is worded in the
+  // site's default language, whatever language the person reads the page in.
   const resourceType =
-    json.ui?.resource_type?.title_l10n ||
     l10n(metadata.resource_type?.title, i18n.language) ||
+    json.ui?.resource_type?.title_l10n ||
     vocabularies.resourcetypes.find((entry) => entry.id === metadata.resource_type?.id)?.title ||
     metadata.resource_type?.id;
-  const publicationDate = json.ui?.publication_date_l10n_long ?? metadata.publication_date;
+  const publicationDate =
+    metadata.publication_date && formatEdtfDate(metadata.publication_date, i18n.language, 'long');
   const accessStatus = access.status ?? 'open';
   const isPublished = !record.isDraft;
   // The parent's DOI stands for every version (a concept DOI); each version may have its own.
@@ -174,7 +178,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
 
 /** The record's access state in words: restricted, embargoed (until when, and why). */
 function AccessNotice({ record }: { record: LandingRecord }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { access } = record;
   if (access.status === 'open' || access.status === 'metadata-only' || !access.status) return null;
   const embargo = access.embargo?.active ? access.embargo : undefined;
@@ -190,7 +194,11 @@ function AccessNotice({ record }: { record: LandingRecord }) {
           : t('records.filesRestrictedText')}
       </Text>
       {embargo?.until && (
-        <Text size="sm">{t('records.embargoUntil', { date: embargo.until })}</Text>
+        <Text size="sm">
+          {t('records.embargoUntil', {
+            date: formatEdtfDate(embargo.until, i18n.language, 'long'),
+          })}
+        </Text>
       )}
       {embargo?.reason && (
         <Text size="sm">{t('records.embargoReason', { reason: embargo.reason })}</Text>

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine/core';
+import { formatEdtfDate } from '@cairn/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,7 +8,7 @@ import { useVersionLabel } from './useVersionLabel';
 
 /** The record's published versions, newest first, the latest marked and this one in bold. */
 export function VersionsList({ id }: { id: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const versionLabel = useVersionLabel();
   const [page, setPage] = useState(1);
   const versions = useVersions(id, page, true);
@@ -43,7 +44,8 @@ export function VersionsList({ id }: { id: string }) {
                     </Badge>
                   )}
                   <Text size="xs" c="dimmed">
-                    {v.metadata.publication_date}
+                    {v.metadata.publication_date &&
+                      formatEdtfDate(v.metadata.publication_date, i18n.language, 'medium')}
                   </Text>
                 </Group>
               </List.Item>

@@ -400,7 +400,7 @@ describe('CreatorsField: 10,000 entries', () => {
       expect(rendered.length).toBeGreaterThan(0);
       expect(rendered.length).toBeLessThan(20);
       expect(rendered[0]?.getAttribute('aria-setsize')).toBe('10000');
-      expect(screen.getByText('10000 / 10000')).toBeTruthy();
+      expect(screen.getByText('10,000 / 10,000')).toBeTruthy();
 
       fireEvent.change(screen.getByRole('searchbox', { name: 'Filter creators' }), {
         target: { value: 'family9999' },

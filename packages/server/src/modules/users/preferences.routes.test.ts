@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { expectValidationFailed } from '../../test/assertions.js';
+import { ENGINES } from '../../test/databases.js';
+
+type Caller = Awaited<ReturnType<TestApp['user']>>;
+
+describe.each(ENGINES)('preferences API (%s)', (engine) => {
+  let t: TestApp;
+  let owner: Caller;
+  let other: Caller;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    owner = await t.user();
+    other = await t.user();
+  });
+  afterAll(() => t.close());
+
+  const read = async (caller: Caller) => {
+    const res = await t.request({
+      method: 'GET',
+      url: '/api/user/preferences',
+      headers: caller.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ locale: string | null }>();
+  };
+  const write = (caller: Caller, body: object) =>
+    t.request({ method: 'PUT', url: '/api/user/preferences', headers: caller.headers, body });
+
+  it('keeps the language a person chose with their account, and only theirs', async () => {
+    expect(await read(owner)).toEqual({ locale: null });
+    const res = await write(owner, { locale: 'de' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ locale: 'de' });
+    expect(await read(owner)).toEqual({ locale: 'de' });
+    expect(await read(other)).toEqual({ locale: null });
+  });
+
+  it('refuses a language the site does not offer, naming the field, and keeps the last one', async () => {
+    await write(owner, { locale: 'de' });
+    for (const body of [{ locale: 'fr' }, { locale: 7 }, {}]) {
+      expectValidationFailed(await write(owner, body), [
+        { field: 'locale', messages: ['Must be one of: en, de.'] },
+      ]);
+    }
+    expect(await read(owner)).toEqual({ locale: 'de' });
+  });
+
+  it('needs a signed-in person', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/user/preferences' });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('is documented as a Cairn extension', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/docs/openapi.json' });
+    expect(res.statusCode, res.body).toBe(200);
+    const path = res.json().paths['/api/user/preferences'] as Record<string, { tags: string[] }>;
+    expect(Object.keys(path).sort()).toEqual(['get', 'put']);
+    expect(path['put']?.tags).toEqual(['Cairn extension']);
+  });
+});

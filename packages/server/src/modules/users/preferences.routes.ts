@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { documentedBody } from '../../lib/openapi.js';
+import { requireUser } from '../../plugins/auth.js';
+import type { UsersService } from './users.service.js';
+
+const tags = ['Cairn extension'];
+
+/**
+ * The signed-in person's preferences: for now the language of the pages, chosen in the header.
+ * InvenioRDM keeps preferences in its own account pages with no REST contract to follow, so
+ * these are Cairn extensions.
+ */
+export function registerPreferenceRoutes(
+  app: FastifyInstance,
+  deps: { users: UsersService; locales: readonly string[] },
+): void {
+  app.get(
+    '/api/user/preferences',
+    { schema: { tags, summary: "The caller's preferences (`locale`: null until chosen)" } },
+    (request) => {
+      const user = requireUser(request);
+      return { locale: user.locale ?? null };
+    },
+  );
+
+  app.put(
+    '/api/user/preferences',
+    {
+      schema: {
+        tags,
+        summary: "Set the caller's preferences",
+        description: `\`locale\`: the language of the pages, one of the site's languages (${deps.locales.join(', ')}); anything else is a 400 naming the field.`,
+        body: documentedBody(z.object({ locale: z.string() })),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const body = (request.body ?? {}) as { locale?: unknown };
+      const locale = await deps.users.setLocale(user.id, body.locale, deps.locales);
+      return { locale };
+    },
+  );
+}
