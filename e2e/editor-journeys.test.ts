@@ -227,10 +227,11 @@ async function fillEveryField(page: Page) {
   await choose(page, combobox(related, 'Relation'), RECORD.relatedWork.relation);
   await choose(page, combobox(related, 'Scheme'), RECORD.relatedWork.scheme);
   await textbox(related, 'Identifier').fill(RECORD.relatedWork.identifier);
+  // A subtype is offered and shown with its type, as publication types are.
   await choose(
     page,
     combobox(related, 'Resource type (optional)'),
-    RECORD.relatedWork.resourceType,
+    `Publication: ${RECORD.relatedWork.resourceType}`,
   );
 
   await page.getByRole('button', { name: 'Add reference', exact: true }).click();
@@ -329,7 +330,10 @@ async function expectEveryField(page: Page) {
   await expectValue(combobox(related, 'Relation'), RECORD.relatedWork.relation);
   await expectValue(textbox(related, 'Identifier'), RECORD.relatedWork.identifier);
   await expectValue(combobox(related, 'Scheme'), RECORD.relatedWork.scheme);
-  await expectValue(combobox(related, 'Resource type (optional)'), RECORD.relatedWork.resourceType);
+  await expectValue(
+    combobox(related, 'Resource type (optional)'),
+    `Publication: ${RECORD.relatedWork.resourceType}`,
+  );
   await expectValue(textbox(row(page, 'Reference 1'), 'Reference string'), RECORD.reference);
 
   const journal = page.getByRole('group', { name: 'Journal', exact: true });
