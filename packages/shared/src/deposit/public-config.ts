@@ -28,7 +28,7 @@ export const PublicConfigSchema = z.object({
   customFieldsUi: CustomFieldsUiSchema.default(() => [...DEFAULT_CUSTOM_FIELDS_UI]),
   /**
    * Files and bytes a record of the signed-in person may hold: their own quota where one was set
-   * (`cairn users quota`), else the configured one (SPEC §9 defaults).
+   * (`cairn users quota`), else the instance's configured limits.
    */
   quota: z
     .object({

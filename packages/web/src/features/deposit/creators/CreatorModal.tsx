@@ -104,7 +104,7 @@ function CreatorEditor({
   const form = useForm<CreatorEditorValues>({
     defaultValues: toEditorValues(creator),
     mode: 'onSubmit',
-    // Checked first on submit (SPEC §5), then as the person types: a message about a value
+    // Checked first on submit (a dialog is checked as a whole), then as the person types: a message about a value
     // already corrected would otherwise stay until the next save.
     reValidateMode: 'onChange',
     resolver,

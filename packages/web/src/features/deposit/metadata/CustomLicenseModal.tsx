@@ -54,7 +54,7 @@ function CustomLicenseForm({
   const [title, setTitle] = useState(initial?.title ?? '');
   const [description, setDescription] = useState(initial?.description ?? '');
   const [link, setLink] = useState(initial?.link ?? '');
-  // Checked on submit first (SPEC §5), then again on every change, so a corrected value loses
+  // Checked on submit first (a dialog is checked as a whole), then again on every change, so a corrected value loses
   // its message as it is typed instead of at the next submit.
   const [submitted, setSubmitted] = useState(false);
   const errors: Errors = submitted

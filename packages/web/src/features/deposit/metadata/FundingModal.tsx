@@ -36,7 +36,7 @@ export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
   const [funder, setFunder] = useState<ItemHit | null>(null);
   const [award, setAward] = useState<ItemHit | null>(null);
   const [custom, setCustom] = useState({ number: '', title: '', url: '' });
-  // Checked on submit first (SPEC §5), then again on every change, so a corrected value loses
+  // Checked on submit first (a dialog is checked as a whole), then again on every change, so a corrected value loses
   // its message as it is typed instead of at the next submit.
   const [submitted, setSubmitted] = useState(false);
 

@@ -17,7 +17,7 @@ export function schemaMessage(schema: z.ZodType, value: unknown): string | undef
 
 /**
  * Handlers that check a field with `check` in the browser, instead of after a save (InvenioRDM
- * checks nothing in the browser, reference §6.6): `onBlur` shows the message when the field is
+ * checks nothing in the browser): `onBlur` shows the message when the field is
  * left; `onChange` checks again while a message of its own is shown, so a correction clears it as
  * it is typed instead of at the next blur. They clear only messages they set themselves: a server
  * message stays until the next save answers.

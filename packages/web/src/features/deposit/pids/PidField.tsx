@@ -43,7 +43,7 @@ export interface PidFieldProps {
   /** `parent.pids.doi.identifier`: a registered concept DOI makes a DOI required (SPEC §5). */
   parentDoi?: string;
   /**
-   * A new version's optional-DOI transition (SPEC §9), from the DOI of the version it follows;
+   * A new version's optional-DOI transition (a version keeps the kind of DOI the one before it had), from the DOI of the version it follows;
    * absent where every answer is allowed.
    */
   doiTransition?: DoiTransition | null;

@@ -47,7 +47,7 @@ export function initialDoiChoice(
 }
 
 /**
- * The optional-DOI transitions between versions (reference §1.2, §4.7), from the DOI of the
+ * The optional-DOI transitions between versions (InvenioRDM's rule, which API clients rely on), from the DOI of the
  * version a new version follows: after one with a DOI registered here, only a managed DOI is
  * allowed; after one with an external DOI or none, a managed one is not.
  */
