@@ -58,3 +58,20 @@ export function testMigrator(database: TestDatabase): Migrator {
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
 }
+
+/**
+ * A user and the parent `p` they own, written straight to the tables, for migration tests that
+ * put rows in place as an older schema held them.
+ */
+export async function seedParent(database: TestDatabase, now: string): Promise<void> {
+  const { db } = database.handle;
+  const user = await db
+    .insertInto('users')
+    .values({ email: 'a@example.org', name: 'A', passwordHash: 'x', isAdmin: 0, createdAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('parents')
+    .values({ id: 'p', ownerId: user.id, data: '{}', createdAt: now, updatedAt: now })
+    .execute();
+}

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
   ENGINES,
+  seedParent,
   testMigrator,
   type TestDatabase,
 } from '../../test/databases.js';
@@ -20,15 +21,7 @@ describe.each(ENGINES)('migration 0011 over existing records on %s', (engine) =>
     const migrator = testMigrator(database);
     expect((await migrator.migrateTo('0008_vocabulary_words_index')).error).toBeUndefined();
     const now = new Date().toISOString();
-    const user = await db
-      .insertInto('users')
-      .values({ email: 'a@example.org', name: 'A', passwordHash: 'x', isAdmin: 0, createdAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('parents')
-      .values({ id: 'p', ownerId: user.id, data: '{}', createdAt: now, updatedAt: now })
-      .execute();
+    await seedParent(database, now);
     const cases: Array<[string, object, boolean, string]> = [
       ['r-open', { record: 'public', files: 'public', embargo: { active: false } }, true, 'open'],
       [

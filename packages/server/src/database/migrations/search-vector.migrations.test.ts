@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
   ENGINES,
+  seedParent,
   testMigrator,
   type TestDatabase,
 } from '../../test/databases.js';
@@ -21,15 +22,7 @@ describe.skipIf(!ENGINES.includes('postgres'))('migration 0014 over existing rec
     const migrator = testMigrator(database);
     expect((await migrator.migrateTo('0013_one_unpublished_draft')).error).toBeUndefined();
     const now = new Date().toISOString();
-    const user = await db
-      .insertInto('users')
-      .values({ email: 'a@example.org', name: 'A', passwordHash: 'x', isAdmin: 0, createdAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('parents')
-      .values({ id: 'p', ownerId: user.id, data: '{}', createdAt: now, updatedAt: now })
-      .execute();
+    await seedParent(database, now);
     await db
       .insertInto('records')
       .values({
