@@ -1,10 +1,10 @@
 import '@mantine/core/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/AppProviders';
 import { createQueryClient, seedQueryCache } from './app/query-client';
 import { AppRoutes } from './app/AppRoutes';
+import { createAppHistory, GuardedRouter } from './app/GuardedRouter';
 import { preloadPage } from './app/routes';
 import { readBootstrap } from './bootstrap';
 import { readCookie } from './api/client';
@@ -44,9 +44,9 @@ if (!container) throw new Error('index.html has no #root element.');
 createRoot(container).render(
   <StrictMode>
     <AppProviders bootstrap={bootstrap} queryClient={queryClient} i18n={i18n}>
-      <BrowserRouter>
+      <GuardedRouter history={createAppHistory()}>
         <AppRoutes />
-      </BrowserRouter>
+      </GuardedRouter>
     </AppProviders>
   </StrictMode>,
 );

@@ -1,8 +1,8 @@
 import { render, type RenderResult } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
 import { AppProviders } from '../app/AppProviders';
 import { createQueryClient, seedQueryCache } from '../app/query-client';
 import { AppRoutes } from '../app/AppRoutes';
+import { createTestHistory, GuardedRouter } from '../app/GuardedRouter';
 import { preloadAllPages } from '../app/routes';
 import type { Bootstrap } from '../bootstrap';
 import { createI18n } from '../i18n/i18n';
@@ -29,9 +29,9 @@ export function renderApp({ path, bootstrap }: RenderAppOptions): RenderResult {
       i18n={createI18n('en')}
       env="test"
     >
-      <MemoryRouter initialEntries={[path]}>
+      <GuardedRouter history={createTestHistory(path)}>
         <AppRoutes />
-      </MemoryRouter>
+      </GuardedRouter>
     </AppProviders>,
   );
 }

@@ -21,7 +21,7 @@ import {
 import { assertUniqueCheckboxIds } from './publish-checkboxes';
 import { CustomFieldsSections } from './custom-fields/CustomFieldsSections';
 import { PidField } from './pids/PidField';
-import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { RecordJson } from '../../api/records';
@@ -56,6 +56,9 @@ import { SectionNav } from './SectionNav';
 import { StatusHeader } from './StatusHeader';
 import { useDepositController } from './useDepositController';
 import { useDraftSafety } from './useDraftSafety';
+import { useLeaveGuard } from './useLeaveGuard';
+import { LeaveDialog } from './LeaveDialog';
+import { isUploading } from './files/uploader-state';
 import { RestoreEditsBanner } from './RestoreEditsBanner';
 import type { DraftJournal } from './draft-journal';
 import { applyFieldErrors } from './field-errors';
@@ -140,8 +143,12 @@ export function DepositForm({
   // Live progress from the uploader; until it reports, the draft's listed files.
   const [uploadProgress, setUploadProgress] = useState<Omit<FilesProgress, 'enabled'> | null>(null);
   const filesEnabled = useWatch({ control: form.control, name: 'files.enabled' });
+  // Read only when the person tries to leave: no render for it.
+  const uploadingRef = useRef(false);
+  const guard = useLeaveGuard({ controller, isUploading: () => uploadingRef.current });
   // Stable, and a no-op when nothing changed: the uploader reports on every render of its list.
   const handleFilesChange = useCallback((entries: readonly FileEntry[]) => {
+    uploadingRef.current = isUploading({ entries });
     const count = entries.length;
     const allFinished = entries.every((entry) => entry.status === 'completed');
     setUploadProgress((current) =>
@@ -458,6 +465,7 @@ export function DepositForm({
           onKeepMine={() => void controller.keepMine()}
           onTakeTheirs={controller.takeTheirs}
         />
+        <LeaveDialog guard={guard} />
       </form>
     </FormProvider>
   );

@@ -84,6 +84,8 @@ export interface DepositController {
   takeTheirs: () => void;
   /** The DOI widget's answer to "Do you need a DOI?" (SPEC §5 DOI check). */
   setNeedsDoi: (needsDoi: boolean) => void;
+  /** True once an action is taking the person to another page on purpose (publish, delete…). */
+  isLeaving: () => boolean;
   /** The payload last saved (or loaded): what autosave compares against. */
   lastSavedPayload: () => string;
   serializeValues: () => DraftPayload;
@@ -133,16 +135,23 @@ export function useDepositController({
   const selectedRef = useRef<DepositCommunity | null | undefined>(undefined);
   const [conflict, setConflict] = useState<SaveConflict | null>(null);
   const needsDoiRef = useRef<boolean | undefined>(undefined);
+  const leavingRef = useRef(false);
+
+  /** The page an action ends on, loaded in full; the form does not ask before it goes. */
+  function leaveFor(url: string) {
+    leavingRef.current = true;
+    browser.assign(url);
+  }
 
   const serializeValues = useCallback(
     () => serializeDraft(getValues(), draftRef.current, serializerOptions),
     [getValues, serializerOptions],
   );
-  // The form was just filled from the draft: its values are the draft's, read once already.
+  // The form was just filled from the draft, or with a new upload's defaults: what it holds
+  // counts as saved, so that only a change of the person's is an unsaved edit (and the first
+  // one of a new upload creates its draft).
   const [initialPayload] = useState(() =>
-    JSON.stringify(
-      initialDraft ? serializeDraft(getValues(), initialDraft, serializerOptions) : null,
-    ),
+    JSON.stringify(serializeDraft(getValues(), initialDraft, serializerOptions)),
   );
   const lastSavedRef = useRef<string>(initialPayload);
 
@@ -310,7 +319,7 @@ export function useDepositController({
       const published = await api.publish(saved);
       queryClient.removeQueries({ queryKey: draftKeys.detail(published.id) });
       // Stays busy until the record page has loaded, so the draft cannot be published twice.
-      browser.assign(published.links.self_html ?? `/records/${encodeURIComponent(published.id)}`);
+      leaveFor(published.links.self_html ?? `/records/${encodeURIComponent(published.id)}`);
     });
   }
 
@@ -329,7 +338,7 @@ export function useDepositController({
       runningRef.current = false;
       dispatch({ type: 'succeeded', action: 'preview' });
       const base = saved.links.record_html ?? `/records/${encodeURIComponent(saved.id)}`;
-      browser.assign(`${base}?preview=1`);
+      leaveFor(`${base}?preview=1`);
     });
   };
 
@@ -339,7 +348,7 @@ export function useDepositController({
     try {
       await api.remove(current);
       queryClient.removeQueries({ queryKey: draftKeys.detail(current.id) });
-      browser.assign(config.dashboardUploadsRoute);
+      leaveFor(config.dashboardUploadsRoute);
     } catch (error) {
       fail('delete', error);
     }
@@ -349,7 +358,7 @@ export function useDepositController({
     saveThen('submit-review', 'errors', async (saved) => {
       const request = await api.submitReview(saved, comment, options);
       const next = request.links.next_html;
-      browser.assign(next ?? saved.links.self_html ?? `/uploads/${saved.id}`);
+      leaveFor(next ?? saved.links.self_html ?? `/uploads/${saved.id}`);
     });
 
   async function pidAction(action: 'reserve-pid' | 'discard-pid', scheme: string) {
@@ -376,7 +385,7 @@ export function useDepositController({
     if (!current || !begin('new-version')) return;
     try {
       const created = await api.newVersion(current);
-      browser.assign(created.links.self_html ?? `/uploads/${encodeURIComponent(created.id)}`);
+      leaveFor(created.links.self_html ?? `/uploads/${encodeURIComponent(created.id)}`);
     } catch (error) {
       fail('new-version', error);
     }
@@ -411,8 +420,9 @@ export function useDepositController({
     }
   };
 
+  // Also creates a new upload's draft: an upload someone started is found in My uploads.
   const autosave = async (): Promise<boolean> => {
-    if (runningRef.current || conflict || !draftRef.current) return false;
+    if (runningRef.current || conflict) return false;
     runningRef.current = true;
     try {
       await saveDraft({ quiet: true });
@@ -478,6 +488,7 @@ export function useDepositController({
     setNeedsDoi: (needsDoi) => {
       needsDoiRef.current = needsDoi;
     },
+    isLeaving: () => leavingRef.current,
     lastSavedPayload: () => lastSavedRef.current,
     serializeValues,
   };

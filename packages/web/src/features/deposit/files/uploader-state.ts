@@ -131,8 +131,8 @@ export function uploaderReducer(state: UploaderState, event: UploaderEvent): Upl
   }
 }
 
-/** SPEC §3: true while any entry is uploading. */
-export function isUploading(state: UploaderState): boolean {
+/** True while any entry is uploading or waiting its turn (leaving the page would stop it). */
+export function isUploading(state: { entries: readonly FileEntry[] }): boolean {
   return state.entries.some(
     (e) => e.status === 'uploading' || (e.status === 'pending' && !e.interrupted),
   );
