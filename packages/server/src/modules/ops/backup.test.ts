@@ -331,7 +331,8 @@ describe('cairn backup and restore (SQLite, local files)', () => {
     dir = await backupCopy();
     await unlink(path.join(dir, 'manifest.json'));
     await refusedRestore(dir, /not a complete Cairn backup: it has no manifest\.json/);
-  });
+    // Six restores, each a process of its own: a busy machine takes longer than the default.
+  }, 120_000);
 
   it('refuses to restore over a data folder in use unless told to, and replaces it with --force', async () => {
     const target = await folder();
