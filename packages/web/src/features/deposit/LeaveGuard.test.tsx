@@ -173,6 +173,44 @@ describe('a new upload', () => {
     expect(await screen.findByRole('heading', { name: 'My uploads' })).toBeTruthy();
   });
 
+  it('takes a Save clicked while autosave creates the draft, after it, on that draft', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let answerCreate: (response: Response) => void = () => undefined;
+    const requests = stubFetch((request) => {
+      if (request.method === 'POST') {
+        return new Promise<Response>((resolve) => {
+          answerCreate = resolve;
+        });
+      }
+      return jsonResponse(
+        200,
+        buildDraft({ ...(request.body as object), id: 'new04-00004', revision_id: 2 }),
+      );
+    });
+    renderApp({ path: '/uploads/new' });
+    typeTitle('Saved twice');
+    await vi.advanceTimersByTimeAsync(5000);
+    await waitFor(() => expect(requests.map((r) => r.method)).toEqual(['POST']));
+
+    typeTitle('Saved twice, the second time by hand');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    answerCreate(
+      jsonResponse(
+        201,
+        buildDraft({ id: 'new04-00004', revision_id: 1, files: { enabled: false } }),
+      ),
+    );
+
+    await waitFor(() => expect(requests.map((r) => r.method)).toEqual(['POST', 'PUT']), {
+      timeout: 5000,
+    });
+    expect(await screen.findByText('Record successfully saved.')).toBeTruthy();
+    expect(requests[1]?.url).toContain('new04-00004');
+    expect(requests[1]?.body).toMatchObject({
+      metadata: { title: 'Saved twice, the second time by hand' },
+    });
+  });
+
   it('is not created by merely opening the form', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { requests, saves } = stubServer('new02-00002');

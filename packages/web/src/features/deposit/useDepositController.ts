@@ -136,6 +136,15 @@ export function useDepositController({
   const [conflict, setConflict] = useState<SaveConflict | null>(null);
   const needsDoiRef = useRef<boolean | undefined>(undefined);
   const leavingRef = useRef(false);
+  const autosavingRef = useRef<Promise<boolean> | null>(null);
+
+  /**
+   * Lets an autosave on its way finish first: an action the person starts then runs after it
+   * (on the draft it may just have created) instead of being refused as a second action.
+   */
+  async function afterAutosave() {
+    if (autosavingRef.current) await autosavingRef.current;
+  }
 
   /** The page an action ends on, loaded in full; the form does not ask before it goes. */
   function leaveFor(url: string) {
@@ -265,6 +274,7 @@ export function useDepositController({
     gate: 'errors' | 'none',
     call: (saved: RecordJson) => Promise<void> | void,
   ): Promise<boolean> {
+    await afterAutosave();
     if (!begin(action)) return false;
     try {
       const saved = await saveFor(action);
@@ -305,6 +315,7 @@ export function useDepositController({
   }
 
   const save = async () => {
+    await afterAutosave();
     if (!begin('save')) return;
     try {
       const saved = await saveDraft();
@@ -343,6 +354,7 @@ export function useDepositController({
   };
 
   const remove = async () => {
+    await afterAutosave();
     const current = draftRef.current;
     if (!current || !begin('delete')) return;
     try {
@@ -381,6 +393,7 @@ export function useDepositController({
   }
 
   const newVersion = async () => {
+    await afterAutosave();
     const current = draftRef.current;
     if (!current || !begin('new-version')) return;
     try {
@@ -392,6 +405,7 @@ export function useDepositController({
   };
 
   const ensureDraft = async (): Promise<RecordJson> => {
+    await afterAutosave();
     const current = draftRef.current;
     if (current && current.files?.enabled === getValues('files.enabled')) return current;
     if (!begin('save-before-upload')) throw new Error('Another action is running.');
@@ -424,15 +438,20 @@ export function useDepositController({
   const autosave = async (): Promise<boolean> => {
     if (runningRef.current || conflict) return false;
     runningRef.current = true;
-    try {
-      await saveDraft({ quiet: true });
-      return true;
-    } catch {
-      // A failed autosave is retried on the next pause; the journal holds the edits meanwhile.
-      return false;
-    } finally {
-      runningRef.current = false;
-    }
+    const saving = (async () => {
+      try {
+        await saveDraft({ quiet: true });
+        return true;
+      } catch {
+        // A failed autosave is retried on the next pause; the journal holds the edits meanwhile.
+        return false;
+      } finally {
+        runningRef.current = false;
+        autosavingRef.current = null;
+      }
+    })();
+    autosavingRef.current = saving;
+    return saving;
   };
 
   const keepMine = async () => {
