@@ -17,8 +17,8 @@ import { expectPath, expectValue, logIn, test } from './support/test.js';
 
 /**
  * Opens the editor's delete confirmation, checks its wording, cancels it (nothing is deleted),
- * opens it again and confirms. `label` names the sidebar button, the dialog and its confirm
- * button alike (SPEC §2 "Dialogs").
+ * opens it again and confirms. `label` names the sidebar button, the dialog and its confirm button
+ * alike, each kind of delete with its own wording.
  */
 async function deleteThroughDialog(page: Page, label: string, question: string) {
   const open = () => page.getByRole('button', { name: label, exact: true }).click();

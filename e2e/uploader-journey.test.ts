@@ -101,7 +101,7 @@ describe('file uploader journey', () => {
     for (const name of ['readme.txt', 'counts.csv', 'diffraction.bin'])
       await waitUploaded(page, name);
 
-    // 20 MiB is two parts of 16 MiB and 4 MiB (SPEC §9), each with its Content-MD5.
+    // 20 MiB is two parts of 16 MiB and 4 MiB (the shared chunk rule), each with its Content-MD5.
     const parts = puts.filter((r) => /\/diffraction\.bin\/content\/\d+$/.test(r.url()));
     expect(parts.map((r) => r.url().split('/').pop()).sort()).toEqual(['1', '2']);
     for (const part of parts)
@@ -151,7 +151,7 @@ describe('file uploader journey', () => {
     await expect.poll(() => arrived.sort(), { timeout: 60_000 }).toEqual(['1', '2']);
     const id = draftIdOf(page);
 
-    // SPEC §2: leaving during an upload asks first.
+    // Leaving during an upload asks first.
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.type());

@@ -71,7 +71,7 @@ describe('file uploader journey on S3', () => {
         });
         await row.getByText('100%').waitFor();
 
-        // 20 MiB is two parts (SPEC §9), both sent to the bucket's origin, not the site's.
+        // 20 MiB is two parts (16 MiB and 4 MiB), both sent to the bucket's origin, not the site's.
         expect(
           toBucket.map((request) => new URL(request.url()).searchParams.get('partNumber')).sort(),
         ).toEqual(['1', '2']);

@@ -88,7 +88,7 @@ export async function buildApp(
   registerBodyIdleTimeout(app, config.bodyIdleTimeoutSeconds);
 
   // Fastify's built-in text/plain parser would hand a string to routes that expect JSON; the
-  // contract answers every body type but JSON with 415 (invenio-api.md §1.1).
+  // contract answers every body type but JSON with 415, as InvenioRDM does.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
@@ -98,7 +98,7 @@ export async function buildApp(
     }
   });
   refuseUnstorableParameters(app);
-  // A body with no Content-Type is JSON (invenio-api.md §1.1); any other declared type is 415.
+  // A body with no Content-Type is JSON, as in InvenioRDM; any other declared type is 415.
   app.addHook('onRequest', (request, _reply, done) => {
     const hasBody =
       request.headers['content-length'] !== undefined ||

@@ -40,7 +40,7 @@ const jsonText = z.string().transform((text, context): unknown => {
 
 /**
  * The publish dialog's extra checkboxes (each must be ticked) and text. Duplicate ids would make
- * two answers indistinguishable (SPEC §5), so they are refused at start-up.
+ * two answers indistinguishable, so they are refused at start-up.
  */
 const PublishModalExtraSchema = z
   .object({
@@ -119,8 +119,8 @@ const EnvSchema = z.object({
   CAIRN_REQUEST_EXPIRY_DAYS: z.coerce.number().int().min(0).default(30),
   CAIRN_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(UPLOAD_CONCURRENCY),
   CAIRN_DEFAULT_TRANSFER_TYPE: z.string().min(1).default(DEFAULT_TRANSFER_TYPE),
-  // Cairn speaks multipart (M) as well as local (L) uploads; SPEC's default of L alone is the
-  // browser's fallback when the page names none.
+  // Cairn speaks multipart (M) as well as local (L) uploads; the deposit form's own default of L
+  // alone is the browser's fallback when the page names none.
   CAIRN_ENABLED_TRANSFER_TYPES: commaList.default(['L', 'M']),
   CAIRN_PUBLISH_MODAL_EXTRA: jsonText.pipe(PublishModalExtraSchema).optional(),
   CAIRN_CREATOR_MODE: z.enum(['search', 'search_only', 'off']).default('search'),

@@ -1,5 +1,5 @@
 /**
- * Business constants and limits (SPEC §9), shared so the server enforces and the browser shows
+ * Business constants and limits of the product, shared so the server enforces and the browser shows
  * the same numbers. Values that an instance may override (quota, concurrency) are the defaults.
  */
 

@@ -8,9 +8,9 @@ export const browser = {
     window.location.assign(toSameOriginPath(url));
   },
   /**
-   * Changes the address without a navigation. The router keeps rendering the current page, so
-   * the mounted form and its unsaved input survive (SPEC §2: after the first save of a new draft
-   * the address becomes `self_html`). The router's history state is kept, so Back still works.
+   * Changes the address without a navigation. The router keeps rendering the current page, so the
+   * mounted form and its unsaved input survive (after the first save of a new draft the address
+   * becomes `self_html`). The router's history state is kept, so Back still works.
    */
   replaceUrl: (url: string): void => {
     window.history.replaceState(window.history.state, '', toSameOriginPath(url));

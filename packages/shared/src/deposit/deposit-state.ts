@@ -4,9 +4,10 @@ import type { PidFormValues } from './form-values.js';
 import type { DraftRecordInfo } from './serializer.js';
 
 /*
- * The editor's state derived from the draft (invenio-reference §2.5, §4.9; SPEC §2 "Editor buttons
- * by state", §4 "Review rules", §5 "Button enablement" and "PIDs"). Pure functions: the web form
- * renders what they return, and tests pin every rule here without a DOM.
+ * The editor's state derived from the draft, as InvenioRDM's `computeDepositState` and status box
+ * derive it: which buttons show in which state, when they are disabled, the review rules, the grace
+ * period and the DOI check. Pure functions: the web form renders what they return, and tests pin
+ * every rule here without a DOM.
  */
 
 /** A community as the API (vnd+json, expand=1) returns it; only what the editor reads. */
@@ -21,7 +22,7 @@ export interface DepositCommunity {
   ui?: { permissions?: { can_include_directly?: boolean; can_submit_record?: boolean } };
 }
 
-/** Every draft status of invenio-reference §2.3. */
+/** Every status InvenioRDM gives a draft or record. */
 export const DEPOSIT_STATUSES = [
   'draft',
   'draft_with_review',
@@ -59,14 +60,14 @@ export interface StatusHeader {
   /** The title ("Draft", "In review", …) and the explanation of the status. */
   textKey: StatusTextKey;
   tone: 'neutral' | 'info' | 'warning' | 'negative' | 'positive';
-  /** In review: the request page, opened in a new tab (SPEC §2). */
+  /** In review: the request page, which the header opens in a new tab. */
   requestUrl?: string;
 }
 
 /**
- * The status header of a draft (SPEC §4 texts, invenio-reference §4.9). A draft that has not been
- * saved yet reads as `draft`. Throws "Status is undefined" for any other unknown status: the
- * header must never guess what a draft may do (SPEC §8).
+ * The status header of a draft, with InvenioRDM's texts. A draft that has not been saved yet reads
+ * as `draft`. Throws "Status is undefined" for any other unknown status: the header must never
+ * guess what a draft may do.
  */
 export function statusHeaderOf(record: DraftRecordInfo): StatusHeader {
   const status = record.status ?? (record.id === undefined ? 'draft' : undefined);
@@ -124,7 +125,7 @@ export function isParentPublished(record: DraftRecordInfo): boolean {
   return statusOf(record) === 'published' || (record.versions?.index ?? 1) > 1;
 }
 
-/** A record counts as having a parent version when its version index is above 1 (SPEC §9). */
+/** A record counts as having a parent version when its version index is above 1. */
 export function hasParentVersion(record: DraftRecordInfo): boolean {
   return (record.versions?.index ?? 1) > 1;
 }
@@ -140,9 +141,8 @@ function receiverIdOf(review: Readonly<Record<string, unknown>> | undefined): st
 }
 
 /**
- * The community the draft belongs to or is submitted to, as the editor first shows it
- * (invenio-reference §2.5): the expanded default community once the parent is published, else
- * the expanded review receiver.
+ * The community the draft belongs to or is submitted to, as InvenioRDM's editor first shows it:
+ * the expanded default community once the parent is published, else the expanded review receiver.
  */
 export function communityOfRecord(record: DraftRecordInfo): DepositCommunity | undefined {
   const parentReview = asRecord(record.parent?.['review']);
@@ -266,7 +266,7 @@ export function computeDepositState(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Buttons by state (SPEC §2) and their enablement (SPEC §5)
+// Buttons by state and when they are disabled
 
 /**
  * The publish area of the sidebar: submit for review (with "Publish to community" beside it when
@@ -280,7 +280,7 @@ export interface EditorButtons {
   /** The submit button's label once in review: "Submitted for review". */
   submitLabel: 'submit-review' | 'submitted-for-review';
   showDirectPublish: boolean;
-  /** Which delete confirmation applies (SPEC §2 "Dialogs"). */
+  /** Which delete confirmation applies, each with its own "Are you sure…" wording. */
   deleteKind: DeleteKind;
 }
 
@@ -296,7 +296,7 @@ export function deleteKindOf(record: DraftRecordInfo): DeleteKind {
   return 'delete';
 }
 
-/** Which buttons the editor shows for `state` (SPEC §2 "Editor buttons by state"). */
+/** Which buttons the editor shows for `state`. */
 export function editorButtonsOf(record: DraftRecordInfo, state: DepositEditorState): EditorButtons {
   let publishArea: PublishArea = 'publish';
   if (state.ui.showChangeCommunityButton) publishArea = 'change-community';
@@ -324,14 +324,14 @@ function filesBlock(files: FilesProgress): boolean {
   return (files.enabled && files.count === 0) || !files.allFinished;
 }
 
-/** Publish is disabled while submitting or under the file rules (SPEC §5). */
+/** Publish is disabled while submitting or under the file rules (see `filesBlock`). */
 export function isPublishDisabled(input: { isSubmitting: boolean; files: FilesProgress }): boolean {
   return input.isSubmitting || filesBlock(input.files);
 }
 
 /**
- * Submit-for-review is disabled on an existing record the user cannot manage, when the editor
- * state disables it, while submitting, or under the file rules (SPEC §5).
+ * Submit-for-review is disabled on an existing record the user cannot manage, when the editor state
+ * disables it, while submitting, or under the file rules (see `filesBlock`).
  */
 export function isSubmitReviewDisabled(input: {
   recordExists: boolean;
@@ -349,7 +349,7 @@ export function isSubmitReviewDisabled(input: {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Review rules (SPEC §4)
+// Review rules: in which statuses a review may be changed, removed or submitted
 
 /** A review can be deleted in these statuses. */
 export function canDeleteReview(status: string): boolean {
@@ -376,7 +376,8 @@ export function accessForCommunity(access: Access, community: DepositCommunity):
 }
 
 // ---------------------------------------------------------------------------------------------
-// Access: grace period (invenio-reference §3.6)
+// Access: the grace period for restricting a published record (InvenioRDM's
+// RDM_RECORDS_RESTRICTION_GRACE_PERIOD)
 
 /**
  * Whether "Restricted" is disabled for the full record: restriction after the grace period not
@@ -401,9 +402,9 @@ export function isRestrictionBlockedByGracePeriod(input: {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PIDs (SPEC §5)
+// PIDs
 
-/** PID providers that are not managed by Cairn (SPEC §9). */
+/** PID providers that are not managed by Cairn; every other provider is. */
 export const UNMANAGED_PID_PROVIDERS = Object.freeze([EXTERNAL_PID_PROVIDER, 'not_needed']);
 
 /** Whether a PID's provider is managed (any provider but `external` and `not_needed`). */
@@ -436,10 +437,10 @@ export function keepsDoiTransition(
 }
 
 /**
- * The DOI check before publish or submit (SPEC §5 PIDs): when configuration does not require a
- * DOI, the person chose that they need one (a managed DOI), and none is reserved, the action is
- * blocked and `pids.doi` shows "DOI is needed…" with the action's wording. Answers the action
- * whose message applies, or undefined when nothing blocks.
+ * The DOI check before publish or submit: when configuration does not require a DOI, the person
+ * chose that they need one (a managed DOI), and none is reserved, the action is blocked and
+ * `pids.doi` shows "DOI is needed…" with the action's wording. Answers the action whose message
+ * applies, or undefined when nothing blocks.
  */
 export function doiNeededFor(
   action: 'publish' | 'submit-review',

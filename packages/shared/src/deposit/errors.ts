@@ -1,9 +1,9 @@
 import type { Severity } from '../domain/field-error.js';
 
 /*
- * Server validation errors on the form (SPEC §5 "Server validation errors"; invenio-reference §2.4
- * "Error deserialization"): a list of `{field, messages, severity?, description?}` items, grouped
- * by field path and stored on the fields.
+ * Server validation errors on the form, as InvenioRDM's deposit form deserializes them: a list of
+ * `{field, messages, severity?, description?}` items, grouped by field path and stored on the
+ * fields.
  */
 
 /**
@@ -17,7 +17,7 @@ export interface ServerFieldError {
   description?: string | undefined;
 }
 
-/** The severity of an item: absent or unknown reads as `error` (invenio-reference §1.0). */
+/** The severity of an item: absent or unknown reads as `error`, as InvenioRDM reads it. */
 export function severityOf(error: ServerFieldError): Severity {
   return error.severity === 'warning' || error.severity === 'info' ? error.severity : 'error';
 }
@@ -110,7 +110,7 @@ const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 
 
 /**
  * The severity of a group: none when no item sent one; else the highest, where an item without
- * severity is a schema error, i.e. `error` (invenio-reference §1.0).
+ * severity is a schema error, i.e. `error` (InvenioRDM adds severities only to curation checks).
  */
 function moreSevere(
   current: Severity | undefined,
@@ -150,8 +150,8 @@ export function toFormPath(field: string): string {
 }
 
 /**
- * Whether errors stop publishing and submitting: any item without severity or with `error`
- * (SPEC §3 "Draft actions"). Curation warnings and hints do not block.
+ * Whether errors stop publishing and submitting: any item without severity or with `error`, as
+ * InvenioRDM's publish and submit-review refuse them. Curation warnings and hints do not block.
  */
 export function hasBlockingErrors(errors: readonly ServerFieldError[] | undefined): boolean {
   return (errors ?? []).some((error) => severityOf(error) === 'error');

@@ -12,17 +12,18 @@ import {
 import type { CreatorFormValues, FundingFormValues, RightsFormValues } from './form-values.js';
 
 /*
- * The rules the deposit form's dialogs check when they are submitted (SPEC §5: modals validate on
- * submit only), as Zod schemas over the form's own shapes (form-values.ts). Each rule is one the
- * server enforces too when the draft is saved or published (load-creators.ts, load-metadata.ts),
- * so the dialog never refuses what the server would accept; only the wording differs: the server
- * answers with InvenioRDM's API messages, the dialogs with InvenioRDM's deposit form messages.
+ * The rules the deposit form's dialogs check when they are submitted (a dialog validates on submit
+ * only, never while typing), as Zod schemas over the form's own shapes (form-values.ts). Each rule
+ * is one the server enforces too when the draft is saved or published (load-creators.ts,
+ * load-metadata.ts), so the dialog never refuses what the server would accept; only the wording
+ * differs: the server answers with InvenioRDM's API messages, the dialogs with InvenioRDM's deposit
+ * form messages.
  */
 
 /**
- * The dialogs' messages, keyed by rule, worded as SPEC §5 gives them (and InvenioRDM's deposit form
- * for the rules SPEC §5 does not list). `{{name}}` marks a value filled in from the issue's
- * `params`, in i18next's syntax, so that a translation of a rule takes the same values.
+ * The dialogs' messages, keyed by rule, worded as the product words them (and as InvenioRDM's
+ * deposit form does for the rest). `{{name}}` marks a value filled in from the issue's `params`, in
+ * i18next's syntax, so that a translation of a rule takes the same values.
  */
 export const FORM_RULE_MESSAGES = Object.freeze({
   familyNameRequired: 'Family name is a required field.',
@@ -140,7 +141,7 @@ function creatorFormSchema(roleRequired: boolean) {
  */
 export const CreatorFormSchema = creatorFormSchema(false);
 
-/** A contributor: a creator whose role is required (SPEC §5 "Role is a required field."). */
+/** A contributor: a creator whose role is required ("Role is a required field."). */
 export const ContributorFormSchema = creatorFormSchema(true);
 
 /**

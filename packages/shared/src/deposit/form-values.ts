@@ -1,11 +1,11 @@
 import type { Access } from '../domain/access.js';
 
 /*
- * The deposit form's values: InvenioRDM's "frontend record" (invenio-reference §2.4, deserialize
- * rules 3–9). Form paths equal API paths (`metadata.creators.0.person_or_org.family_name`) so that
- * the server's error paths land on inputs without translation; only the shapes below differ from
- * the API, and `serializeDraft` / `deserializeDraft` convert them. Every editor widget binds to
- * these types and nothing else.
+ * The deposit form's values: InvenioRDM's "frontend record", what its serializer's deserialize
+ * rules 3–9 make of a draft (serializer.ts lists them). Form paths equal API paths
+ * (`metadata.creators.0.person_or_org.family_name`) so that the server's error paths land on inputs
+ * without translation; only the shapes below differ from the API, and `serializeDraft` /
+ * `deserializeDraft` convert them. Every editor widget binds to these types and nothing else.
  */
 
 /** A vocabulary reference the form keeps as its plain id (`""` when unset). */

@@ -9,8 +9,8 @@ import { CustomFieldsUiSchema, DEFAULT_CUSTOM_FIELDS_UI } from '../domain/custom
 
 /**
  * The public configuration the server passes to the browser in each page's bootstrap (never
- * secrets): SPEC §3 "Configuration", under camel-case names. The server builds it against this
- * schema's input type; the browser parses it with the defaults below.
+ * secrets): InvenioRDM's deposit form configuration, under camel-case names. The server builds it
+ * against this schema's input type; the browser parses it with the defaults below.
  */
 export const PublicConfigSchema = z.object({
   siteUrl: z.string().default(''),

@@ -1,5 +1,5 @@
 /**
- * InvenioRDM's `_removeEmptyValues`, rule R of invenio-reference §2.4, deeply:
+ * InvenioRDM's `_removeEmptyValues` (rule R of the serializer, see serializer.ts), deeply:
  * - arrays: each element is cleaned, then empty ones dropped; numbers and booleans inside an array
  *   survive only when truthy (InvenioRDM's quirk: `0` and `false` in a list are dropped);
  * - objects: each value is cleaned, then keys whose value is `null`, `undefined`, `''`, `[]` or

@@ -17,8 +17,35 @@ import { ROW_LISTS } from './empty-rows.js';
 import { isEmptyValue, removeEmptyValues } from './remove-empty-values.js';
 
 /*
- * Form values ⇄ API payload, after InvenioRDM's DepositRecordSerializer (invenio-reference §2.4;
- * SPEC §3 "Serializer rules"). The numbered comments refer to the rules of §2.4.
+ * Form values ⇄ API payload, after InvenioRDM's DepositRecordSerializer. Its rules, numbered here
+ * in the order it applies them; a comment's "rule N" is deserialize rule N unless it says
+ * otherwise.
+ *
+ * Deserialize (API → form):
+ *   1. only the keys the editor uses are kept (access, metadata, pids, custom_fields, files,
+ *      links, status, versions, parent, expanded, ui, review, …); `errors`, `stats` and the
+ *      like are dropped;
+ *   2. empty values are stripped (rule R), but `pids` is put back as sent when it was not empty;
+ *   3. every field gets its default: text `''`, lists `[]`, access public/public, pids `{}`;
+ *   4. lists of objects keep only their declared sub-keys (a reference keeps `reference` alone);
+ *   5. vocabulary fields collapse `{id, title…}` to the id;
+ *   6. vocabularies that allow additions (affiliations, subjects) keep `{id?, name|subject}`;
+ *   7. a standard licence is held by its id; a custom one has its title and description
+ *      unwrapped from the default locale;
+ *   8. funder and award titles are unwrapped, and a `url` identifier becomes `url`;
+ *   9. vocabulary custom fields collapse to their ids.
+ *
+ * Serialize (form → API):
+ *   1. only access, metadata, files, pids and custom_fields are sent, never status, versions,
+ *      `ui` or the like;
+ *   2. `pids` is set aside;
+ *   3. every field is turned back: ids to `{id}`, custom titles wrapped by the default locale,
+ *      a funding `url` to an `identifiers` entry;
+ *   4. empty values are stripped again (rule R);
+ *   5. `pids` always goes, `{}` when empty;
+ *   6. `metadata` and `custom_fields` are always present.
+ *
+ * Rule R is `_removeEmptyValues` (remove-empty-values.ts).
  */
 
 /** A draft or record as the API returns it; read defensively, every key may be missing. */
@@ -146,9 +173,9 @@ function withoutUndefined<T extends object>(value: T): T {
 // Deserialize (API → form)
 
 /**
- * The form values and read-only parts of `apiRecord` (invenio-reference §2.4, deserialize rules
- * 1–9). Every list field is present (`[]`), every text field a string (`''`), access defaults to
- * public/public, `pids` is kept as sent even when its values are empty (rule 2).
+ * The form values and read-only parts of `apiRecord` (deserialize rules 1–9). Every list field is
+ * present (`[]`), every text field a string (`''`), access defaults to public/public, `pids` is
+ * kept as sent even when its values are empty (rule 2).
  */
 export function deserializeDraft(
   apiRecord: ApiRecord,
@@ -380,7 +407,7 @@ function deserializeFundingPart(
   return result;
 }
 
-/** A new record is public (SPEC §9); an access without an embargo gets an inactive one. */
+/** A new record is public, record and files; an access without an embargo gets an inactive one. */
 function deserializeAccess(value: unknown): Access {
   const access = asObject(value);
   if (Object.keys(access).length === 0) {
@@ -466,14 +493,14 @@ function deserializeFiles(value: unknown): DepositFormValues['files'] {
 // Serialize (form → API)
 
 /**
- * The payload for saving `values` (invenio-reference §2.4, serialize rules 1–6): vocabulary ids
- * as `{id}`, custom license and funding titles wrapped by the default locale, a funding `url` as
- * an `identifiers` entry, empty values removed (rule R), `pids`, `metadata` and `custom_fields`
- * always present. Read-only parts (status, versions, links, …) are never sent.
+ * The payload for saving `values` (serialize rules 1–6): vocabulary ids as `{id}`, custom license
+ * and funding titles wrapped by the default locale, a funding `url` as an `identifiers` entry,
+ * empty values removed (rule R), `pids`, `metadata` and `custom_fields` always present. Read-only
+ * parts (status, versions, links, …) are never sent.
  *
- * PUT replaces metadata wholesale (invenio-reference §1.1), so metadata keys the form does not
- * edit (`copyright`, `locations`, …) are taken from `base`, the draft as the server last returned
- * it (null before the first save).
+ * PUT replaces metadata wholesale, as InvenioRDM's does, so metadata keys the form does not edit
+ * (`copyright`, `locations`, …) are taken from `base`, the draft as the server last returned it
+ * (null before the first save).
  */
 export function serializeDraft(
   values: DepositFormValues,
@@ -499,8 +526,8 @@ export function serializeDraft(
       custom_fields: customFields,
     }),
   );
-  // Rule 5: pids always go, even `{}`, so the server does not depend on the previous state. A
-  // chosen-but-empty external DOI is kept: it is what blocks publishing without a DOI.
+  // Serialize rule 5: pids always go, even `{}`, so the server does not depend on the previous
+  // state. A chosen-but-empty external DOI is kept: it is what blocks publishing without a DOI.
   const pids: Record<string, unknown> = {};
   for (const [scheme, pid] of Object.entries(values.pids)) {
     pids[scheme] = withoutUndefined({
@@ -584,7 +611,7 @@ function serializeCreator(creator: CreatorFormValues): Record<string, unknown> {
         ? { type, given_name, family_name, identifiers: ids }
         : { type, name, identifiers: ids },
     role: vocabulary(creator.role),
-    // Rule 6: only the parts present, so a free-text affiliation is `{name}`.
+    // Only the parts present, so a free-text affiliation is `{name}`.
     affiliations: creator.affiliations.map(({ id, name }) => (id ? { id, name } : { name })),
   };
 }

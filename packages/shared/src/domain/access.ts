@@ -22,7 +22,7 @@ export const EmbargoSchema = z.object({
 /** An embargo. */
 export type Embargo = z.infer<typeof EmbargoSchema>;
 
-/** `access` of a draft or record (invenio-reference §1.5), without the computed `status`. */
+/** `access` of a draft or record as InvenioRDM shapes it, without the computed `status`. */
 export const AccessSchema = z.object({
   record: AccessLevelSchema,
   files: AccessLevelSchema,
@@ -35,7 +35,7 @@ export type Access = z.infer<typeof AccessSchema>;
 /** The computed `access.status` shown on records and used as a search facet. */
 export type AccessStatus = 'open' | 'embargoed' | 'restricted' | 'metadata-only';
 
-/** Access of a new record (SPEC §9): everything public, no embargo. */
+/** Access of a new record: everything public, no embargo. */
 export const DEFAULT_ACCESS: Readonly<Access> = Object.freeze({
   record: 'public',
   files: 'public',

@@ -1,4 +1,4 @@
-/** A community's slug is its address (`/communities/{slug}`); invenio-api.md §1.13. */
+/** A community's slug is its address (`/communities/{slug}`), as in InvenioRDM. */
 export const COMMUNITY_SLUG_MAX = 100;
 
 /** InvenioRDM's wording for slugs, shown by the form and answered by the API alike. */

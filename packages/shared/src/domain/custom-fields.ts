@@ -11,7 +11,7 @@ import { MESSAGES } from '../validation/messages.js';
 export type CustomFieldKind = 'text' | 'isbn' | 'issn' | 'url' | 'date' | 'identifiers';
 
 /**
- * The custom field groups Cairn ships (SPEC §3, "Custom field groups"), keyed as InvenioRDM keys
+ * The custom field groups Cairn ships (imprint, journal, meeting, thesis), keyed as InvenioRDM keys
  * them, with the kind of each sub-field. One table drives both the schema below and `loadRecord`.
  */
 export const CUSTOM_FIELD_GROUPS = Object.freeze({
@@ -112,7 +112,7 @@ export type Thesis = z.infer<typeof ThesisSchema>;
 
 /**
  * The one widget the deposit form offers for a field other than the groups above: a field the
- * instance announces but does not offer yet (InvenioRDM's `ComingSoonField`, SPEC §2).
+ * instance announces but does not offer yet (InvenioRDM's `ComingSoonField`).
  */
 export const COMING_SOON_WIDGET = 'ComingSoonField';
 
@@ -166,7 +166,7 @@ export const CustomFieldsUiSchema = z
     'each field may be listed once',
   );
 
-/** The custom fields area: the four groups, as SPEC §3 lists them, unless configured otherwise. */
+/** The custom fields area: the four groups, in the order above, unless configured otherwise. */
 export const DEFAULT_CUSTOM_FIELDS_UI: readonly CustomFieldUi[] = Object.freeze(
   (Object.keys(CUSTOM_FIELD_GROUPS) as CustomFieldGroup[]).map((field) => ({ field })),
 );

@@ -73,8 +73,8 @@ export const PERSON_OR_ORG_SCHEMES: readonly IdentifierScheme[] = Object.freeze(
 ]);
 
 /**
- * Schemes accepted on alternate identifiers, related identifiers and references
- * (invenio-reference §2.2).
+ * Schemes accepted on alternate identifiers, related identifiers and references (InvenioRDM's list
+ * for these fields).
  */
 export const RECORD_IDENTIFIER_SCHEMES: readonly IdentifierScheme[] = Object.freeze([
   'ark',

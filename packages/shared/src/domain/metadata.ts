@@ -160,8 +160,8 @@ export const LocationsSchema = z.object({ features: z.array(LocationFeatureSchem
 export type Locations = z.infer<typeof LocationsSchema>;
 
 /**
- * `metadata` of a draft (invenio-reference §2.2). All keys optional, see the note at the top of
- * this file; `validateForPublish` lists what a published record must have.
+ * `metadata` of a draft, in InvenioRDM's shapes. All keys optional, see the note at the top of this
+ * file; `validateForPublish` lists what a published record must have.
  */
 export const MetadataSchema = z.object({
   resource_type: VocabularyRefSchema.optional(),

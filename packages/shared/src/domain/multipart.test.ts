@@ -10,7 +10,7 @@ const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
 const TiB = 1024 ** 4;
 
-describe('multipart chunk rule (SPEC §9)', () => {
+describe('multipart chunk rule', () => {
   it('has five candidates spaced on a log scale from 5 MiB to ≈524.29 MiB', () => {
     expect(MULTIPART_CHUNK_SIZES).toEqual([
       5 * MiB,

@@ -22,9 +22,9 @@ const LARGEST_CHUNK = Math.min(
 );
 
 /**
- * The candidate part sizes of SPEC §9: MULTIPART_CHUNK_CANDIDATES sizes evenly spaced on a log
- * scale from MULTIPART_MIN_CHUNK to the largest useful part (5 MiB, 16 MiB, ≈51.2 MiB, ≈163.84
- * MiB, ≈524.29 MiB), smallest first. Few sizes keep part counts predictable for resumption.
+ * The candidate part sizes: MULTIPART_CHUNK_CANDIDATES sizes evenly spaced on a log scale from
+ * MULTIPART_MIN_CHUNK to the largest useful part (5 MiB, 16 MiB, ≈51.2 MiB, ≈163.84 MiB, ≈524.29
+ * MiB), smallest first. Few sizes keep part counts predictable for resumption.
  */
 export const MULTIPART_CHUNK_SIZES: readonly number[] = Object.freeze(
   Array.from({ length: MULTIPART_CHUNK_CANDIDATES }, (_, i) =>
@@ -55,8 +55,8 @@ export function chooseChunkSize(size: number): number | undefined {
 }
 
 /**
- * How to send a file (SPEC §9): one request when it fits one chunk or multipart is not enabled,
- * else multipart with {@link chooseChunkSize}'s parts. A file beyond what either can carry is
+ * How to send a file: one request when it fits one chunk or multipart is not enabled, else
+ * multipart with {@link chooseChunkSize}'s parts. A file beyond what either can carry is
  * `too-large` (with the limit to tell the person).
  */
 export function planTransfer(size: number, multipartEnabled: boolean): TransferPlan {

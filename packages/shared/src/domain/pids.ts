@@ -8,8 +8,8 @@ export type PidScheme = (typeof PID_SCHEMES)[number];
 
 /**
  * One persistent identifier of the record. `provider` `external` means the depositor brought the
- * identifier (Cairn does not register it); any other provider is managed by Cairn (SPEC §9).
- * An external DOI being typed may have an empty `identifier`, which blocks publishing.
+ * identifier (Cairn does not register it); any other provider is managed by Cairn. An external DOI
+ * being typed may have an empty `identifier`, which blocks publishing.
  */
 export const PidSchema = z.object({
   identifier: z.string(),

@@ -1,4 +1,4 @@
-/** A draft's or record's lifecycle status (invenio-reference §2.3). */
+/** A draft's or record's lifecycle status, as InvenioRDM derives it. */
 export type RecordStatus =
   | 'draft'
   | 'new_version_draft'

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FieldErrorSchema, type FieldError } from './records';
 
-/** The media type that makes InvenioRDM add the localised `ui` object to records (reference §2.6). */
+/** The media type that makes InvenioRDM add the localised `ui` object to records. */
 export const INVENIO_JSON = 'application/vnd.inveniordm.v1+json';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -19,8 +19,8 @@ export class ApiError extends Error {
   readonly errors?: FieldError[];
   readonly code?: string;
   /**
-   * Whether `message` came from the server. Banners show a server message instead of their
-   * default text (SPEC §8), but never a transport error such as "Failed to fetch".
+   * Whether `message` came from the server. Banners show a server message instead of their default
+   * text, but never a transport error such as "Failed to fetch".
    */
   readonly hasServerMessage: boolean;
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /*
- * The slice of InvenioRDM's record JSON (reference §2.1) that the web app reads. Objects are
- * loose: unknown keys are kept, so a draft can be sent back with every field the form does not
- * edit yet (PUT replaces metadata wholesale).
+ * The slice of InvenioRDM's record JSON that the web app reads. Objects are loose: unknown keys are
+ * kept, so a draft can be sent back with every field the form does not edit yet (PUT replaces
+ * metadata wholesale).
  */
 
 /** One item of the wire `errors` list: `{field, messages, severity?, description?}`. */
@@ -84,7 +84,7 @@ export const RecordJsonSchema = z.looseObject({
 });
 export type RecordJson = z.infer<typeof RecordJsonSchema>;
 
-/** `GET /api/user/records` (reference §1.10); only the hits are read. */
+/** `GET /api/user/records`, the caller's own uploads; only the hits are read. */
 export const RecordSearchResultSchema = z.looseObject({
   hits: z.looseObject({ hits: z.array(RecordJsonSchema) }),
 });

@@ -2,7 +2,7 @@ import i18next, { type i18n, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enUS from './locales/en_US.json';
 
-/** SPEC §2: a missing locale falls back to en_US. */
+/** A missing locale falls back to en_US. */
 export const FALLBACK_LANGUAGE = 'en_US';
 
 /** The fallback's translations, always in the bundle; the types of every key come from them. */

@@ -16,7 +16,7 @@ export const communitiesMigration: Migration = {
     await db.schema
       .createTable('communities')
       .addColumn('id', 'text', (c) => c.primaryKey())
-      // Lower case; a deleted community keeps its slug reserved (invenio-api.md §1.13).
+      // Lower case; a deleted community keeps its slug reserved, as in InvenioRDM.
       .addColumn('slug', 'text', (c) => c.notNull().unique())
       .addColumn('data', json, (c) => c.notNull())
       .addColumn('title', 'text', (c) => c.notNull())

@@ -25,7 +25,7 @@ export function communityLinks(siteUrl: string, id: string, slug: string): Recor
   };
 }
 
-/** Community JSON of invenio-api.md §1.13; with `ui`, the picker's permission flags too. */
+/** Community JSON as InvenioRDM answers it; with `ui`, the picker's permission flags too. */
 export function presentCommunity(
   community: Community,
   permissions: CommunityPermissions | undefined,
@@ -42,7 +42,7 @@ export function presentCommunity(
     updated: row.updatedAt,
     revision_id: row.revisionId,
     metadata,
-    // record_policy is the legacy name clients still read (invenio-api.md §1.15).
+    // record_policy: InvenioRDM's legacy name for record_submission_policy, still read by clients.
     access: { ...data.access, record_policy: data.access.record_submission_policy },
     custom_fields: data.custom_fields,
     children: data.children,
@@ -62,7 +62,7 @@ export function presentCommunity(
       ...(typeTitle ? { type: { title_l10n: typeTitle[o.locale] ?? typeTitle.en } } : {}),
       theme: data.theme ?? { enabled: false },
       has_logo: row.logoChecksum !== null,
-      // The role badge of the community picker (SPEC §2); absent for non-members.
+      // The role badge of the community picker; absent for non-members.
       ...(permissions.role ? { membership_role: permissions.role } : {}),
     };
   }
@@ -70,8 +70,8 @@ export function presentCommunity(
 }
 
 /**
- * A community as it is expanded inside a record (receiver of a review, default community): the
- * few keys the editor reads, or a ghost once the community is deleted (invenio-reference §1.8).
+ * A community as it is expanded inside a record (receiver of a review, default community): the few
+ * keys the editor reads, or a ghost once the community is deleted (InvenioRDM's `is_ghost`).
  */
 export function presentCommunityStub(
   community: Community | undefined,

@@ -80,7 +80,7 @@ export interface CommunitiesRouteDeps {
   communities: CommunitiesService;
 }
 
-/** InvenioRDM's communities and members resources (invenio-api.md §1.13). */
+/** InvenioRDM's communities and members resources. */
 export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesRouteDeps): void {
   const { config, communities } = deps;
   const tags = ['Communities'];

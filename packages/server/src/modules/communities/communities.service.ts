@@ -21,7 +21,7 @@ import {
 export const COMMUNITY_ROLES = ['owner', 'manager', 'curator', 'reader'] as const;
 export type CommunityRole = (typeof COMMUNITY_ROLES)[number];
 
-/** Roles that curate: they review submissions and see what was submitted (invenio-reference §3.1). */
+/** Roles that curate: they review submissions and see what was submitted, as in InvenioRDM. */
 export const CURATOR_ROLES: ReadonlySet<string> = new Set(['owner', 'manager', 'curator']);
 
 /** Which roles each role may give, change or take away (InvenioRDM's COMMUNITIES_ROLES). */
@@ -114,8 +114,8 @@ async function readCapped(
 const megabytes = (n: number) => `${(n / 1_000_000).toFixed(2)} MB`;
 
 /**
- * Communities and their members: InvenioRDM's rules for who may read, change, curate and submit
- * (invenio-reference §3.1, §3.3). Other modules ask it for roles and permissions.
+ * Communities and their members: InvenioRDM's rules for who may read, change, curate and submit.
+ * Other modules ask it for roles and permissions.
  */
 export class CommunitiesService {
   constructor(

@@ -74,7 +74,7 @@ function lengthError(value: string, min: number, max: number): string | undefine
     : `Longer than maximum length ${max}.`;
 }
 
-/** Slug rules of invenio-api.md §1.13; the slug comes back lower-cased. */
+/** InvenioRDM's slug rules; the slug comes back lower-cased. */
 export function validateSlug(value: unknown, errors: ErrorItem[]): string | undefined {
   if (value === undefined || value === null) {
     errors.push({ field: 'slug', messages: [REQUIRED] });

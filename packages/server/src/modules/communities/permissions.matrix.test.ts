@@ -472,7 +472,7 @@ const ROWS: Row[] = [
     expect: only({ depositor: 200, curator: 200, manager: 200, owner: 200, admin: 200 }),
   },
   {
-    // Nothing removed answers 400 with "Permission denied." per community (invenio-api.md §1.12).
+    // Nothing removed answers 400 with "Permission denied." per community, as InvenioRDM does.
     endpoint: 'DELETE /api/records/{id}/communities',
     route: 'DELETE /api/records/:id/communities',
     needs: { record: 'public' },

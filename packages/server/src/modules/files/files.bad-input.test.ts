@@ -18,9 +18,9 @@ import {
 import { newRecordId } from '../records/record-id.js';
 import { FileStoreError } from './storage/file-store.js';
 
-// The "Bad input" list for the files API, route by route: each mistake answers the
-// contract's 4xx (invenio-api.md §1.5–1.7) with its exact message, and the files list, the
-// draft's revision and the stored bytes are what they were before.
+// The "Bad input" list for the files API, route by route: each mistake answers the 4xx
+// InvenioRDM's files API gives, with its exact message, and the files list, the draft's revision
+// and the stored bytes are what they were before.
 
 const MAX_FILES = 3;
 const MAX_BYTES = 1000;

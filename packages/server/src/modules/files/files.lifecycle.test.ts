@@ -14,9 +14,9 @@ import {
 } from '../../test/files.js';
 import { FileStoreError } from './storage/file-store.js';
 
-// The files rules that span the draft's life (invenio-api.md §1.5–1.8): metadata-only records,
-// the default preview, quotas, revisions, versions sharing bytes, downloads, archives, and the
-// sweep of abandoned uploads. Bytes are checked in the store itself, not only through the API.
+// The files rules that span the draft's life: metadata-only records, the default preview, quotas,
+// revisions, versions sharing bytes, downloads, archives, and the sweep of abandoned uploads. Bytes
+// are checked in the store itself, not only through the API.
 
 type T = TestApp & { storeRoot: string };
 

@@ -7,7 +7,7 @@ function base(siteUrl: string, context: BucketContext): string {
   return `${siteUrl}/api/records/${context.recordId}${context.isDraft ? '/draft' : ''}`;
 }
 
-/** A file item as the files endpoints answer it (invenio-api.md §1.5, §1.6). */
+/** A file item as InvenioRDM's files endpoints answer it, multipart links included. */
 export function presentFile(
   siteUrl: string,
   context: BucketContext,

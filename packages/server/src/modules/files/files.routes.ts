@@ -87,7 +87,7 @@ function contentDisposition(key: string, inline: boolean): string {
   return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** InvenioRDM's files resource for drafts and published records (§1.5–1.7), plus resumable parts. */
+/** InvenioRDM's files resource for drafts and published records, plus resumable parts. */
 export function registerFileRoutes(
   app: FastifyInstance,
   config: Config,

@@ -48,7 +48,7 @@ export interface RecordCommunitiesRouteDeps {
   recordCommunities: RecordCommunitiesService;
 }
 
-/** A published record's communities (invenio-api.md §1.12). */
+/** A published record's communities (InvenioRDM's `/api/records/{id}/communities`). */
 export function registerRecordCommunityRoutes(
   app: FastifyInstance,
   deps: RecordCommunitiesRouteDeps,

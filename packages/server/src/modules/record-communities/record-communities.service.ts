@@ -132,9 +132,9 @@ function readCommunitiesBody(body: unknown, withOptions: boolean): InclusionEntr
 }
 
 /**
- * Published records and the communities they are in (invenio-api.md §1.12, §1.13): a community's
- * records, a record's communities, inclusion into further communities through
- * `community-inclusion` requests, removal and the default community.
+ * Published records and the communities they are in, as InvenioRDM's API has them: a community's
+ * records, a record's communities, inclusion into further communities through `community-inclusion`
+ * requests, removal and the default community.
  */
 export class RecordCommunitiesService {
   constructor(

@@ -5,8 +5,8 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectValidationFailed } from '../../test/assertions.js';
 import { readJson } from '../../database/schema.js';
 
-// Access rules of invenio-reference §1.5 and §3.6: embargo dates, restricted records forcing
-// restricted files, the grace period for restricting a published record, and the embargo sweep.
+// InvenioRDM's access rules: embargo dates, restricted records forcing restricted files, the grace
+// period for restricting a published record, and the embargo sweep.
 
 const GRACE_MESSAGE =
   'Record visibility can not be changed to restricted anymore. Please contact support if you still need to make these changes.';

@@ -6,13 +6,13 @@ import { newRecordId } from './record-id.js';
 import { EXPORT_MEDIA_TYPES } from './exports/export-formats.js';
 
 // The issue's "Bad input" requirement, route by route: malformed JSON, wrong types, unknown ids,
-// oversize bodies, other users' drafts, missing CSRF header and refused negotiation each answer
-// the contract's 4xx (invenio-api.md §1.1–1.4, §1.8), never a 500, and change nothing.
+// oversize bodies, other users' drafts, missing CSRF header and refused negotiation each answer the
+// 4xx InvenioRDM gives, never a 500, and change nothing.
 
 const BODY_LIMIT = 4096;
 const NOT_ACCEPTABLE =
   "Invalid 'Accept' header. Expected one of: application/json, application/vnd.inveniordm.v1+json";
-// Reading one record also offers the export formats (invenio-api.md §1.1).
+// Reading one record also offers the export formats, so InvenioRDM's 406 lists them too.
 const NOT_ACCEPTABLE_RECORD = `${NOT_ACCEPTABLE}, ${EXPORT_MEDIA_TYPES.join(', ')}`;
 const UNSUPPORTED_MEDIA_TYPE = "Invalid 'Content-Type' header. Expected one of: application/json";
 const NO_PID = 'The persistent identifier does not exist.';

@@ -5,9 +5,9 @@ import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectValidationFailed } from '../../test/assertions.js';
 
-// PID rules of invenio-reference §1.2 and invenio-api.md §1.4: external DOIs, the managed prefix,
-// duplicates, DOIs minted at publish, the publisher DataCite needs, and registration that never
-// blocks a publish.
+// InvenioRDM's PID rules for records and drafts: external DOIs, the managed prefix, duplicates,
+// DOIs minted at publish, the publisher DataCite needs, and registration that never blocks a
+// publish.
 
 const DATACITE_USER = 'CAIRN.TEST';
 const DATACITE_PASSWORD = 's3cret';

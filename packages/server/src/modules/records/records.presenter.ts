@@ -203,7 +203,7 @@ function commonLinks(api: string, id: string, site: string) {
   };
 }
 
-/** Draft JSON exactly as the contract lists it (links of invenio-reference §1.1). */
+/** Draft JSON exactly as InvenioRDM answers it, with every link a draft carries there. */
 export function presentDraft(
   row: DraftRow,
   parent: ParentRow,
@@ -293,7 +293,7 @@ function expanded(o: PresentOptions) {
   };
 }
 
-/** Published record JSON (links of invenio-reference §1.1, "Links on a published record"). */
+/** Published record JSON, with the links InvenioRDM gives a published record. */
 export function presentRecord(
   row: RecordRow,
   parent: ParentRow,

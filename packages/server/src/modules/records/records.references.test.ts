@@ -19,8 +19,8 @@ describe.each(ENGINES)('references to the large vocabularies (%s)', (engine) => 
     creators: [
       {
         person_or_org: { type: 'personal', family_name: 'Curie', given_name: 'Marie' },
-        // The deposit form sends the name it displayed along with the id (invenio-reference
-        // §2.4); the stored reference is the id, the name shown is the vocabulary's.
+        // InvenioRDM's deposit form sends the name it displayed along with the id; the stored
+        // reference is the id, the name shown is the vocabulary's.
         affiliations: [{ id: '01ggx4157', name: 'Stale name' }, { name: 'Free-text lab' }],
       },
     ],

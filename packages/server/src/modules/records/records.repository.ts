@@ -28,8 +28,8 @@ export interface RecordSearch {
   resourceTypes: string[];
   accessStatuses: string[];
   /**
-   * undefined = no restriction (admin); otherwise public records plus those this user owns or
-   * may view as a member of one of the record's communities (invenio-reference §3.2 can_view).
+   * undefined = no restriction (admin); otherwise public records plus those this user owns or may
+   * view as a member of one of the record's communities (InvenioRDM's `can_view`).
    */
   viewerId: number | null | undefined;
   /** Only records in this community (`GET /api/communities/{id}/records`). */

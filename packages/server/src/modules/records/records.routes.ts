@@ -85,7 +85,7 @@ export interface RecordsRouteDeps {
   ) => Promise<{ communityId: string; seesAll: boolean }>;
 }
 
-/** InvenioRDM's records and drafts resource (invenio-api.md §1.4, §1.8). */
+/** InvenioRDM's records and drafts resource, versions included. */
 export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDeps): void {
   const { config, records, search } = deps;
 

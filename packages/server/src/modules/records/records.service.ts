@@ -41,7 +41,7 @@ export interface DoiRegistrationQueue {
 
 /**
  * What drafts learn from community reviews without knowing requests: whether a user curates the
- * community a draft is submitted to (they may then read and edit it, invenio-reference §3.3).
+ * community a draft is submitted to (they may then read and edit it, as in InvenioRDM).
  */
 export interface ReviewGate {
   mayReview(user: User, parent: ParentRow): Promise<boolean>;
@@ -379,7 +379,7 @@ export class RecordsService {
 
   /**
    * POST /api/records: a new draft owned by the caller; invalid parts are dropped and reported.
-   * `parent.review` opens a community review with it (invenio-api.md §1.10).
+   * `parent.review` opens a community review with it, as InvenioRDM allows.
    */
   async createDraft(user: User | undefined, body: unknown): Promise<DraftResult> {
     if (!user) throw permissionDenied();

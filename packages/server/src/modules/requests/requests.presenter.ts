@@ -4,12 +4,12 @@ import { RequestsService, type RequestView } from './requests.service.js';
 
 const CLOSED = new Set(['accepted', 'declined', 'cancelled', 'expired']);
 
-/** The page of a request in the web app, where a depositor and curators talk (SPEC §2). */
+/** The page of a request in the web app, where a depositor and curators talk. */
 export function requestHtmlUrl(siteUrl: string, id: string): string {
   return `${siteUrl}/me/requests/${id}`;
 }
 
-/** Request JSON of invenio-api.md §1.11; `links.actions` holds only what the caller may do now. */
+/** invenio-requests' request JSON; `links.actions` holds only what the caller may do now. */
 export function presentRequest(view: RequestView, siteUrl: string): Record<string, unknown> {
   const { row } = view;
   const api = `${siteUrl}/api/requests/${row.id}`;

@@ -47,7 +47,7 @@ function wantsExpand(request: FastifyRequest): boolean {
   return expand === '1' || expand === 'true';
 }
 
-/** invenio-requests' resource: requests, actions, comments and timeline (invenio-api.md §1.11). */
+/** invenio-requests' resource: requests, actions, comments and timeline. */
 export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteDeps): void {
   const { config, requests, communities, users } = deps;
   const tags = ['Requests'];

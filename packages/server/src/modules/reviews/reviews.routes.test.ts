@@ -560,7 +560,7 @@ describe.each(ENGINES)('draft reviews on %s', (engine) => {
   }
 
   it.each(['declined', 'expired'] as const)(
-    'lets a %s review be changed or removed (SPEC §4), keeping the closed request',
+    'lets a %s review be changed or removed, keeping the closed request',
     async (how) => {
       const changed = await draftWithReview(reviewed);
       const first = (await submit(changed)).json().id as string;
@@ -594,7 +594,7 @@ describe.each(ENGINES)('draft reviews on %s', (engine) => {
   );
 
   // Removing one in review is refused in the first test above ("An open review cannot be deleted.").
-  it('refuses to change a review while in review (SPEC §4), changing nothing', async () => {
+  it('refuses to change a review while in review, changing nothing', async () => {
     const id = await draftWithReview(reviewed);
     const review = (await submit(id)).json().id as string;
     expectError(

@@ -30,7 +30,7 @@ export interface ReviewsRouteDeps {
   reviews: ReviewsService;
 }
 
-/** A draft's community review (invenio-api.md §1.10). */
+/** A draft's community review (InvenioRDM's `/api/records/{id}/draft/review`). */
 export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDeps): void {
   const { config, reviews } = deps;
   const tags = ['Reviews'];

@@ -38,8 +38,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Community submission of a first-version draft (invenio-reference §1.6, §3.3, SPEC §4): the
- * review link on the parent, submitting, automatic acceptance, and publishing on accept.
+ * Community submission of a first-version draft, as InvenioRDM handles it: the review link on the
+ * parent, submitting, automatic acceptance, and publishing on accept.
  */
 export class ReviewsService implements ReviewGate {
   constructor(

@@ -11,9 +11,9 @@ export interface SuggestOptions {
 }
 
 /**
- * The parameters of a vocabulary search (invenio-api.md §1.14): `q` or `suggest`, never both,
- * bestmatch by default when either is given. Only the first `suggest` counts, and the links show
- * the one that was used. Returns the parameters and the text typed.
+ * The parameters of an InvenioRDM vocabulary search: `q` or `suggest`, never both, bestmatch by
+ * default when either is given. Only the first `suggest` counts, and the links show the one that
+ * was used. Returns the parameters and the text typed.
  */
 export function parseSuggestParams(
   query: Record<string, unknown>,

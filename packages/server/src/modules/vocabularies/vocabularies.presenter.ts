@@ -6,7 +6,7 @@ export function vocabularyItemUrl(siteUrl: string, entry: VocabularyEntry): stri
   return `${siteUrl}/api/vocabularies/${encodeURIComponent(entry.type)}/${encodeURIComponent(entry.id)}`;
 }
 
-/** Plain JSON: the stored multilingual entry with its self link (invenio-api.md §1.14). */
+/** Plain JSON: the stored multilingual entry with its self link, as InvenioRDM answers it. */
 export function presentVocabularyEntry(
   entry: VocabularyEntry,
   siteUrl: string,
@@ -25,7 +25,7 @@ export function presentVocabularyEntry(
 
 /**
  * The vnd (UI) form: only the localized subset the deposit form reads, titles in the reader's
- * locale with the default locale as fallback (invenio-reference.md §1.9).
+ * locale with the default locale as fallback, as InvenioRDM's deposit form reads them.
  */
 export function presentLocalizedVocabularyEntry(
   entry: VocabularyEntry,

@@ -30,7 +30,7 @@ export interface VocabulariesRouteDeps {
   items: VocabularyItemsService;
 }
 
-/** InvenioRDM's generic vocabularies resource, read-only (invenio-api.md §1.14). */
+/** InvenioRDM's generic vocabularies resource, read-only. */
 export function registerVocabularyRoutes(app: FastifyInstance, deps: VocabulariesRouteDeps): void {
   const { config, vocabularies, items } = deps;
   const base = (vocabulary: string) =>
@@ -77,7 +77,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
       );
       const hits = { hits: result.entries.map(present), total: result.total };
       const links = searchLinks(base(vocabulary), result.params, result.total);
-      // The localized search has no aggregations (invenio-api.md §1.3).
+      // InvenioRDM's localized search has no aggregations.
       return reply
         .type(type)
         .send(

@@ -40,7 +40,7 @@ const EntrySchema = z
   })
   .strict();
 
-/** Sort options of the generic vocabularies endpoint (invenio-api.md §1.3). */
+/** Sort options of InvenioRDM's generic vocabularies endpoint. */
 export const VOCABULARY_SORTS = ['bestmatch', 'title'] as const;
 
 /** One page of a vocabulary search, with the parameters its links are built from. */
@@ -228,12 +228,11 @@ export class VocabulariesService {
   }
 
   /**
-   * InvenioRDM's vocabulary search over the cached entries (invenio-api.md §1.14): `q` or
-   * `suggest` (not both), `tags` (any of), `sort`, `page`, `size`. Matching ignores case and
-   * accents; exact matches come first, then prefixes, then substrings, each ordered by title.
-   * One pass over the entries; the normalised text and the title order are built once per cache
-   * period. Throws PID_DOES_NOT_EXIST for an unknown type and VALIDATION_FAILED / INVALID_QUERY
-   * for bad parameters.
+   * InvenioRDM's vocabulary search over the cached entries: `q` or `suggest` (not both), `tags`
+   * (any of), `sort`, `page`, `size`. Matching ignores case and accents; exact matches come first,
+   * then prefixes, then substrings, each ordered by title. One pass over the entries; the
+   * normalised text and the title order are built once per cache period. Throws PID_DOES_NOT_EXIST
+   * for an unknown type and VALIDATION_FAILED / INVALID_QUERY for bad parameters.
    */
   async search(
     type: string,

@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CommunityJson } from './api';
 
-/** Communities with a theme enabled are Verified (SPEC §2, community selection). */
+/** Communities with a theme enabled are Verified, as InvenioRDM's community picker marks them. */
 export function VerifiedBadge({ community }: { community: CommunityJson }) {
   const { t } = useTranslation();
   if (!community.theme?.enabled) return null;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { RecordJsonSchema } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 
-/** A community (invenio-api.md §1.13) in the vnd form, whose `ui` carries the caller's view. */
+/** An InvenioRDM community in the vnd form, whose `ui` carries the caller's view. */
 export const CommunityJsonSchema = z.looseObject({
   id: z.string(),
   slug: z.string(),
@@ -54,7 +54,7 @@ const MemberHitsSchema = z.looseObject({
       z.looseObject({
         id: z.string(),
         member: z.looseObject({ id: z.string(), name: z.string().optional() }),
-        /** Only in the members' own list: the public list names no roles (invenio-api.md). */
+        /** Only in the members' own list: the public list names no roles, as in InvenioRDM. */
         role: z.string().optional(),
       }),
     ),

@@ -4,7 +4,7 @@ import { useApiClient } from '../../api/useApiClient';
 
 export const UPLOADS_PAGE_SIZE = 10;
 
-/** What the dashboard asks for: search text, status filter, sort and page (reference §1.10). */
+/** The dashboard's `GET /api/user/records` query: search text, status filter, sort and page. */
 export interface UploadsQuery {
   q: string;
   status: 'all' | 'published' | 'draft';

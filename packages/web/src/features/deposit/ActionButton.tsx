@@ -16,7 +16,7 @@ export interface ActionButtonProps extends Omit<ButtonProps, 'loading' | 'childr
 /**
  * A button of the editor's action bar. Every such button names its action: the spinner and the
  * disabled state come from the action state machine, and a button without one is a programming
- * error (SPEC §8: "The submit btn must set the form action name.").
+ * error ("The submit btn must set the form action name.", in InvenioRDM's words).
  */
 export function ActionButton({
   action,

@@ -13,9 +13,9 @@ export interface ConflictDialogProps {
 }
 
 /**
- * A save was refused because the draft changed elsewhere (HTTP 412, SPEC-beyond "never lose an
- * edit"): both versions side by side, field by field, and the person chooses. Closing the dialog
- * chooses nothing; the form keeps this tab's values.
+ * A save was refused because the draft changed elsewhere (HTTP 412; Cairn never loses an edit,
+ * where InvenioRDM's last save silently wins): both versions side by side, field by field, and the
+ * person chooses. Closing the dialog chooses nothing; the form keeps this tab's values.
  */
 export function ConflictDialog({ conflict, onKeepMine, onTakeTheirs }: ConflictDialogProps) {
   const { t } = useTranslation();

@@ -35,7 +35,7 @@ export interface DeleteButtonProps {
 
 /**
  * Delete (a first draft), discard version (a later version) or discard changes (a draft of a
- * published record), each confirmed with its own "Are you sure…" (SPEC §2 "Dialogs").
+ * published record), each confirmed with its own "Are you sure…".
  */
 export function DeleteButton({ kind, disabled, actionState, onConfirm }: DeleteButtonProps) {
   const { t } = useTranslation();

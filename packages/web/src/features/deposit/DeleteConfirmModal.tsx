@@ -11,7 +11,7 @@ export interface DeleteConfirmModalProps {
   color: string;
 }
 
-/** "Are you sure…" before a draft is deleted or discarded (SPEC §2 "Dialogs"). */
+/** "Are you sure…" before a draft is deleted or discarded, worded for each kind. */
 export function DeleteConfirmModal({
   opened,
   onClose,

@@ -43,7 +43,7 @@ function stubHeldFetch() {
   };
 }
 
-/** The action bar's button of `action` (every one names its action, SPEC §8). */
+/** The action bar's button of `action` (every one names its action). */
 function actionButton(action: DepositAction): HTMLButtonElement {
   const button = document.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`);
   if (!button) throw new Error(`No button for ${action}`);
@@ -232,7 +232,7 @@ describe('deposit actions', () => {
     expect(requests[0]?.url).toBe('/api/records/abcde-12345/versions');
   });
 
-  it('shows the server’s message when a new version cannot be made (SPEC §8)', async () => {
+  it('shows the server’s message when a new version cannot be made', async () => {
     const published = buildDraft({
       is_published: true,
       status: 'published',
@@ -314,7 +314,7 @@ describe('deposit actions', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Internal server error.');
   });
 
-  it('blocks publishing when the person needs a DOI and none is reserved (SPEC §5)', async () => {
+  it('blocks publishing when the person needs a DOI and none is reserved', async () => {
     const requests = stubFetchSequence(jsonResponse(200, METADATA_ONLY));
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     openDraft();

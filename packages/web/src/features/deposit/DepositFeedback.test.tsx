@@ -28,10 +28,10 @@ function textOf(element: HTMLElement): string {
 }
 
 /**
- * SPEC §8 "Banner messages per action state", row by row, with the words a person reads: the
- * SPEC's text, then the form sections with their error counts where the text ends in "in".
+ * The banner's message for each action state, row by row, with the words a person reads: the
+ * state's text, then the form sections with their error counts where the text ends in "in".
  */
-const SPEC_BANNERS: [string, ActionOutcome, 'positive' | 'warning' | 'negative', string][] = [
+const BANNERS: [string, ActionOutcome, 'positive' | 'warning' | 'negative', string][] = [
   [
     'Saved',
     { action: 'save', kind: 'succeeded', errors: [] },
@@ -119,12 +119,12 @@ const SPEC_BANNERS: [string, ActionOutcome, 'positive' | 'warning' | 'negative',
 ];
 
 describe('DepositFeedback', () => {
-  it.each(SPEC_BANNERS)('%s: %s says what SPEC §8 says', (_, outcome, severity, text) => {
+  it.each(BANNERS)('%s: %s shows its text and tone', (_, outcome, severity, text) => {
     renderBanner(outcome);
     const role = severity === 'positive' ? 'status' : 'alert';
     const element = banner(role);
     expect(textOf(element)).toBe(text);
-    // Severity shows as the banner's tone; success is the suggestive info style (SPEC §8).
+    // Severity shows as the banner's tone; success is the suggestive info style.
     expect(element.getAttribute('data-tone')).toBe(severity === 'positive' ? 'info' : severity);
   });
 

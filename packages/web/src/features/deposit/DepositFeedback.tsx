@@ -19,9 +19,8 @@ export interface DepositFeedbackProps {
 }
 
 /**
- * The banner above the deposit form with the outcome of the last action (SPEC §8): its text,
- * links to the sections holding feedback with their counts, and the messages of fields no
- * section shows.
+ * The banner above the deposit form with the outcome of the last action: its text, links to the
+ * sections holding feedback with their counts, and the messages of fields no section shows.
  */
 export function DepositFeedback({ outcome, onDismiss }: DepositFeedbackProps) {
   const { t } = useTranslation();

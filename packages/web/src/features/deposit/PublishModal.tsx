@@ -17,7 +17,8 @@ export interface PublishModalProps {
 
 /**
  * "Are you sure you want to publish this record?" with the instance's extra checkboxes, each of
- * which must be ticked ("You must accept this"). Validates on submit only (SPEC §5).
+ * which must be ticked ("You must accept this"). Validates on submit only, like every dialog of the
+ * form.
  */
 export function PublishModal({
   opened,

@@ -11,8 +11,8 @@ const COLOR: Record<Header['tone'], string> = {
 };
 
 /**
- * The draft's status with its explanation (SPEC §4 texts). In review, it links to the request
- * page in a new tab. An unknown status throws "Status is undefined" (SPEC §8).
+ * The draft's status with its explanation, in InvenioRDM's words. In review, it links to the
+ * request page in a new tab. An unknown status throws "Status is undefined".
  */
 export function StatusHeader({ record }: { record: DraftRecordInfo }) {
   const { t } = useTranslation();

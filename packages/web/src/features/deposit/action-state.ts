@@ -1,12 +1,11 @@
 import type { ServerFieldError } from '@cairn/shared';
 
 /*
- * What the deposit form is doing and how its last action ended (SPEC §4 "Draft actions", §8).
- * One state machine for every action that calls the server: the banner and the button spinners
- * are derived from this state alone.
+ * What the deposit form is doing and how its last action ended. One state machine for every action
+ * that calls the server: the banner and the button spinners are derived from this state alone.
  */
 
-/** Every action of the editor that calls the server (SPEC §4). */
+/** Every action of the editor that calls the server. */
 export const DEPOSIT_ACTIONS = [
   'save',
   'publish',
@@ -32,7 +31,7 @@ export interface ActionOutcome {
   kind: OutcomeKind;
   /** Field errors, shown on the fields and linked by section in the banner. */
   errors: readonly ServerFieldError[];
-  /** Replaces the banner's default text when the server sent one (SPEC §8). */
+  /** Replaces the banner's default text when the server sent one. */
   serverMessage?: string;
 }
 
@@ -56,7 +55,7 @@ export type ActionEvent =
   | { type: 'cancelled' }
   | { type: 'dismissed' };
 
-/** A freshly loaded draft that was stored with errors says so straight away (SPEC §8). */
+/** A freshly loaded draft that was stored with errors says so straight away. */
 export function createInitialActionState(
   loadedErrors: readonly ServerFieldError[] = [],
 ): ActionState {
@@ -78,7 +77,7 @@ export function actionStateReducer(state: ActionState, event: ActionEvent): Acti
       return { running: event.action, last: null };
     case 'succeeded': {
       const errors = event.errors ?? [];
-      // "Save ends as saved, or saved with validation feedback" (SPEC §4).
+      // A save ends as saved, or saved with validation feedback.
       return {
         running: null,
         last: {

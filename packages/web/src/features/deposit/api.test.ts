@@ -37,7 +37,7 @@ function api() {
   );
 }
 
-describe('the review calls of the deposit API (SPEC §7 "Review")', () => {
+describe('the review calls of the deposit API', () => {
   it('creates or updates the review with PUT {links.review}', async () => {
     const requests = stubFetchSequence(jsonResponse(200, request('created')));
     const review = await api().putReview(DRAFT, 'c-1');

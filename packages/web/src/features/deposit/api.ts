@@ -7,7 +7,7 @@ import { RecordJsonSchema, RecordSearchResultSchema, type RecordJson } from '../
 import { useApiClient } from '../../api/useApiClient';
 import { readStreamedDraft, useBootstrap } from '../../bootstrap';
 
-// The editor asks for expanded references on every draft call (SPEC §7).
+// The editor asks for expanded references on every draft call, as InvenioRDM's does.
 const EXPAND = { expand: '1' };
 
 export const draftKeys = {
@@ -62,13 +62,13 @@ export function useDoiTransition(
   return doiTransitionAfter(doi ? { provider: doi.provider ?? '' } : undefined);
 }
 
-/** The request JSON of a review (reference §1.7), as far as the editor reads it. */
+/** The request JSON of a review (invenio-requests'), as far as the editor reads it. */
 export const ReviewRequestSchema = z.looseObject({
   id: z.string(),
   status: z.string().optional(),
   links: z
     .looseObject({
-      /** Where the editor goes after submitting (SPEC §2): the request or the record page. */
+      /** Where the editor goes after submitting: the request or the record page. */
       next_html: z.string().optional(),
       self_html: z.string().optional(),
     })
@@ -84,14 +84,14 @@ export interface ReviewComment {
 export interface SubmitReviewOptions {
   /**
    * Asks for a curator's review even where the person may publish into the community directly:
-   * without it the server accepts such a submission at once (reference §1.6).
+   * without it the server accepts such a submission at once, as InvenioRDM's does.
    */
   requireReview?: boolean;
 }
 
 /**
- * `{payload: {content, format: 'html'}}` when there is a message, else `{}` (SPEC §7, as
- * InvenioRDM sends it), with `require_review` when the person asked for a review they could skip.
+ * `{payload: {content, format: 'html'}}` when there is a message, else `{}` (as InvenioRDM sends
+ * it), with `require_review` when the person asked for a review they could skip.
  */
 function submitReviewBody(comment: ReviewComment, options: SubmitReviewOptions) {
   const content = comment.content.trim();
@@ -101,7 +101,7 @@ function submitReviewBody(comment: ReviewComment, options: SubmitReviewOptions) 
   };
 }
 
-/** The calls of the deposit editor (SPEC §7), each on the link the server gave the draft. */
+/** The calls of the deposit editor, each on the link the server gave the draft. */
 export interface DepositApi {
   /** POST {createUrl} without a draft, else PUT {links.self} with If-Match on its revision. */
   save(payload: DraftPayload, draft: RecordJson | null): Promise<RecordJson>;

@@ -1,7 +1,7 @@
 import { hasBlockingErrors, type ServerFieldError } from '@cairn/shared';
 import type { ActionOutcome, DepositAction } from './action-state';
 
-/** SPEC §8's severities. */
+/** The banner's severities. */
 export type FeedbackSeverity = 'positive' | 'warning' | 'negative';
 
 /** The banner texts (i18n `deposit.feedback.<key>`). */
@@ -28,8 +28,7 @@ export interface Feedback {
   severity: FeedbackSeverity;
   /**
    * How the banner looks: `info` (suggestive) when there are no errors or only non-error
-   * severities, else the severity's style; `warning` for a state the banner does not know
-   * (SPEC §8).
+   * severities, else the severity's style; `warning` for a state the banner does not know.
    */
   tone: 'info' | FeedbackSeverity;
   textKey: FeedbackTextKey;
@@ -42,7 +41,7 @@ export interface Feedback {
 
 type Entry = readonly [FeedbackSeverity, FeedbackTextKey];
 
-/** SPEC §8 "Banner messages per action state", by action and outcome. */
+/** The banner's severity and text for each action state, by action and outcome. */
 const TABLE: Partial<
   Record<DepositAction | 'load', Partial<Record<ActionOutcome['kind'], Entry>>>
 > = {

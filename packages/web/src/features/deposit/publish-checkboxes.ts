@@ -5,8 +5,8 @@ export interface ExtraCheckbox {
 }
 
 /**
- * Throws when two extra checkboxes share an id: their answers would be indistinguishable
- * (SPEC §5 "Dialogs"). The form checks when it opens, before the dialog's code is fetched.
+ * Throws when two extra checkboxes share an id: their answers would be indistinguishable. The form
+ * checks when it opens, before the dialog's code is fetched.
  */
 export function assertUniqueCheckboxIds(checkboxes: readonly ExtraCheckbox[]): void {
   const seen = new Set<string>();

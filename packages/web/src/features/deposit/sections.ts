@@ -21,8 +21,8 @@ export interface DepositSection {
 }
 
 /**
- * The form's sections in page order, with the fields InvenioRDM assigns them (invenio-reference
- * §4.2, `depositFormSectionsConfig`); the sidebar's visibility card comes last.
+ * The form's sections in page order, with the fields InvenioRDM assigns them
+ * (`depositFormSectionsConfig`); the sidebar's visibility card comes last.
  */
 export const DEPOSIT_SECTIONS: readonly DepositSection[] = [
   { id: 'files', labelKey: 'deposit.sections.files', fields: ['files', 'media_files'] },

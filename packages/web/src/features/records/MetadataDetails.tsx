@@ -62,8 +62,8 @@ function customValue(value: unknown): string {
 }
 
 /**
- * The custom field groups the record carries (imprint, journal, meeting, thesis; SPEC §3), each
- * as one term with a line per filled field, labelled as the deposit form labels them.
+ * The custom field groups the record carries (imprint, journal, meeting, thesis), each as one term
+ * with a line per filled field, labelled as the deposit form labels them.
  */
 function CustomFieldTerms({ customFields }: { customFields: Record<string, unknown> }) {
   const { t, i18n } = useTranslation();

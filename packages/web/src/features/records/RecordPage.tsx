@@ -21,7 +21,7 @@ import { RecordCommunities } from './RecordCommunities';
 import { useVersionLabel } from './useVersionLabel';
 import { VersionsList } from './VersionsList';
 
-/** `/records/:id`, the landing page; `?preview=1` shows the draft (reference §1.1 links). */
+/** `/records/:id`, the landing page; `?preview=1` shows the draft, as InvenioRDM links it. */
 export function RecordPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();

@@ -19,9 +19,9 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 /**
- * `/me/requests/:id` (SPEC §2): where a depositor and a community's curators talk about a
- * submission — the request, the record it concerns, the timeline, a comment box, and the
- * actions the server offers this person now (`links.actions`), nothing more.
+ * `/me/requests/:id`: where a depositor and a community's curators talk about a submission — the
+ * request, the record it concerns, the timeline, a comment box, and the actions the server offers
+ * this person now (`links.actions`), nothing more.
  */
 export function RequestPage() {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ const PersonStubSchema = z.looseObject({
   profile: z.looseObject({ full_name: z.string().optional() }).optional(),
 });
 
-/** A request (invenio-api.md §1.11) as `GET /api/requests/{id}?expand=1` answers it. */
+/** An invenio-requests request as `GET /api/requests/{id}?expand=1` answers it. */
 export const RequestJsonSchema = z.looseObject({
   id: z.string(),
   number: z.string().optional(),

@@ -20,8 +20,8 @@ const json =
     JSON.stringify(fn(record, ctx), null, 2);
 
 /**
- * The export formats beyond the record JSON itself, with InvenioRDM's media types (invenio-api.md
- * §1.1) and the names its landing page uses in export links.
+ * The export formats beyond the record JSON itself, with InvenioRDM's media types (what `Accept`
+ * asks for on a record) and the names its landing page uses in export links.
  */
 export const EXPORT_FORMATS: readonly ExportFormat[] = [
   {

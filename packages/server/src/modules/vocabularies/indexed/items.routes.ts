@@ -45,7 +45,7 @@ export function requireAdmin(request: FastifyRequest): void {
 
 /**
  * `/api/names`, `/api/affiliations`, `/api/funders`, `/api/awards`, `/api/subjects`: search and
- * read for everyone, create, replace and delete for admins (invenio-api.md §1.14).
+ * read for everyone, create, replace and delete for admins, as in InvenioRDM.
  */
 export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
   const { config, items } = deps;

@@ -192,11 +192,11 @@ export class VocabularyItemsService {
   }
 
   /**
-   * InvenioRDM's search over a large vocabulary (invenio-api.md §1.14): `q` or `suggest`,
-   * `tags`, the type's facet filter, `sort` (bestmatch or alphabetical), `page`, `size`.
-   * Ranked in tiers: an identifier or a whole label typed exactly, then labels starting with the
-   * query, then items where every word starts a word; within a tier by term, then insertion.
-   * `total` counts up to SEARCH_MAX_WINDOW matches, like OpenSearch's default hit tracking.
+   * InvenioRDM's search over a large vocabulary: `q` or `suggest`, `tags`, the type's facet filter,
+   * `sort` (bestmatch or alphabetical), `page`, `size`. Ranked in tiers: an identifier or a whole
+   * label typed exactly, then labels starting with the query, then items where every word starts a
+   * word; within a tier by term, then insertion. `total` counts up to SEARCH_MAX_WINDOW matches,
+   * like OpenSearch's default hit tracking.
    */
   async search(type: IndexedType, query: Record<string, unknown>): Promise<ItemHits> {
     const kind = this.kind(type);
@@ -213,7 +213,7 @@ export class VocabularyItemsService {
       ...(facet ? { facet } : {}),
       ...(params.filters.tags ? { tags: params.filters.tags } : {}),
     };
-    // Subjects: "MeSH:calc" suggests from one scheme (invenio-reference.md §1.9).
+    // Subjects: "MeSH:calc" suggests from one scheme, as InvenioRDM's subjects field does.
     if (type === 'subjects') {
       const colon = typed.indexOf(':');
       if (colon > 0) {

@@ -129,7 +129,7 @@ export interface IndexedKind {
   /** The API root, `/api/{type}`. */
   root: string;
   schema: z.ZodType<Record<string, unknown>>;
-  /** The alphabetical sort's name (invenio-api.md §1.14: affiliations `name`, subjects `subject`). */
+  /** The alphabetical sort's name in InvenioRDM (affiliations `name`, subjects `subject`). */
   sortName: string;
   /** The query parameter filtering on the facet, if the type has one. */
   facetParam?: string;

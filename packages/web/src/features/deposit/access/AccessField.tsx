@@ -46,7 +46,7 @@ export interface AccessFieldProps {
   /** The community chosen in the header; a restricted one forces a restricted record. */
   community?: CommunityJson | null;
   record?: AccessRecordState;
-  /** Grace period for restricting published records (configuration, reference §3.6). */
+  /** Grace period for restricting published records, from the configuration. */
   gracePeriod?: GracePeriodConfig;
 }
 
@@ -71,9 +71,9 @@ const STATUS_COLOR: Record<AccessStatusMessage, string> = {
 };
 
 /**
- * The access panel (SPEC §2, §4 "Access rules"; reference §4.6), bound to `access`: Public or
- * Restricted for the full record and for the files alone, an embargo with its end date and
- * reason, and a message saying who can see what.
+ * The access panel (InvenioRDM's Visibility card), bound to `access`: Public or Restricted for the
+ * full record and for the files alone, an embargo with its end date and reason, and a message
+ * saying who can see what.
  */
 export function AccessField({
   community,
@@ -102,9 +102,9 @@ export function AccessField({
     setValue('access', next, { shouldDirty: true });
   }
 
-  // SPEC §4: a restricted community takes restricted records only. The one place the rule is
-  // applied: on mount and whenever such a community is chosen. Removing the community re-enables
-  // Public (unlike InvenioRDM, reference §6.4).
+  // A restricted community takes restricted records only. The one place the rule is applied: on
+  // mount and whenever such a community is chosen. Removing the community re-enables Public (unlike
+  // InvenioRDM, which leaves it locked).
   useEffect(() => {
     if (!community || !isCommunityRestricted) return;
     const current = normaliseAccess(getValues('access'));
@@ -112,7 +112,7 @@ export function AccessField({
     if (next !== current) setValue('access', next, { shouldDirty: true });
   }, [community, isCommunityRestricted, getValues, setValue]);
 
-  // Metadata-only records have no files to restrict (reference §3.5).
+  // Metadata-only records have no files to restrict.
   const hadFiles = useRef(filesEnabled);
   useEffect(() => {
     if (hadFiles.current && !filesEnabled) {
@@ -285,7 +285,7 @@ function EmbargoInputs() {
   } = useController({
     control,
     name: 'access.embargo.until',
-    // Checked when the core validates before an action (SPEC §5); the server checks it too.
+    // Checked when the core validates before an action; the server checks it too.
     rules: {
       validate: (value) => {
         if (!value) return MESSAGES.required;

@@ -1,6 +1,6 @@
 import type { Access } from '@cairn/shared';
 
-/** The grace-period settings of SPEC §4 (InvenioRDM's RDM_RECORDS_RESTRICTION_GRACE_PERIOD). */
+/** The grace-period settings (InvenioRDM's RDM_RECORDS_RESTRICTION_GRACE_PERIOD). */
 export interface GracePeriodConfig {
   /** Days after creation during which a published record may still become restricted. */
   days: number;
@@ -8,13 +8,13 @@ export interface GracePeriodConfig {
   allowAfterGrace: boolean;
 }
 
-/** InvenioRDM's defaults (reference §3.6). */
+/** InvenioRDM's defaults. */
 export const DEFAULT_GRACE_PERIOD: GracePeriodConfig = Object.freeze({
   days: 30,
   allowAfterGrace: false,
 });
 
-/** The message box's case (reference §4.6), first matching rule wins. */
+/** The case of the panel's message box, as InvenioRDM picks it: first matching rule wins. */
 export type AccessStatusMessage =
   | 'public'
   | 'publicMetadataOnly'
@@ -41,8 +41,8 @@ export function accessStatusMessage(
 }
 
 /**
- * An embargo may be applied only for a public community and when the record, or its files
- * (when it has any), are restricted (reference §4.6).
+ * An embargo may be applied only for a public community and when the record, or its files (when it
+ * has any), are restricted: an embargo lifts a restriction.
  */
 export function canApplyEmbargo(
   access: Access,

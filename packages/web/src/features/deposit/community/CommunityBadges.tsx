@@ -32,9 +32,9 @@ export function CommunityLogo({
 }
 
 /**
- * The badges of a community (SPEC §2): restricted visibility, the person's role in it, and
- * Verified for a themed community. `role` comes from the configuration's memberships when known,
- * else from the API's `ui.membership_role`.
+ * The badges of a community: restricted visibility, the person's role in it, and Verified for a
+ * themed community. `role` comes from the configuration's memberships when known, else from the
+ * API's `ui.membership_role`.
  */
 export function CommunityBadges({ community, role }: { community: CommunityJson; role?: string }) {
   const { t } = useTranslation();

@@ -7,13 +7,13 @@ import { CommunityBadges, CommunityLogo } from './CommunityBadges';
 import { membershipRole, type CommunityJson, type Memberships } from './community-json';
 import { CommunitySelectionModal } from '../dialogs';
 
-/** What the header needs to know about the record and the editor's state (reference §2.5). */
+/** What the header needs to know about the record and the editor's state. */
 export interface CommunityRecordState {
   /** Not saved yet: anyone creating it may choose its community. */
   isNew: boolean;
   /** The record's `status` (draft, in_review, declined, …). */
   status?: string;
-  /** `can_manage` on an existing record; without it the community cannot change (SPEC §6). */
+  /** `can_manage` on an existing record; without it the community cannot change. */
   canManage: boolean;
   /** `showCommunityHeader`: false for published records without (or with a deleted) community. */
   showHeader?: boolean;
@@ -45,9 +45,10 @@ function disabledReason(record: CommunityRecordState) {
 }
 
 /**
- * The community bar above the form (SPEC §2, reference §4.8): the chosen community's logo,
- * title and badges, or a prompt to choose one, with Change and Remove. Changing and removing are
- * disabled by SPEC §5 "Button enablement", with the reason beside them.
+ * The community bar above the form, as InvenioRDM's: the chosen community's logo, title and badges,
+ * or a prompt to choose one, with Change and Remove. Changing and removing are disabled on an
+ * existing record the person cannot manage and when the editor's state locks the choice (in review,
+ * declined, …), with the reason beside them.
  */
 export function CommunityHeader({
   community,

@@ -43,10 +43,10 @@ export interface CommunitySelectionModalProps {
 }
 
 /**
- * "Select a community" (SPEC §2 "Community selection dialog", reference §4.8): all communities
- * or the person's own, searched and paged five at a time; each can be selected unless a rule of
- * SPEC §5 bars it, and each has an info popup: what the community is, how it takes records, and
- * why it is barred when it is.
+ * "Select a community" (InvenioRDM's community picker): all communities or the person's own,
+ * searched and paged five at a time; each can be selected unless a rule of `communitySelectBlock`
+ * bars it, and each has an info popup: what the community is, how it takes records, and why it is
+ * barred when it is.
  */
 export function CommunitySelectionModal({
   opened,
@@ -187,9 +187,9 @@ function CommunitySearchPanel({ scope, ...itemProps }: SearchPanelProps) {
 }
 
 /**
- * The ⓘ popup of a result (SPEC §2 "info popups"): why it cannot be selected when a rule bars
- * it, then what the community is about and how it takes records (its curation policy, in the
- * words of the community pages). A button, so it is reached and opened by keyboard too.
+ * The ⓘ popup of a result: why it cannot be selected when a rule bars it, then what the community
+ * is about and how it takes records (its curation policy, in the words of the community pages). A
+ * button, so it is reached and opened by keyboard too.
  */
 function CommunityInfo({
   community,

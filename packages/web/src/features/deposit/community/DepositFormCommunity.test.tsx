@@ -109,7 +109,7 @@ describe('submitting from the editor to the chosen community', () => {
     });
   });
 
-  it('blocks the submission when the person needs a DOI and none is reserved (SPEC §5)', async () => {
+  it('blocks the submission when the person needs a DOI and none is reserved', async () => {
     const draft = draftForCommunity(OCEANS);
     const requests = stubFetchWithVocabularies(jsonResponse(200, draft));
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);

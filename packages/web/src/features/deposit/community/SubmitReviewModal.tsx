@@ -16,12 +16,12 @@ export interface SubmitReviewModalProps {
   opened: boolean;
   onClose: () => void;
   community: CommunityJson;
-  /** `can_include_directly`: the record is published in the community at once (SPEC §6). */
+  /** `can_include_directly`: the record is published in the community at once. */
   directPublish: boolean;
   /** The record is already published: no "published once accepted" checkbox. */
   isPublished?: boolean;
   extraCheckboxes?: readonly ExtraCheckbox[];
-  /** The message typed before a submit that failed validation (reference §4.9.1 keeps it). */
+  /** The message typed before a submit that failed validation (InvenioRDM keeps it too). */
   initialContent?: string;
   /** The core's submit-review action is running. */
   busy?: boolean;
@@ -37,8 +37,8 @@ interface SubmitReviewValues {
 }
 
 /**
- * The submit-for-review / publish-to-community dialog (SPEC §2 "Dialogs", §5; reference §4.9.1).
- * Its checkboxes are checked on submit only; the message is hidden for a direct publish.
+ * The submit-for-review / publish-to-community dialog, as InvenioRDM's. Its checkboxes are checked
+ * on submit only; the message is hidden for a direct publish.
  */
 export function SubmitReviewModal({
   opened,
@@ -170,7 +170,7 @@ function MessageField({ control }: { control: Control<SubmitReviewValues> }) {
   );
 }
 
-/** SPEC §5: the ids of extra checkboxes must be unique, or their answers would mix. */
+/** The ids of extra checkboxes must be unique, or their answers would mix. */
 function assertUniqueIds(boxes: readonly ExtraCheckbox[]) {
   const seen = new Set<string>();
   for (const box of boxes) {

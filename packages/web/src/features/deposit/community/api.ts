@@ -12,7 +12,7 @@ const SEARCH_PATHS: Record<CommunityScope, string> = {
   mine: '/api/user/communities',
 };
 
-/** The picker's search always ranks by relevance (SPEC §9). */
+/** The picker's search always ranks by relevance. */
 const COMMUNITY_SORT = 'bestmatch';
 
 export interface CommunitySearchParams {
@@ -27,9 +27,9 @@ export const communityKeys = {
 };
 
 /**
- * One page of the community picker (SPEC §7): the vnd Accept header makes the server add each
- * community's `ui.permissions` and the caller's membership role. The previous page stays on
- * screen while the next one loads, so the list does not jump.
+ * One page of the community picker: the vnd Accept header makes the server add each community's
+ * `ui.permissions` and the caller's membership role. The previous page stays on screen while the
+ * next one loads, so the list does not jump.
  */
 export function useCommunitySearch(params: CommunitySearchParams) {
   const client = useApiClient();

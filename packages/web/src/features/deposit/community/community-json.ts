@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /*
- * The slice of a community's JSON the deposit editor reads (SPEC §3 "Community"), both from the
- * picker's search (GET /api/communities with the vnd Accept header, which adds `ui`) and from a
- * draft's `expanded.parent.review.receiver` / `expanded.parent.communities.default` stubs.
+ * The slice of a community's JSON the deposit editor reads, both from the picker's search
+ * (GET /api/communities with the vnd Accept header, which adds `ui`) and from a draft's
+ * `expanded.parent.review.receiver` / `expanded.parent.communities.default` stubs.
  */
 
 export const CommunityPermissionsSchema = z.looseObject({
@@ -72,7 +72,7 @@ export function isRestrictedCommunity(community: CommunityJson | null | undefine
   return community?.access?.visibility === 'restricted';
 }
 
-/** Why a community cannot be chosen in the picker (SPEC §5), or undefined when it can. */
+/** Why a community cannot be chosen in the picker, or undefined when it can. */
 export type CommunitySelectBlock = 'recordPublic' | 'membersOnly' | 'uploadForm';
 
 export interface CommunitySelectContext {
@@ -86,10 +86,10 @@ export interface CommunitySelectContext {
 }
 
 /**
- * The first rule of SPEC §5 "Community select" that blocks `community`: a public record cannot
- * go to a restricted community (the server refuses it at accept time, reference §3.4), only
- * members may submit where `can_submit_record` is false, and a community with its own upload
- * form takes new records through that form.
+ * The first rule that blocks `community`: a public record cannot go to a restricted community
+ * (InvenioRDM's server refuses it at accept time), only members may submit where
+ * `can_submit_record` is false, and a community with its own upload form takes new records through
+ * that form.
  */
 export function communitySelectBlock(
   community: CommunityJson,

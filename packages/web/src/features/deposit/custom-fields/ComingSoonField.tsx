@@ -8,8 +8,8 @@ export interface ComingSoonFieldProps {
 }
 
 /**
- * A field the instance announces but does not offer yet (SPEC §2, InvenioRDM's placeholder
- * custom field): its label and a "Coming soon" note, with nothing to fill in.
+ * A field the instance announces but does not offer yet (InvenioRDM's placeholder custom field):
+ * its label and a "Coming soon" note, with nothing to fill in.
  */
 export function ComingSoonField({ label, help }: ComingSoonFieldProps) {
   const { t } = useTranslation();

@@ -37,10 +37,10 @@ function isGroup(field: string): field is CustomFieldGroup {
 
 /**
  * The form's custom fields area as the instance configures it (`CAIRN_CUSTOM_FIELDS_UI`, like
- * InvenioRDM's `RDM_CUSTOM_FIELDS_UI`): the groups imprint, journal, meeting and thesis (SPEC §3
- * "Custom field groups"), bound to `custom_fields.<group>.<field>` with the sub-fields and kinds
- * of shared's {@link CUSTOM_FIELD_GROUPS}, which the server validates by too; and "Coming soon"
- * placeholders (SPEC §2) for fields announced but not offered yet.
+ * InvenioRDM's `RDM_CUSTOM_FIELDS_UI`): the groups imprint, journal, meeting and thesis, bound to
+ * `custom_fields.<group>.<field>` with the sub-fields and kinds of shared's
+ * {@link CUSTOM_FIELD_GROUPS}, which the server validates by too; and "Coming soon" placeholders
+ * for fields announced but not offered yet.
  */
 export function CustomFieldsSections({ fields }: CustomFieldsSectionsProps) {
   const { config } = useBootstrap();

@@ -25,7 +25,7 @@ export interface FileTableProps {
   onCancel: (entry: FileEntry) => void;
 }
 
-/** The file table of reference §4.3: preview choice, name with MD5, size, progress, actions. */
+/** The file table, as InvenioRDM's: preview choice, name with MD5, size, progress, actions. */
 export function FileTable({
   entries,
   locked,
@@ -70,7 +70,7 @@ export function FileTable({
                     checked={selected}
                     disabled={locked || !completed}
                     onChange={() => onPreviewChange(entry.key)}
-                    // Choosing the chosen file again clears the choice (reference §4.3).
+                    // Choosing the chosen file again clears the choice, as in InvenioRDM.
                     onClick={() => {
                       if (selected) onPreviewChange(undefined);
                     }}

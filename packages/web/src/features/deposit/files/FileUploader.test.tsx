@@ -397,11 +397,11 @@ describe('FileUploader', () => {
         'Upload failed',
       ),
     ).toBeTruthy();
-    // The first attempt and one after each of the four retry delays (SPEC §9).
+    // The first attempt and one after each of the four retry delays.
     expect(contentAttempts).toBe(5);
   });
 
-  it('tries a failing part again after 0, 1, 3 and 5 seconds by default (SPEC §9)', async () => {
+  it('tries a failing part again after 0, 1, 3 and 5 seconds by default', async () => {
     // Only the clock and timeouts are the test's: the rest of the page runs as it does.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     serve(singleUploads());
@@ -611,7 +611,7 @@ describe('FileUploader', () => {
     await waitFor(() => expect(release).toBeDefined());
     expect(onUploadingChange).toHaveBeenLastCalledWith(true);
 
-    // SPEC §2: leaving the page during an upload triggers the browser's warning.
+    // Leaving the page during an upload triggers the browser's warning.
     const leave = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(leave);
     expect(leave.defaultPrevented).toBe(true);

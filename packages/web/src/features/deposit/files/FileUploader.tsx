@@ -45,7 +45,7 @@ export interface FileUploaderProps {
    * dropped).
    */
   ensureDraft: () => Promise<RecordJson>;
-  /** Files and bytes per record (SPEC §9 defaults: 5 files, 1e10 bytes). */
+  /** Files and bytes per record (by default 5 files, 1e10 bytes). */
   quota?: Quota;
   /** Requests carrying bytes at once, across files (config `fileUploadConcurrency`). */
   concurrency?: number;
@@ -57,9 +57,9 @@ export interface FileUploaderProps {
   canNewVersion?: boolean;
   /** The core's new-version action (shown when files are locked on a published record). */
   onNewVersion?: () => void;
-  /** SPEC §3's upload-in-progress flag, for the core's button enablement. */
+  /** The upload-in-progress flag, for the core's button enablement. */
   onUploadingChange?: (uploading: boolean) => void;
-  /** Every change of the entries, for publish enablement (SPEC §5: all finished, none missing). */
+  /** Every change of the entries, for publish enablement (all finished, none missing). */
   onFilesChange?: (entries: readonly FileEntry[]) => void;
   /**
    * The draft's files changed on the server (a file announced, committed, deleted, imported),
@@ -68,7 +68,7 @@ export interface FileUploaderProps {
   onFilesSaved?: () => void;
   /** The import failed: the core shows "Files import from the previous version failed…". */
   onImportFailed?: (error: unknown) => void;
-  /** Waits before the second, third… attempt of a part (SPEC §9: 0, 1, 3, 5 s). */
+  /** Waits before the second, third… attempt of a part (by default 0, 1, 3, 5 s). */
   retryDelaysMs?: readonly number[];
   /** A byte request with no progress for this long is abandoned and tried again. */
   stallMs?: number;
@@ -156,7 +156,7 @@ export function FileUploader({
   useEffect(() => onUploadingChange?.(uploading), [uploading, onUploadingChange]);
   useEffect(() => onFilesChange?.(state.entries), [state.entries, onFilesChange]);
 
-  // SPEC §2: leaving during an upload triggers the browser's leave warning.
+  // Leaving during an upload triggers the browser's leave warning.
   useEffect(() => {
     if (!uploading) return;
     const warn = (event: BeforeUnloadEvent) => {
@@ -250,7 +250,7 @@ export function FileUploader({
       setValue('files.default_preview', undefined, { shouldDirty: true });
   }
 
-  /** Stops the upload; the engine deletes the pending file it announced (SPEC §7). */
+  /** Stops the upload; the engine deletes the pending file it announced. */
   function handleCancel(entry: FileEntry) {
     // Queued behind the engine's code when that is still on its way: after the upload starts.
     void engineRef.current?.then((made) => made.cancel(entry.key));
@@ -301,7 +301,7 @@ export function FileUploader({
 
   function handleMetadataOnly(metadataOnly: boolean) {
     setValue('files.enabled', !metadataOnly, { shouldDirty: true });
-    // SPEC §4: switching files to metadata-only sets access.files to public.
+    // Switching files to metadata-only sets access.files to public: there are none to restrict.
     if (metadataOnly) setValue('access.files', 'public', { shouldDirty: true });
   }
 

@@ -10,7 +10,7 @@ interface Wording {
   items: string[];
 }
 
-/** Each warning as a heading, an optional sentence and a list (reference §4.3's wordings). */
+/** Each warning as a heading, an optional sentence and a list (InvenioRDM's wordings). */
 function wordingOf(warning: SelectionWarning, t: TFunction, size: (n: number) => string): Wording {
   switch (warning.kind) {
     case 'too-many-files':
@@ -56,7 +56,7 @@ function wordingOf(warning: SelectionWarning, t: TFunction, size: (n: number) =>
   }
 }
 
-/** The warnings of a selection (SPEC §8 upload warnings), in one dismissible alert. */
+/** The warnings of a selection, in one dismissible alert. */
 export function UploadWarnings({
   warnings,
   onDismiss,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ApiError, type ApiClient } from '../../../api/client';
 
 /*
- * The files API's bodies as the uploader reads them (reference §1.3, §1.4, and Cairn's parts
- * listing). Loose objects: unknown keys are kept.
+ * The files API's bodies as the uploader reads them (InvenioRDM's single and multipart transfers,
+ * and Cairn's parts listing). Loose objects: unknown keys are kept.
  */
 
 export const PartLinkSchema = z.looseObject({
@@ -52,7 +52,7 @@ export const ReceivedPartsSchema = z.looseObject({
 });
 export type ReceivedParts = z.infer<typeof ReceivedPartsSchema>;
 
-/** Deletes a draft file; SPEC §4: a 404 on deleting a pending or unfinished file counts as deleted. */
+/** Deletes a draft file; a 404 on deleting a pending or unfinished file counts as deleted. */
 export async function deleteFile(api: ApiClient, self: string): Promise<void> {
   try {
     await api.request(self, { method: 'DELETE' });

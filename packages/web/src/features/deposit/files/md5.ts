@@ -1,8 +1,8 @@
 /*
  * MD5 (RFC 1321), fed piece by piece. Web Crypto has no MD5, and S3 and Cairn check a part's
- * `Content-MD5` (SPEC §7); a part may be hundreds of MiB, so it is hashed in slices rather than
- * read into memory whole. Written here rather than pulled in (hash-wasm needs
- * `wasm-unsafe-eval` in the CSP, reference §6.5).
+ * `Content-MD5`; a part may be hundreds of MiB, so it is hashed in slices rather than read into
+ * memory whole. Written here rather than pulled in (hash-wasm needs `wasm-unsafe-eval` in the CSP,
+ * as InvenioRDM's uploader found).
  */
 
 const SHIFTS = [

@@ -20,8 +20,8 @@ export interface ResumeStore {
 const PREFIX = 'cairn.upload.';
 
 /**
- * A file is matched by draft, name and size (SPEC, issue 6 "uploads resume"); the fingerprint
- * then tells apart two files that share both.
+ * A file is matched by draft, name and size, so picking it again resumes its upload; the
+ * fingerprint then tells apart two files that share both.
  */
 export function resumeKey(draftId: string, name: string, size: number): string {
   return `${PREFIX}${draftId}/${size}/${name.normalize('NFC')}`;

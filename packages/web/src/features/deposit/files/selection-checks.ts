@@ -6,7 +6,7 @@ export interface Quota {
   maxStorage: number;
 }
 
-/** One warning of SPEC §5/§8, as translation keys and values; the component words it. */
+/** One warning about a selection, as translation keys and values; the component words it. */
 export type SelectionWarning =
   | { kind: 'too-many-files'; count: number; max: number }
   | { kind: 'storage-exceeded'; total: number; limit: number }
@@ -34,10 +34,10 @@ export interface SelectionRules {
 }
 
 /**
- * The client checks of reference §4.3, in its order: too many files or too much storage refuses
- * the whole selection; then files already present (same NFC name, not failed or interrupted)
- * are skipped, empty files are skipped when empty files are not allowed, and files whose
- * transfer type is not enabled are rejected. The rest are accepted.
+ * The client checks of InvenioRDM's uploader, in its order: too many files or too much storage
+ * refuses the whole selection; then files already present (same NFC name, not failed or
+ * interrupted) are skipped, empty files are skipped when empty files are not allowed, and files
+ * whose transfer type is not enabled are rejected. The rest are accepted.
  */
 export function checkSelection(
   entries: readonly FileEntry[],

@@ -1,12 +1,12 @@
 /** Why a request of an upload did not succeed; `retryable` says whether trying again may help. */
 export type UploadFailureKind = 'http' | 'network' | 'timeout' | 'stalled' | 'aborted';
 
-/** The upload error kinds of SPEC §8 that have their own locale string. */
+/** The upload error kinds that have their own locale string. */
 export type UploadErrorReason = 'exceedsSize' | 'invalidPartNumber' | 'signedUrlExpired';
 
 /**
- * A failed upload request. `message` is the server's message when it sent one (SPEC §8: the
- * entry shows the response message, else the error message, else 'Upload failed').
+ * A failed upload request. `message` is the server's message when it sent one (the entry shows the
+ * response message, else the error message, else 'Upload failed').
  */
 export class UploadRequestError extends Error {
   override readonly name = 'UploadRequestError';
@@ -62,7 +62,7 @@ export interface BytesRequest {
   url: string;
   headers: Record<string, string>;
   body: Blob;
-  /** The whole request's limit (SPEC §9: a signed part URL's `expires` seconds × 1000). */
+  /** The whole request's limit (a signed part URL's `expires` seconds × 1000). */
   timeoutMs?: number;
   /** Give up when no byte has moved for this long. */
   stallMs: number;
@@ -84,7 +84,7 @@ export function errorOfResponse(status: number, statusText: string, text: string
   } catch {
     // Not JSON: storage answers in XML, proxies in HTML.
   }
-  // S3's answer to a part over its size limit, which has a locale string of its own (SPEC §8).
+  // S3's answer to a part over its size limit, which has a locale string of its own.
   const tooLarge = /<Code>\s*EntityTooLarge\s*<\/Code>/.test(text);
   return new UploadRequestError('http', message ?? (statusText || `HTTP ${status}`), {
     status,
@@ -95,9 +95,9 @@ export function errorOfResponse(status: number, statusText: string, text: string
 
 /**
  * The browser's way of sending bytes: XMLHttpRequest, because fetch reports no upload progress.
- * Never with credentials, so no cookie reaches a bucket (reference §6.5, InvenioRDM's commit
- * bf09b247); Cairn's own URLs are same-origin, and a same-origin request carries the session
- * anyway. A request that moves no byte for `stallMs` is abandoned as stalled.
+ * Never with credentials, so no cookie reaches a bucket (InvenioRDM's uploader first leaked them,
+ * fixed in its commit bf09b247); Cairn's own URLs are same-origin, and a same-origin request
+ * carries the session anyway. A request that moves no byte for `stallMs` is abandoned as stalled.
  */
 export const sendBytesWithXhr: SendBytes = (request) =>
   new Promise((resolve, reject) => {

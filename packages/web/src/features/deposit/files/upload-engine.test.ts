@@ -353,7 +353,7 @@ describe('createUploadEngine', () => {
 });
 
 describe('percentOf', () => {
-  it('gives whole percent, rounded down, and 100 for an empty file (SPEC §9)', () => {
+  it('gives whole percent, rounded down, and 100 for an empty file', () => {
     expect(percentOf(999, 1000)).toBe(99);
     expect(percentOf(1000, 1000)).toBe(100);
     expect(percentOf(0, 0)).toBe(100);
@@ -361,7 +361,7 @@ describe('percentOf', () => {
 });
 
 describe('expiresOf', () => {
-  it("reads a presigned URL's lifetime in seconds (SPEC §9: the time-out is expires × 1000)", () => {
+  it("reads a presigned URL's lifetime in seconds (the time-out is expires × 1000)", () => {
     expect(
       expiresOf('https://s3.example/b/k?partNumber=1&X-Amz-Expires=900&X-Amz-Signature=x'),
     ).toBe(900);

@@ -20,9 +20,9 @@ export interface EngineSettings {
   sendBytes: SendBytes;
   /** The CSRF token goes on byte requests to Cairn's own origin, never to a storage. */
   csrf: { csrfCookieName: string; csrfHeaderName: string };
-  /** Requests at once, across files (SPEC §9, config `fileUploadConcurrency`). */
+  /** Requests at once, across files (config `fileUploadConcurrency`, 3 by default). */
   concurrency: number;
-  /** Waits before the second, third… attempt of a part (SPEC §9: 0, 1, 3, 5 s). */
+  /** Waits before the second, third… attempt of a part (by default 0, 1, 3, 5 s). */
   retryDelaysMs: readonly number[];
   /** A byte request with no progress for this long is abandoned (and tried again). */
   stallMs: number;
@@ -45,7 +45,7 @@ export interface UploadJob {
   plan: Extract<TransferPlan, { type: 'L' | 'M' }>;
   /** A pending entry of the same name already on the server (an interrupted upload). */
   existing?: { links: { self?: string | undefined } };
-  /** Whole percent, from the bytes the server has over the file's size (SPEC §9). */
+  /** Whole percent, from the bytes the server has over the file's size. */
   onProgress: (percent: number) => void;
   /** The entry exists on the server from now on. */
   onCreated: (item: FileItem) => void;
@@ -242,7 +242,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     }
     const find = () => upload.item?.links.parts?.find((p) => p.part === part);
     let link = find();
-    // SPEC §7: an expired signed URL is replaced by re-reading the file's self link.
+    // An expired signed URL is replaced by re-reading the file's self link.
     if (!link || isExpired(link, now()) || refused.has(link.url)) {
       await refreshLinks(upload);
       link = find();

@@ -1,13 +1,13 @@
 import type { FileItem } from './files-api';
 
-/** SPEC §4 File states: pending → uploading (percent) → completed, or failed; removed on cancel. */
+/** File states: pending → uploading (percent) → completed, or failed; removed on cancel. */
 export type EntryStatus = 'pending' | 'uploading' | 'completed' | 'failed';
 
 export interface FileEntry {
   key: string;
   size: number;
   status: EntryStatus;
-  /** Whole percent (SPEC §9). */
+  /** Whole percent. */
   percent: number;
   checksum?: string;
   mimetype?: string;
@@ -23,7 +23,7 @@ export interface FileEntry {
 export interface UploaderState {
   /** In the order files were added; keys are unique by their NFC form. */
   entries: FileEntry[];
-  /** SPEC §3: the import-in-progress flag. */
+  /** The import-in-progress flag. */
   importing: boolean;
 }
 

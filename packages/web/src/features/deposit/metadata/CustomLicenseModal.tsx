@@ -20,8 +20,8 @@ interface Errors {
 
 /**
  * A licence of the person's own: title (required), description and link (a URL). Checked when
- * submitted only (SPEC §5), by shared's `CustomLicenseFormSchema` with the SPEC's messages. No
- * <form>: the dialog sits inside the deposit form, and a nested form would submit that one.
+ * submitted only, by shared's `CustomLicenseFormSchema` with its messages. No <form>: the dialog
+ * sits inside the deposit form, and a nested form would submit that one.
  */
 export function CustomLicenseModal({
   opened,

@@ -27,9 +27,8 @@ function fieldOf(path: readonly PropertyKey[]): keyof Errors | undefined {
 
 /**
  * Adds one funding entry: a funder from `/api/funders`, then an award of that funder from
- * `/api/awards?funders=…` or one described by number, title and URL. Checked on submit only
- * (SPEC §5: modals validate on submit) by shared's `FundingFormSchema`, with InvenioRDM's
- * messages.
+ * `/api/awards?funders=…` or one described by number, title and URL. Checked on submit only, like
+ * every dialog of the form, by shared's `FundingFormSchema`, with InvenioRDM's messages.
  */
 export function FundingModal({ opened, onClose, onSubmit }: FundingModalProps) {
   const { t } = useTranslation();

@@ -22,7 +22,8 @@ export interface IdentifierInputsProps {
 
 /**
  * An identifier and its scheme, both required. The identifier is checked against its scheme when
- * the field is left ("Invalid DOI identifier."), not only after a save (reference §6.8).
+ * the field is left ("Invalid DOI identifier."), not only after a save (InvenioRDM's server guesses
+ * the scheme, so a typo shows only then).
  */
 export function IdentifierInputs({ path }: IdentifierInputsProps) {
   const { t } = useTranslation();

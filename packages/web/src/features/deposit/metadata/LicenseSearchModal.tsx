@@ -40,7 +40,7 @@ export function toRightsValues(hit: VocabularyHit): RightsFormValues {
 }
 
 /**
- * The standard licence picker (reference §4.5): search, the recommended / all / data / software
+ * The standard licence picker, as InvenioRDM's: search, the recommended / all / data / software
  * toggles, one page at a time, descriptions cut to the shared maximum.
  */
 export function LicenseSearchModal(props: LicenseSearchModalProps) {

@@ -11,8 +11,8 @@ export interface ListRowActionsProps {
 }
 
 /**
- * Move up, move down and remove for one row of a repeatable field: buttons rather than drag
- * only, so the order can be changed from the keyboard (reference §6.9).
+ * Move up, move down and remove for one row of a repeatable field: buttons rather than drag only,
+ * so the order can be changed from the keyboard (InvenioRDM's is drag only).
  */
 export function ListRowActions({ index, count, rowLabel, onMove, onRemove }: ListRowActionsProps) {
   const { t } = useTranslation();

@@ -8,7 +8,7 @@ export interface MetadataSectionProps {
   children: ReactNode;
 }
 
-/** One titled section of the deposit form (reference §4.2), reachable from the banner's links. */
+/** One titled section of the deposit form, reachable from the banner's links. */
 export function MetadataSection({ id, title, children }: MetadataSectionProps) {
   return (
     <Stack component="section" id={id} tabIndex={-1} aria-labelledby={`${id}-heading`} gap="md">

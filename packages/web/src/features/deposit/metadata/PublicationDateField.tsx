@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { MetadataTextField } from './MetadataTextField';
 
 /**
- * `metadata.publication_date`: an EDTF date or interval. Marked required, since publishing needs
- * it (InvenioRDM shows no marker, reference §6.6), and checked as soon as the field is left.
+ * `metadata.publication_date`: an EDTF date or interval. Marked required, since publishing needs it
+ * (InvenioRDM shows no marker), and checked as soon as the field is left.
  */
 export function PublicationDateField() {
   const { t } = useTranslation();

@@ -5,8 +5,8 @@ import { VocabularySelectField } from './VocabularySelectField';
 
 /**
  * `metadata.related_identifiers`: how another work relates to this one. Relation, identifier and
- * scheme are required; the resource type is optional, and shown so (InvenioRDM marks it
- * required although its server does not, reference §6.6).
+ * scheme are required; the resource type is optional, and shown so (InvenioRDM marks it required
+ * although its server does not).
  */
 export function RelatedWorksField() {
   const { t } = useTranslation();

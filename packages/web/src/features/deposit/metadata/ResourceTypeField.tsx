@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { VocabularySelectField } from './VocabularySelectField';
 
-/** `metadata.resource_type`: one of the depositable resource types (reference §4.5). */
+/** `metadata.resource_type`: one of the depositable resource types. */
 export function ResourceTypeField() {
   const { t } = useTranslation();
   return (

@@ -17,8 +17,8 @@ function isSame(a: SubjectFormValues, b: SubjectFormValues): boolean {
 
 /**
  * `metadata.subjects`: keywords and subjects. Suggestions come from `/api/subjects` (typing
- * `MeSH:cell` suggests from one scheme); anything else typed is added as a free-text keyword
- * with Enter or the "Add" option (InvenioRDM needs the mouse for that, reference §6.8).
+ * `MeSH:cell` suggests from one scheme); anything else typed is added as a free-text keyword with
+ * Enter or the "Add" option (InvenioRDM needs the mouse for that).
  */
 export function SubjectsField() {
   const { t } = useTranslation();

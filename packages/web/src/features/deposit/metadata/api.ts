@@ -25,7 +25,7 @@ export const SUGGEST_DEBOUNCE_MS = 300;
 export const SUGGEST_SIZE = 20;
 /** Small vocabularies are read whole: the largest (relation types) has a few dozen entries. */
 const LIST_SIZE = 200;
-/** The license picker's page size, as InvenioRDM's searchkit modal (reference §1.9). */
+/** The license picker's page size, as InvenioRDM's searchkit modal. */
 export const LICENSE_PAGE_SIZE = 12;
 /** Awards per search, as InvenioRDM's award search. */
 const AWARD_SIZE = 5;

@@ -185,7 +185,7 @@ describe('PidField', () => {
     );
     fireEvent.click(choice('No, I need one'));
     expect(onChoiceChange).toHaveBeenLastCalledWith('no');
-    // The core's check (SPEC §5) with the answer the widget reported.
+    // The core's DOI check with the answer the widget reported.
     const check = (isDoiRequired: boolean, pids = form.getValues('pids')) =>
       doiNeededFor('publish', { isDoiRequired, pids, userNeedsDoi: true });
     expect(check(false)).toBe('publish');

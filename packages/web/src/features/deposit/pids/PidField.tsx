@@ -40,14 +40,14 @@ export interface PidFieldProps {
   config?: Partial<DoiConfig>;
   /** The record is published: its DOI can no longer be changed here. */
   isPublished?: boolean;
-  /** `parent.pids.doi.identifier`: a registered concept DOI makes a DOI required (SPEC §5). */
+  /** `parent.pids.doi.identifier`: a registered concept DOI makes a DOI required. */
   parentDoi?: string;
   /**
    * A new version's optional-DOI transition (a version keeps the kind of DOI the one before it had), from the DOI of the version it follows;
    * absent where every answer is allowed.
    */
   doiTransition?: DoiTransition | null;
-  /** Told each answer, so the core can apply the DOI check of SPEC §5 before publishing. */
+  /** Told each answer, so the core can apply the DOI check (`doiNeededFor`) before publishing. */
   onChoiceChange?: (choice: DoiChoice) => void;
 }
 
@@ -55,9 +55,9 @@ const CHOICES: readonly DoiChoice[] = ['yes', 'no', 'not_needed'];
 const CHOICE_LABEL = { yes: 'yes', no: 'no', not_needed: 'notNeeded' } as const;
 
 /**
- * The DOI controls (SPEC §2 "DOI and PID controls", reference §4.5), bound to `pids.doi`: whether
- * the depositor brings a DOI, needs one reserved here, or needs none; the external DOI is stored
- * {@link EXTERNAL_PID_DEBOUNCE_MS} after typing stops (or on leaving the input).
+ * The DOI controls, as InvenioRDM's, bound to `pids.doi`: whether the depositor brings a DOI, needs
+ * one reserved here, or needs none; the external DOI is stored {@link EXTERNAL_PID_DEBOUNCE_MS}
+ * after typing stops (or on leaving the input).
  */
 export function PidField({
   onReserve,
@@ -113,7 +113,7 @@ export function PidField({
         { shouldDirty: true },
       );
     } else {
-      // A managed DOI is reserved by its button; none is wanted otherwise (reference §4.5).
+      // A managed DOI is reserved by its button; none is wanted otherwise.
       setValue('pids', {}, { shouldDirty: true });
     }
   }

@@ -8,7 +8,7 @@ import {
 /** The answer to "Do you already have a DOI for this upload?". */
 export type DoiChoice = 'yes' | 'no' | 'not_needed';
 
-/** The DOI settings of the instance (InvenioRDM's `pids` form config, reference §4.1). */
+/** The DOI settings of the instance (InvenioRDM's `pids` form config). */
 export interface DoiConfig {
   /** `is_doi_required`: every record gets a DOI; "No, I don't need one" is not offered. */
   required: boolean;
@@ -27,7 +27,7 @@ export const DEFAULT_DOI_CONFIG: DoiConfig = Object.freeze({
   defaultSelected: 'not_needed',
 });
 
-/** A managed DOI has been reserved (any provider but `external` and `not_needed`, SPEC §9). */
+/** A managed DOI has been reserved (any provider but `external` and `not_needed`). */
 export function isManagedDoi(doi: PidFormValues | undefined): boolean {
   return doi !== undefined && doi.identifier !== '' && isManagedProvider(doi.provider);
 }
