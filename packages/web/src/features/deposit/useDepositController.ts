@@ -58,7 +58,7 @@ export interface DepositController {
   publishWithoutCommunity: () => Promise<void>;
   preview: () => Promise<void>;
   remove: () => Promise<void>;
-  /** Saves, submits the review with the message, and goes where the server says (SPEC §4). */
+  /** Saves, submits the review with the message, and goes where the server says. */
   submitReview: (comment: ReviewComment, options?: SubmitReviewOptions) => Promise<boolean>;
   reservePid: (scheme: string) => Promise<void>;
   discardPid: (scheme: string) => Promise<void>;
@@ -71,7 +71,7 @@ export interface DepositController {
   /** Files changed on the server (which raises the revision): re-reads the draft's revision. */
   refreshAfterFileChange: () => Promise<void>;
   /**
-   * The uploader's import from the previous version failed: the banner says so (SPEC §8). The
+   * The uploader's import from the previous version failed: the banner says so. The
    * uploader makes the import call itself, as its entries follow the answer.
    */
   reportImportFailed: (error: unknown) => void;
@@ -82,7 +82,7 @@ export interface DepositController {
   keepMine: () => Promise<void>;
   /** Take the server's version: the form is filled from it. */
   takeTheirs: () => void;
-  /** The DOI widget's answer to "Do you need a DOI?" (SPEC §5 DOI check). */
+  /** The DOI widget's answer to "Do you need a DOI?", which the check before publishing reads. */
   setNeedsDoi: (needsDoi: boolean) => void;
   /** True once an action is taking the person to another page on purpose (publish, delete…). */
   isLeaving: () => boolean;
@@ -101,11 +101,10 @@ export interface UseDepositControllerOptions {
 }
 
 /**
- * Every action of the deposit editor that calls the server, as one state machine (SPEC §4 "Draft
- * actions", §2 navigation). Publish and submit first save, stop on errors of severity error, then
- * call the server, then navigate. The form's values are never replaced by a server answer: a
+ * Every action of the deposit editor that calls the server, as one state machine. Publish and
+ * submit first save, stop on errors of severity error, then call the server, then navigate. The form's values are never replaced by a server answer: a
  * partial save drops invalid values on the server, and the person must still see what they typed
- * to correct it (invenio-reference §2.7).
+ * to correct it (InvenioRDM's form keeps them for the same reason).
  */
 export function useDepositController({
   initialDraft,
@@ -177,8 +176,8 @@ export function useDepositController({
   }
 
   /**
-   * Saves the form (SPEC §7 "save draft"), then brings the review in line with the chosen
-   * community (SPEC §4 review rules) and re-reads the draft. Throws the request's error.
+   * Saves the form, then brings the review in line with the chosen community (a review is
+   * created, moved or deleted to match it) and re-reads the draft. Throws the request's error.
    */
   async function saveDraft(options: { quiet?: boolean } = {}): Promise<RecordJson> {
     if (!options.quiet) clearErrors();
@@ -337,8 +336,8 @@ export function useDepositController({
   const publish = () => publishAction('publish');
 
   const publishWithoutCommunity = async () => {
-    // "Publishing without a community first clears the selected community" (SPEC §4): the save
-    // then deletes the review.
+    // Publishing without a community first clears the selected community: the save then deletes
+    // the review.
     selectedRef.current = null;
     setSelectedCommunity(null);
     await publishAction('publish-without-community');
@@ -474,7 +473,8 @@ export function useDepositController({
     dispatch({ type: 'dismissed' });
   };
 
-  // The access panel restricts the record for a restricted community (SPEC §4).
+  // The access panel restricts the record for a restricted community, which may hold restricted
+  // records only.
   const selectCommunity = (community: DepositCommunity | null) => {
     selectedRef.current = community;
     setSelectedCommunity(community);
