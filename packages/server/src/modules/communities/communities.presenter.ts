@@ -8,20 +8,21 @@ export interface CommunityPresentOptions {
   locale: string;
 }
 
+/**
+ * The links of the routes Cairn answers. InvenioRDM also lists a settings page, invitations and
+ * membership requests, which Cairn does not have: a link there would only lead to a 404.
+ */
 export function communityLinks(siteUrl: string, id: string, slug: string): Record<string, string> {
   const api = `${siteUrl}/api/communities/${id}`;
   return {
     self: api,
     self_html: `${siteUrl}/communities/${slug}`,
-    settings_html: `${siteUrl}/communities/${slug}/settings`,
     logo: `${api}/logo`,
     rename: `${api}/rename`,
     members: `${api}/members`,
     public_members: `${api}/members/public`,
-    invitations: `${api}/invitations`,
     requests: `${api}/requests`,
     records: `${api}/records`,
-    membership_requests: `${api}/membership-requests`,
   };
 }
 

@@ -184,26 +184,22 @@ function doiOf(data: RecordData): string | undefined {
   return data.pids.doi?.identifier;
 }
 
+/**
+ * Links both a draft and a record carry. InvenioRDM lists more (IIIF, media files, access
+ * grants and links, quota increase, deletion and file-modification requests); Cairn answers
+ * none of those routes, and a client that follows a link must not meet a 404, so they are left
+ * out until their routes exist.
+ */
 function commonLinks(api: string, id: string, site: string) {
   return {
-    reserve_doi: `${api}/records/${id}/draft/pids/doi`,
     versions: `${api}/records/${id}/versions`,
-    self_iiif_manifest: `${api}/iiif/draft:${id}/manifest`,
-    self_iiif_sequence: `${api}/iiif/draft:${id}/sequence/default`,
-    access_links: `${api}/records/${id}/access/links`,
-    access_grants: `${api}/records/${id}/access/grants`,
-    access_users: `${api}/records/${id}/access/users`,
-    access_request: `${api}/records/${id}/access/request`,
-    access: `${api}/records/${id}/access`,
     communities: `${api}/records/${id}/communities`,
-    'communities-suggestions': `${api}/records/${id}/communities-suggestions`,
     requests: `${api}/records/${id}/requests`,
-    quota_increase: `${api}/records/${id}/quota-increase`,
     preview_html: `${site}/records/${id}?preview=1`,
   };
 }
 
-/** Draft JSON exactly as InvenioRDM answers it, with every link a draft carries there. */
+/** Draft JSON in InvenioRDM's shape, with the links of the routes Cairn answers. */
 export function presentDraft(
   row: DraftRow,
   parent: ParentRow,
@@ -227,14 +223,15 @@ export function presentDraft(
   const links: Record<string, string> = {
     self: `${api}/records/${id}/draft`,
     self_html: `${site}/uploads/${id}`,
-    record: `${api}/records/${id}`,
-    record_html: `${site}/records/${id}`,
+    // The record exists only once this draft's id has been published.
+    ...(o.isPublished
+      ? { record: `${api}/records/${id}`, record_html: `${site}/records/${id}` }
+      : {}),
     publish: `${api}/records/${id}/draft/actions/publish`,
     review: `${api}/records/${id}/draft/review`,
     files: `${api}/records/${id}/draft/files`,
-    media_files: `${api}/records/${id}/draft/media-files`,
     archive: `${api}/records/${id}/draft/files-archive`,
-    archive_media: `${api}/records/${id}/draft/media-files-archive`,
+    reserve_doi: `${api}/records/${id}/draft/pids/doi`,
     ...commonLinks(api, id, site),
   };
   const doi = doiOf(data);
@@ -293,7 +290,10 @@ function expanded(o: PresentOptions) {
   };
 }
 
-/** Published record JSON, with the links InvenioRDM gives a published record. */
+/**
+ * Published record JSON in InvenioRDM's shape, with the links of the routes Cairn answers (a
+ * parent's id leads to its latest version).
+ */
 export function presentRecord(
   row: RecordRow,
   parent: ParentRow,
@@ -312,20 +312,16 @@ export function presentRecord(
     latest_html: `${site}/records/${id}/latest`,
     draft: `${api}/records/${id}/draft`,
     files: `${api}/records/${id}/files`,
-    media_files: `${api}/records/${id}/media-files`,
     archive: `${api}/records/${id}/files-archive`,
-    archive_media: `${api}/records/${id}/media-files-archive`,
     parent: `${api}/records/${parent.id}`,
     parent_html: `${site}/records/${parent.id}`,
-    request_deletion: `${api}/records/${id}/request-deletion`,
-    file_modification: `${api}/records/${id}/file-modification`,
+    'communities-suggestions': `${api}/records/${id}/communities-suggestions`,
     ...commonLinks(api, id, site),
   };
   const doi = doiOf(data);
   if (doi) {
     links.doi = `https://doi.org/${doi}`;
     links.self_doi = `https://doi.org/${doi}`;
-    links.self_doi_html = `${site}/doi/${doi}`;
   }
   const json: Record<string, unknown> = {
     id,

@@ -9,7 +9,10 @@ export function requestHtmlUrl(siteUrl: string, id: string): string {
   return `${siteUrl}/me/requests/${id}`;
 }
 
-/** invenio-requests' request JSON; `links.actions` holds only what the caller may do now. */
+/**
+ * Request JSON in InvenioRDM's shape; `links.actions` holds only what the caller may do now.
+ * Cairn has no focused timeline and no locking of a conversation, so it lists no links for them.
+ */
 export function presentRequest(view: RequestView, siteUrl: string): Record<string, unknown> {
   const { row } = view;
   const api = `${siteUrl}/api/requests/${row.id}`;
@@ -37,9 +40,6 @@ export function presentRequest(view: RequestView, siteUrl: string): Record<strin
       self_html: requestHtmlUrl(siteUrl, row.id),
       comments: `${api}/comments`,
       timeline: `${api}/timeline`,
-      timeline_focused: `${api}/timeline_focused`,
-      lock: `${api}/lock`,
-      unlock: `${api}/unlock`,
       actions: Object.fromEntries(view.actions.map((a) => [a, `${api}/actions/${a}`])),
     },
   };
@@ -83,12 +83,7 @@ export function presentEvent(
       can_delete_comment: mine,
       can_reply_comment: event.type === 'C' && user !== undefined,
     },
-    links: {
-      self: api,
-      self_html: `${siteUrl}/requests/${event.requestId}#commentevent-${event.id}`,
-      reply: `${api}/reply`,
-      replies: `${api}/replies`,
-      replies_focused: `${api}/replies_focused`,
-    },
+    // Comments are not threaded here (no replies), and one is read on its request's page.
+    links: { self: api, self_html: requestHtmlUrl(siteUrl, event.requestId) },
   };
 }

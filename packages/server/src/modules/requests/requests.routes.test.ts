@@ -291,7 +291,7 @@ describe.each(ENGINES)('requests API on %s', (engine) => {
       permissions: { can_update_comment: true, can_delete_comment: true, can_reply_comment: true },
       links: {
         self: `${SITE}/api/requests/${id}/comments/${c.id}`,
-        self_html: `${SITE}/requests/${id}#commentevent-${c.id}`,
+        self_html: `${SITE}/me/requests/${id}`,
       },
     });
     const url = `/api/requests/${id}/comments/${c.id}`;
