@@ -635,12 +635,19 @@ export class FilesService {
         if (others + Math.max(stored.size, row.declaredSize ?? 0) > maxBytes) {
           return { refused: fail(tooLargeMessage(row.key)) };
         }
-        const updated = (await trx.updateFile(row.id, {
-          uploadKey,
-          uploadedSize: stored.size,
-          uploadedChecksum: `md5:${stored.md5}`,
-          updatedAt: nowIso(),
-        }))!;
+        const updated = await trx.updateFile(
+          row.id,
+          {
+            uploadKey,
+            uploadedSize: stored.size,
+            uploadedChecksum: `md5:${stored.md5}`,
+            updatedAt: nowIso(),
+          },
+          'pending',
+        );
+        // A commit takes its lease without the draft's lock, so it may have frozen the file since
+        // it was read: the bytes it commits are then the ones before these, and stay.
+        if (!updated) return { refused: notPending({ ...current, status: 'committing' }) };
         changeSummary(summary, current, { row: updated });
         // What the file holds against the quota changed; what clients see of the draft did not.
         await trx.writeFilesSummary(context.recordId, summary);
