@@ -1,4 +1,12 @@
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type KyselyConfig,
+  type KyselyPlugin,
+} from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import fs from 'node:fs';
@@ -53,8 +61,38 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * Sees every statement sent to the database, transaction control included, and how many rows
+ * each query returned: the tests hold the statements a request costs to a count with it.
+ */
+export interface DatabaseObserver {
+  statement(sql: string): void;
+  rows(count: number): void;
+}
+
+/** Kysely's query log and a result hook reporting to `observer`; nothing without one. */
+function observing(observer: DatabaseObserver | undefined): Partial<KyselyConfig> {
+  if (!observer) return {};
+  const counter: KyselyPlugin = {
+    transformQuery: ({ node }) => node,
+    transformResult: ({ result }) => {
+      observer.rows(result.rows.length);
+      return Promise.resolve(result);
+    },
+  };
+  return {
+    // Failed statements too: they made their round trip all the same.
+    log: (event) => observer.statement(event.query.sql),
+    plugins: [counter],
+  };
+}
+
 /** Opens the configured database (SQLite file in WAL mode, or a PostgreSQL pool). */
-export function openDatabase(database: Config['database']): DatabaseHandle {
+export function openDatabase(
+  database: Config['database'],
+  observer?: DatabaseObserver,
+): DatabaseHandle {
+  const { plugins: observers = [], ...observed } = observing(observer);
   if (database.kind === 'sqlite') {
     if (database.file !== ':memory:')
       fs.mkdirSync(path.dirname(database.file), { recursive: true });
@@ -68,7 +106,8 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-      plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
+      plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true }), ...observers],
+      ...observed,
     });
     return { db: transactional(db), engine: 'sqlite', close: () => db.destroy() };
   }
@@ -85,7 +124,8 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
+    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true }), ...observers],
+    ...observed,
   });
   return {
     db: transactional(db),

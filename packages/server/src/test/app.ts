@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type AppOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import type { Engine } from '../database/database.js';
+import type { DatabaseObserver, Engine } from '../database/database.js';
 import { createServices, type Services } from '../services.js';
 import { createTestDatabase } from './databases.js';
 
@@ -37,6 +37,8 @@ export interface TestAppOptions {
    * raises them out of reach: many tests log in, sign up or make tokens from one address.
    */
   configuredRateLimits?: boolean;
+  /** Sees every statement the app sends to its database (see `countStatements`). */
+  observer?: DatabaseObserver;
 }
 
 /** Limits no test reaches by accident; the throttling tests opt out of them. */
@@ -56,7 +58,7 @@ export async function createTestApp(
   overrides: Partial<Config> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(engine);
+  const database = await createTestDatabase(engine, options.observer);
   const config = loadConfig(
     {
       CAIRN_DATA_DIR: path.join(os.tmpdir(), 'cairn-test'),

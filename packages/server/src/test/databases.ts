@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import { Migrator } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type DatabaseHandle, type Engine } from '../database/database.js';
+import {
+  openDatabase,
+  type DatabaseHandle,
+  type DatabaseObserver,
+  type Engine,
+} from '../database/database.js';
 import type { Config } from '../config.js';
 import { migrations } from '../database/migrations/index.js';
 
@@ -21,10 +26,13 @@ export interface TestDatabase {
  * A fresh, empty database of the given engine: in-memory SQLite, or a PostgreSQL schema of its
  * own, so test files running in parallel (and runs on a shared server) never see each other's data.
  */
-export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+export async function createTestDatabase(
+  engine: Engine,
+  observer?: DatabaseObserver,
+): Promise<TestDatabase> {
   if (engine === 'sqlite') {
     const config = { kind: 'sqlite' as const, file: ':memory:' };
-    const handle = openDatabase(config);
+    const handle = openDatabase(config, observer);
     return { handle, config, drop: () => handle.close() };
   }
   const url = process.env.CAIRN_TEST_DATABASE_URL;
@@ -35,7 +43,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const config = { kind: 'postgres' as const, url, schema };
-  const handle = openDatabase(config);
+  const handle = openDatabase(config, observer);
   return {
     handle,
     config,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Engine } from '../database/database.js';
-import { createTestApp, type TestApp } from './app.js';
+import { createTestApp, type TestApp, type TestAppOptions } from './app.js';
 
 export type Caller = Awaited<ReturnType<TestApp['user']>>;
 
@@ -24,9 +24,10 @@ export const md5 = (bytes: Buffer | string): string =>
 export async function createFilesTestApp(
   engine: Engine,
   env: Record<string, string> = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp & { storeRoot: string }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cairn-files-'));
-  const t = await createTestApp(engine, { CAIRN_DATA_DIR: dataDir, ...env });
+  const t = await createTestApp(engine, { CAIRN_DATA_DIR: dataDir, ...env }, {}, options);
   if (t.config.storage.kind !== 'local') throw new Error('files tests need the local store');
   const storeRoot = t.config.storage.root;
   const close = t.close.bind(t);

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import type { TestApp } from '../../test/app.js';
@@ -169,4 +170,55 @@ describe.each(ENGINES)('commits cut off or running elsewhere (%s)', (engine) => 
     expect((await api.delete(id, 'big.bin')).statusCode).toBe(204);
     expect(await storedFiles(t.storeRoot)).not.toContainEqual(expect.stringContaining(uploadId!));
   });
+
+  // A commit takes its lease without the draft's lock, so on PostgreSQL it can land between a
+  // content upload's reading of the file and its writing (SQLite runs one transaction at a
+  // time). Another app server's commit is played by a second connection holding the lease's
+  // update open until the upload waits on it.
+  it.runIf(engine === 'postgres')(
+    'refuses content for a file a commit froze after the upload read it, keeping the bytes the commit takes',
+    async () => {
+      const { id } = await api.createDraft();
+      await api.init(id, [{ key: 'a.txt' }]);
+      expect((await api.put(id, 'a.txt', 'first')).statusCode).toBe(200);
+      const first = await rowOf(id, 'a.txt');
+      const database = t.config.database;
+      if (database.kind !== 'postgres') throw new Error('PostgreSQL only');
+      const other = new pg.Client({
+        connectionString: database.url,
+        options: `-c search_path=${database.schema}`,
+      });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query(
+          `update record_files set status = 'committing', commit_lease = 'another-server',
+             commit_lease_until = $2 where id = $1`,
+          [first.id, new Date(Date.now() + 20_000).toISOString()],
+        );
+        // Sent now (an injected request starts when awaited).
+        const put = Promise.resolve(api.put(id, 'a.txt', 'second'));
+        // Until the upload's write waits for the lease's row.
+        for (;;) {
+          // Activity is read once per transaction unless its snapshot is dropped.
+          await other.query('select pg_stat_clear_snapshot()');
+          const { rows } = await other.query<{ n: string }>(
+            `select count(*) as n from pg_stat_activity
+              where wait_event_type = 'Lock' and query like 'update "record_files" set "upload_key"%'
+                and datname = current_database()`,
+          );
+          if (Number(rows[0]!.n) > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await other.query('commit');
+        expectError(await put, 409, 'CONFLICT', CONTENT_FROZEN('a.txt'));
+      } finally {
+        await other.end();
+      }
+      // The commit's bytes are where its lease found them.
+      const row = await rowOf(id, 'a.txt');
+      expect(row).toMatchObject({ uploadKey: first.uploadKey, status: 'committing' });
+      expect(await storedFiles(t.storeRoot)).toContain(first.uploadKey);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Selectable, Updateable } from 'kysely';
-import type { Db, Engine } from '../../database/database.js';
+import { sql, type Db, type Engine } from '../../database/database.js';
 import type { RecordData } from '@cairn/shared';
 import { inTransaction } from '../../database/unit-of-work.js';
 import {
@@ -13,6 +13,15 @@ import {
 export type FileRow = Selectable<RecordFilesTable>;
 export type FileObjectRow = Selectable<FileObjectsTable>;
 
+/** A file entry, with the stored object behind it once it is completed. */
+export interface StoredFile {
+  row: FileRow;
+  object?: FileObjectRow;
+}
+
+/** How many rows one insert carries: well under both engines' limits on bound values. */
+const INSERT_ROWS = 500;
+
 /** pg returns bigint columns as strings; every size leaves here as a number. */
 function sizes<T extends Partial<FileRow>>(row: T): T {
   for (const k of ['declaredSize', 'partSize', 'uploadedSize'] as const) {
@@ -20,6 +29,47 @@ function sizes<T extends Partial<FileRow>>(row: T): T {
       (row as Record<string, unknown>)[k] = Number(row[k]);
   }
   return row;
+}
+
+/** Entries with their objects' columns beside them, for `stored`. */
+function withObjects(db: Db) {
+  return db
+    .selectFrom('recordFiles')
+    .leftJoin('fileObjects', 'fileObjects.id', 'recordFiles.objectId')
+    .selectAll('recordFiles')
+    .select([
+      'fileObjects.storeKey as objectStoreKey',
+      'fileObjects.size as objectSize',
+      'fileObjects.checksum as objectChecksum',
+      'fileObjects.createdAt as objectCreatedAt',
+    ]);
+}
+
+type WithObject = FileRow & {
+  objectStoreKey: string | null;
+  objectSize: number | string | null;
+  objectChecksum: string | null;
+  objectCreatedAt: string | null;
+};
+
+function stored({
+  objectStoreKey,
+  objectSize,
+  objectChecksum,
+  objectCreatedAt,
+  ...row
+}: WithObject): StoredFile {
+  const file: StoredFile = { row: sizes(row) };
+  if (row.objectId !== null && objectStoreKey !== null) {
+    file.object = {
+      id: row.objectId,
+      storeKey: objectStoreKey,
+      size: Number(objectSize),
+      checksum: objectChecksum!,
+      createdAt: objectCreatedAt!,
+    };
+  }
+  return file;
 }
 
 /**
@@ -35,6 +85,18 @@ function unfinishedAndFree(now: string) {
         eb.or([eb('commitLeaseUntil', 'is', null), eb('commitLeaseUntil', '<', now)]),
       ]),
     ]);
+}
+
+/** An object no file entry refers to. */
+function unreferenced(eb: ExpressionBuilder<Database, 'fileObjects'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('recordFiles')
+        .select('recordFiles.id')
+        .whereRef('recordFiles.objectId', '=', 'fileObjects.id'),
+    ),
+  );
 }
 
 /** Kysely queries for file entries of draft and record buckets and the stored objects behind them. */
@@ -64,25 +126,43 @@ export class FilesRepository {
 
   /**
    * Serialises file changes of one draft (PostgreSQL row lock on the draft; SQLite writers are
-   * serialised already), so the files summary written with each change never misses another's,
-   * and a publish or discard (which lock the same row after the parent's) sees their entries
-   * whole. False when the draft is gone: published or discarded meanwhile.
+   * serialised already), so each change reads the files summary as the one before left it, and
+   * a publish or discard (which lock the same row after the parent's) sees their entries whole.
+   * Returns the stored summary and, with `preview`, the draft's default preview; undefined when
+   * the draft is gone: published or discarded meanwhile.
    */
-  async lockDraft(id: string): Promise<boolean> {
-    const query = this.db.selectFrom('drafts').select('id').where('id', '=', id);
-    const row = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
-    return row !== undefined;
+  async lockDraft(
+    id: string,
+    options: { preview?: boolean } = {},
+  ): Promise<{ filesSummary: unknown; defaultPreview: string | null } | undefined> {
+    const preview =
+      this.engine === 'postgres'
+        ? sql<string | null>`${sql.ref('data')} #>> '{files,default_preview}'`
+        : sql<string | null>`json_extract(${sql.ref('data')}, '$.files.default_preview')`;
+    const query = this.db
+      .selectFrom('drafts')
+      .select(['filesSummary', (options.preview ? preview : sql<null>`null`).as('defaultPreview')])
+      .where('id', '=', id);
+    return (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   }
 
-  async listBucket(bucket: string): Promise<FileRow[]> {
-    const rows = await this.db
-      .selectFrom('recordFiles')
-      .selectAll()
-      .where('bucket', '=', bucket)
-      .orderBy('createdAt')
-      .orderBy('key')
+  /** Every entry of the bucket with its object, in one statement. */
+  async listStored(bucket: string): Promise<StoredFile[]> {
+    const rows = await withObjects(this.db)
+      .where('recordFiles.bucket', '=', bucket)
+      .orderBy('recordFiles.createdAt')
+      .orderBy('recordFiles.key')
       .execute();
-    return rows.map(sizes);
+    return rows.map(stored);
+  }
+
+  /** One entry with its object, in one statement. */
+  async getStored(bucket: string, keyNormalized: string): Promise<StoredFile | undefined> {
+    const row = await withObjects(this.db)
+      .where('recordFiles.bucket', '=', bucket)
+      .where('recordFiles.keyNormalized', '=', keyNormalized)
+      .executeTakeFirst();
+    return row && stored(row);
   }
 
   async getFile(bucket: string, keyNormalized: string): Promise<FileRow | undefined> {
@@ -95,20 +175,39 @@ export class FilesRepository {
     return row && sizes(row);
   }
 
-  async insertFile(row: FileRow): Promise<void> {
-    await this.db
-      .insertInto('recordFiles')
-      .values({ ...row, metadata: jsonText(row.metadata) })
-      .execute();
+  /**
+   * Inserts entries, a few hundred a statement. With `skipTaken`, an entry whose key the bucket
+   * holds already is left out; returns the ids of those inserted.
+   */
+  async insertFiles(rows: FileRow[], options: { skipTaken?: boolean } = {}): Promise<Set<string>> {
+    const inserted = new Set<string>();
+    for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+      const values = rows
+        .slice(start, start + INSERT_ROWS)
+        .map((row) => ({ ...row, metadata: jsonText(row.metadata) }));
+      const query = this.db.insertInto('recordFiles').values(values);
+      const done = await (
+        options.skipTaken
+          ? query.onConflict((oc) => oc.columns(['bucket', 'keyNormalized']).doNothing())
+          : query
+      )
+        .returning('id')
+        .execute();
+      for (const { id } of done) inserted.add(id);
+    }
+    return inserted;
   }
 
-  /** Updates a file only while it is in `fromStatus`; false when someone else moved it on. */
+  /**
+   * Updates a file only while it is in `fromStatus`; returns it as it is now, or undefined when
+   * someone else moved it on.
+   */
   async updateFile(
     id: string,
     set: Partial<FileRow>,
     fromStatus?: string,
     fromUploadKey?: string | null,
-  ): Promise<boolean> {
+  ): Promise<FileRow | undefined> {
     const values = {
       ...set,
       ...(set.metadata === undefined ? {} : { metadata: jsonText(set.metadata) }),
@@ -121,30 +220,33 @@ export class FilesRepository {
           ? q.where('uploadKey', 'is', null)
           : q.where('uploadKey', '=', fromUploadKey);
     }
-    const result = await q.executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const row = await q.returningAll().executeTakeFirst();
+    return row && sizes(row);
   }
 
-  async deleteFile(id: string): Promise<void> {
-    await this.db.deleteFrom('recordFiles').where('id', '=', id).execute();
+  /** Deletes the entries among `ids` that still exist; returns them as they were. */
+  async deleteFiles(ids: string[]): Promise<FileRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .deleteFrom('recordFiles')
+      .where('id', 'in', ids)
+      .returningAll()
+      .execute();
+    return rows.map(sizes);
   }
 
-  async deleteBucket(bucket: string): Promise<void> {
-    await this.db.deleteFrom('recordFiles').where('bucket', '=', bucket).execute();
+  /** Empties the bucket; returns what it held. */
+  async deleteBucket(bucket: string): Promise<FileRow[]> {
+    const rows = await this.db
+      .deleteFrom('recordFiles')
+      .where('bucket', '=', bucket)
+      .returningAll()
+      .execute();
+    return rows.map(sizes);
   }
 
   async insertObject(row: FileObjectRow): Promise<void> {
     await this.db.insertInto('fileObjects').values(row).execute();
-  }
-
-  async getObjects(ids: string[]): Promise<FileObjectRow[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('fileObjects')
-      .selectAll()
-      .where('id', 'in', ids)
-      .execute();
-    return rows.map((r) => ({ ...r, size: Number(r.size) }));
   }
 
   /** Objects among `ids` that no file entry refers to any more. */
@@ -154,16 +256,19 @@ export class FilesRepository {
       .selectFrom('fileObjects')
       .selectAll()
       .where('id', 'in', ids)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('recordFiles')
-              .select('recordFiles.id')
-              .whereRef('recordFiles.objectId', '=', 'fileObjects.id'),
-          ),
-        ),
-      )
+      .where(unreferenced)
+      .execute();
+    return rows.map((r) => ({ ...r, size: Number(r.size) }));
+  }
+
+  /** Deletes the objects among `ids` that no file entry refers to any more; returns them. */
+  async deleteUnreferencedObjects(ids: string[]): Promise<FileObjectRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .deleteFrom('fileObjects')
+      .where('id', 'in', ids)
+      .where(unreferenced)
+      .returningAll()
       .execute();
     return rows.map((r) => ({ ...r, size: Number(r.size) }));
   }
@@ -189,16 +294,23 @@ export class FilesRepository {
 
   /**
    * Freezes a file for a commit holding `token` until `until`: a pending file, or one whose
-   * previous commit's lease ran out at `now` (its process died). False when someone else holds it.
+   * previous commit's lease ran out at `now` (its process died). Returns the file as frozen, or
+   * undefined when someone else holds it.
    */
-  async takeCommitLease(id: string, token: string, until: string, now: string): Promise<boolean> {
-    const result = await this.db
+  async takeCommitLease(
+    id: string,
+    token: string,
+    until: string,
+    now: string,
+  ): Promise<FileRow | undefined> {
+    const row = await this.db
       .updateTable('recordFiles')
       .set({ status: 'committing', commitLease: token, commitLeaseUntil: until, updatedAt: now })
       .where('id', '=', id)
       .where(unfinishedAndFree(now))
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return row && sizes(row);
   }
 
   /** Records a pending file's multipart upload, unless another request recorded one first. */
@@ -215,34 +327,27 @@ export class FilesRepository {
 
   /** Extends the lease `token` holds; false when it no longer holds it. */
   async renewCommitLease(id: string, token: string, until: string): Promise<boolean> {
-    return this.updateLeased(id, token, { commitLeaseUntil: until });
+    return (await this.updateLeased(id, token, { commitLeaseUntil: until })) !== undefined;
   }
 
-  /** Changes a committing file only while `token` still holds its lease. */
-  async updateLeased(id: string, token: string, set: Partial<FileRow>): Promise<boolean> {
-    const result = await this.db
+  /**
+   * Changes a committing file only while `token` still holds its lease; returns it as it is now,
+   * or undefined when the lease is no longer `token`'s.
+   */
+  async updateLeased(
+    id: string,
+    token: string,
+    set: Partial<FileRow>,
+  ): Promise<FileRow | undefined> {
+    const row = await this.db
       .updateTable('recordFiles')
       .set(set as Updateable<RecordFilesTable>)
       .where('id', '=', id)
       .where('status', '=', 'committing')
       .where('commitLease', '=', token)
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  /** Bytes of the bucket's completed files, without `except`. */
-  async committedBytes(bucket: string, except: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('recordFiles')
-      .innerJoin('fileObjects', 'fileObjects.id', 'recordFiles.objectId')
-      .select((eb) =>
-        eb.fn.coalesce(eb.fn.sum<number | string>('fileObjects.size'), eb.lit(0)).as('total'),
-      )
-      .where('recordFiles.bucket', '=', bucket)
-      .where('recordFiles.status', '=', 'completed')
-      .where('recordFiles.id', '!=', except)
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+    return row && sizes(row);
   }
 
   /** Which of `keys` (store keys) neither a file's upload nor a stored object refers to. */
@@ -325,6 +430,18 @@ export class FilesRepository {
         updatedAt,
         ...(data === undefined ? {} : { data }),
       }))
+      .where('id', '=', draftId)
+      .execute();
+  }
+
+  /**
+   * Writes the draft's files summary where nothing a client sees changed (the bytes an upload
+   * holds against the quota): the revision stays, or a save racing an upload would be refused.
+   */
+  async writeFilesSummary(draftId: string, summary: unknown): Promise<void> {
+    await this.db
+      .updateTable('drafts')
+      .set({ filesSummary: jsonText(summary) })
       .where('id', '=', draftId)
       .execute();
   }

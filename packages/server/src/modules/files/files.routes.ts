@@ -9,7 +9,7 @@ import { parseClientJson } from '../../lib/client-text.js';
 import { documentedBody } from '../../lib/openapi.js';
 import { parseRange } from '../../lib/http-range.js';
 import { zipSize, zipStream } from '../../lib/zip-stream.js';
-import type { BucketContext, FilesService, FileView } from './files.service.js';
+import type { BucketContext, FileRef, FilesService, FileView } from './files.service.js';
 import { presentFile, presentFiles } from './files.presenter.js';
 import { isSafeInline } from './mimetypes.js';
 
@@ -34,29 +34,33 @@ type Suffix =
  * Keys may hold "/" (folders), so `…/files/a/b.csv/content` must be split after the fact. A
  * suffix counts when the key before it exists, so a file literally named "x/commit" is still
  * reachable as an item; when neither exists, the suffix stands, so the answer is the missing
- * file's 404 rather than a complaint about the body (for the suffixes the method serves).
+ * file's 404 rather than a complaint about the body (for the suffixes the method serves). The
+ * file found comes along, so that the request does not read it again.
  */
 async function splitKey(
   rest: string,
-  exists: (key: string) => Promise<boolean>,
+  lookup: (key: string) => Promise<FileRef['found']>,
   methodSuffixes: ReadonlyArray<Suffix['kind']>,
-): Promise<{ key: string; suffix: Suffix }> {
+): Promise<{ file: FileRef; suffix: Suffix }> {
   const candidates: Array<[RegExp, (m: RegExpExecArray) => Suffix]> = [
     [/^(.+)\/content\/(\d+)$/, (m) => ({ kind: 'part', part: Number(m[2]) })],
     [/^(.+)\/content$/, () => ({ kind: 'content' })],
     [/^(.+)\/commit$/, () => ({ kind: 'commit' })],
     [/^(.+)\/parts$/, () => ({ kind: 'parts' })],
   ];
-  let unknown: { key: string; suffix: Suffix } | undefined;
+  let unknown: { file: FileRef; suffix: Suffix } | undefined;
   for (const [pattern, suffix] of candidates) {
     const m = pattern.exec(rest);
     if (!m) continue;
-    if (await exists(m[1]!)) return { key: m[1]!, suffix: suffix(m) };
+    const found = await lookup(m[1]!);
+    if (found) return { file: { key: m[1]!, found }, suffix: suffix(m) };
     const candidate = suffix(m);
-    if (methodSuffixes.includes(candidate.kind)) unknown ??= { key: m[1]!, suffix: candidate };
+    if (methodSuffixes.includes(candidate.kind))
+      unknown ??= { file: { key: m[1]! }, suffix: candidate };
   }
-  if (unknown && !(await exists(rest))) return unknown;
-  return { key: rest, suffix: { kind: 'item' } };
+  const whole = unknown ? await lookup(rest) : undefined;
+  if (unknown && !whole) return unknown;
+  return { file: { key: rest, ...(whole ? { found: whole } : {}) }, suffix: { kind: 'item' } };
 }
 
 /** The announced body length, when the client sent one. */
@@ -104,16 +108,7 @@ export function registerFileRoutes(
     rest: string,
     methodSuffixes: ReadonlyArray<Suffix['kind']>,
   ) {
-    const exists = async (key: string) => {
-      try {
-        await files.item(context, key);
-        return true;
-      } catch (error) {
-        if (error instanceof AppError && error.status === 404) return false;
-        throw error;
-      }
-    };
-    return splitKey(rest, exists, methodSuffixes);
+    return splitKey(rest, (key) => files.lookup(context, key), methodSuffixes);
   }
 
   function sendFile(reply: FastifyReply, context: BucketContext, view: FileView) {
@@ -124,9 +119,9 @@ export function registerFileRoutes(
     request: FastifyRequest,
     reply: FastifyReply,
     context: BucketContext,
-    key: string,
+    file: FileRef,
   ) {
-    const head = await files.content(context, key);
+    const head = await files.content(context, file);
     const object = head.view.object!;
     const range = parseRange(request.headers.range, object.size);
     const md5 = object.checksum.slice('md5:'.length);
@@ -159,10 +154,9 @@ export function registerFileRoutes(
         .status(206)
         .header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
     if (request.method === 'HEAD' || length === 0) return reply.send();
-    const { open } = partial
-      ? await files.content(context, key, { start: range.start, end: range.end })
-      : head;
-    return reply.send(await open());
+    return reply.send(
+      await head.open(partial ? { start: range.start, end: range.end } : undefined),
+    );
   }
 
   async function archive(reply: FastifyReply, context: BucketContext) {
@@ -247,13 +241,13 @@ export function registerFileRoutes(
     },
     handler: async (request, reply) => {
       const context = await draft(request);
-      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
         'content',
         'parts',
       ]);
-      if (suffix.kind === 'content') return download(request, reply, context, key);
+      if (suffix.kind === 'content') return download(request, reply, context, file);
       if (suffix.kind === 'parts') {
-        const { row, received, missing } = await files.receivedParts(context, key);
+        const { row, received, missing } = await files.receivedParts(context, file);
         return reply.type(JSON_TYPE).send({
           key: row.key,
           transfer: { type: row.transferType, parts: row.parts, part_size: row.partSize },
@@ -263,7 +257,7 @@ export function registerFileRoutes(
         });
       }
       if (suffix.kind !== 'item') throw new AppError('METHOD_NOT_ALLOWED');
-      return sendFile(reply, context, await files.item(context, key));
+      return sendFile(reply, context, await files.item(context, file));
     },
   });
 
@@ -280,7 +274,7 @@ export function registerFileRoutes(
     },
     async (request, reply) => {
       const context = await draft(request);
-      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
         'content',
         'part',
       ]);
@@ -289,7 +283,13 @@ export function registerFileRoutes(
         return sendFile(
           reply,
           context,
-          await files.putContent(request.identity.user, context, key, body, contentLength(request)),
+          await files.putContent(
+            request.identity.user,
+            context,
+            file,
+            body,
+            contentLength(request),
+          ),
         );
       if (suffix.kind === 'part') {
         const md5 = request.headers['content-md5'];
@@ -299,7 +299,7 @@ export function registerFileRoutes(
           await files.putPart(
             request.identity.user,
             context,
-            key,
+            file,
             suffix.part,
             body,
             typeof md5 === 'string' ? md5 : undefined,
@@ -314,7 +314,7 @@ export function registerFileRoutes(
       return sendFile(
         reply,
         context,
-        await files.updateMetadata(request.identity.user, context, key, json),
+        await files.updateMetadata(request.identity.user, context, file, json),
       );
     },
   );
@@ -331,11 +331,11 @@ export function registerFileRoutes(
     },
     async (request, reply) => {
       const context = await draft(request);
-      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
         'commit',
       ]);
       if (suffix.kind !== 'commit') throw new AppError('METHOD_NOT_ALLOWED');
-      return sendFile(reply, context, await files.commit(request.identity.user, context, key));
+      return sendFile(reply, context, await files.commit(request.identity.user, context, file));
     },
   );
 
@@ -402,13 +402,13 @@ export function registerFileRoutes(
     },
     handler: async (request, reply) => {
       const context = await record(request);
-      const { key, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
+      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
         'content',
       ]);
-      if (suffix.kind === 'content') return download(request, reply, context, key);
+      if (suffix.kind === 'content') return download(request, reply, context, file);
       if (suffix.kind !== 'item')
-        throw new AppError('NOT_FOUND', `File with key ${key} not found.`);
-      return sendFile(reply, context, await files.item(context, key));
+        throw new AppError('NOT_FOUND', `File with key ${file.key} not found.`);
+      return sendFile(reply, context, await files.item(context, file));
     },
   });
 

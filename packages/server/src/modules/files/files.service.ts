@@ -20,14 +20,17 @@ import {
   type StoredBytes,
   type StoredPart,
 } from './storage/file-store.js';
-import type { FilesRepository, FileRow, FileObjectRow } from './files.repository.js';
+import type { FilesRepository, FileRow, StoredFile } from './files.repository.js';
+import { draftBucket, objectIdsOf, recordBucket, type FilesLifecycle } from './files.lifecycle.js';
 import {
-  draftBucket,
-  recordBucket,
+  changeSummary,
+  changeableSummary,
+  readSummary,
+  reservationOf,
   summarise,
-  type FilesLifecycle,
+  usedBytes,
   type FilesSummary,
-} from './files.lifecycle.js';
+} from './files.summary.js';
 import { mimetypeOf } from './mimetypes.js';
 import { crashPoint } from '../../lib/crash-points.js';
 
@@ -55,12 +58,25 @@ export interface BucketContext {
   filesEnabled: boolean;
   defaultPreview?: string;
   ownerId: number;
+  /** The owner's quota, when it was read with the draft. */
+  quota?: Quota;
+  /** The files summary as read with the draft, for the checks made before its lock. */
+  storedSummary?: unknown;
 }
 
-export interface FileView {
-  row: FileRow;
-  object?: FileObjectRow;
+interface Quota {
+  maxFiles: number;
+  maxBytes: number;
+}
+
+export interface FileView extends StoredFile {
   parts?: PresignedPart[];
+}
+
+/** A file a request names: its key, and the file when the route has read it already. */
+export interface FileRef {
+  key: string;
+  found?: StoredFile;
 }
 
 export interface FilesListView {
@@ -133,6 +149,7 @@ export class FilesService {
   async draftContext(user: User | undefined, id: string): Promise<BucketContext> {
     const loaded = await this.records.draftForFiles(user, id);
     const data = readJson<RecordData>(loaded.row.data);
+    const own = loaded.ownerQuota;
     return {
       recordId: id,
       bucket: draftBucket(id),
@@ -141,6 +158,8 @@ export class FilesService {
       filesEnabled: data.files.enabled,
       ...(data.files.default_preview ? { defaultPreview: data.files.default_preview } : {}),
       ownerId: loaded.parent.ownerId,
+      ...(own ? { quota: this.withDefaults(own) } : {}),
+      storedSummary: loaded.row.filesSummary,
     };
   }
 
@@ -158,43 +177,33 @@ export class FilesService {
     };
   }
 
-  private async views(rows: FileRow[]): Promise<FileView[]> {
-    const objects = new Map(
-      (await this.repo.getObjects(rows.flatMap((r) => (r.objectId ? [r.objectId] : [])))).map(
-        (o) => [o.id, o],
-      ),
-    );
-    return rows.map((row) => ({
-      row,
-      ...(row.objectId && objects.get(row.objectId) ? { object: objects.get(row.objectId) } : {}),
-    }));
-  }
-
   async list(context: BucketContext): Promise<FilesListView> {
-    const views = await this.views(await this.repo.listBucket(context.bucket));
+    const stored = await this.repo.listStored(context.bucket);
     // Open multipart uploads carry their part links, as in InvenioRDM's init answer.
     const files = await Promise.all(
-      views.map(async (v) => ({ ...v, ...(await this.partLinks(v.row)) })),
+      stored.map(async (file) => ({ ...file, ...(await this.partLinks(file.row)) })),
     );
     return { context, files };
   }
 
-  private async find(context: BucketContext, key: string): Promise<FileRow> {
+  /** The file under `key` with its object, or undefined when there is none. */
+  async lookup(context: BucketContext, key: string): Promise<StoredFile | undefined> {
     // A key no file can have names nothing; a NUL from the URL would even make PostgreSQL fail.
-    const row = keyProblem(key)
-      ? undefined
-      : await this.repo.getFile(context.bucket, normalizeKey(key));
-    if (row) return row;
+    return keyProblem(key) ? undefined : this.repo.getStored(context.bucket, normalizeKey(key));
+  }
+
+  private async find(context: BucketContext, ref: FileRef): Promise<StoredFile> {
+    const file = ref.found ?? (await this.lookup(context, ref.key));
+    if (file) return file;
     // The draft was published or discarded since it was read: answer as if this came after.
     if (context.isDraft && !(await this.repo.draftData(context.recordId))) throw pidDoesNotExist();
-    throw new AppError('NOT_FOUND', `File with key ${key} not found.`);
+    throw new AppError('NOT_FOUND', `File with key ${ref.key} not found.`);
   }
 
   /** One file, with fresh part links while a multipart upload is open (InvenioRDM's refresh). */
-  async item(context: BucketContext, key: string): Promise<FileView> {
-    const row = await this.find(context, key);
-    const [view] = await this.views([row]);
-    return { ...view!, ...(await this.partLinks(row)) };
+  async item(context: BucketContext, ref: FileRef): Promise<FileView> {
+    const file = await this.find(context, ref);
+    return { ...file, ...(await this.partLinks(file.row)) };
   }
 
   /**
@@ -269,50 +278,71 @@ export class FilesService {
     return this.quota(ownerId);
   }
 
-  private async quota(ownerId: number): Promise<{ maxFiles: number; maxBytes: number }> {
-    const own = await this.repo.userQuota(ownerId);
+  private async quota(ownerId: number): Promise<Quota> {
+    return this.withDefaults(await this.repo.userQuota(ownerId));
+  }
+
+  private withDefaults(own: { maxFiles: number | null; maxBytes: number | null } | undefined) {
     return {
       maxFiles: own?.maxFiles ?? this.config.files.maxFilesPerRecord,
       maxBytes: own?.maxBytes ?? this.config.files.maxBytesPerRecord,
     };
   }
 
+  private async quotaOfContext(context: BucketContext): Promise<Quota> {
+    return context.quota ?? this.quota(context.ownerId);
+  }
+
   /**
-   * Bytes the bucket holds or has reserved, without `except`: a pending file reserves what it
-   * announced or, once its content arrived, what it received, or two files of undeclared size
-   * could each fill the quota. Reservations are taken under the draft's lock (init, the end of a
-   * content upload), so that an upload that was accepted always fits when it is committed.
+   * The draft's summary as read with it, for the checks made before its lock (the locked ones
+   * read it again): counted from the bucket when it was stored in its older form.
    */
-  private async usedBytes(repo: FilesRepository, bucket: string, except?: string): Promise<number> {
-    const rows = (await repo.listBucket(bucket)).filter((r) => r.id !== except);
-    const objects = new Map(
-      (await repo.getObjects(rows.flatMap((r) => (r.objectId ? [r.objectId] : [])))).map((o) => [
-        o.id,
-        o,
-      ]),
-    );
-    return rows.reduce(
-      (sum, r) =>
-        sum +
-        (r.objectId
-          ? (objects.get(r.objectId)?.size ?? 0)
-          : Math.max(r.uploadedSize ?? 0, r.declaredSize ?? 0)),
-      0,
+  private async summaryBeforeLock(context: BucketContext): Promise<FilesSummary> {
+    return (
+      changeableSummary(context.storedSummary) ??
+      summarise(await this.repo.listStored(context.bucket))
     );
   }
 
   /**
-   * Rewrites the draft's files summary (and `data`, when given) and bumps its revision, inside
-   * `repo`'s transaction.
+   * Takes the draft's lock and reads its files summary, which every file change then changes by
+   * what that file contributes (the entry, the counts, the bytes held against the quota): one
+   * row, however many files the draft holds. 404 when the draft is gone (published or discarded
+   * meanwhile: as if this came after).
    */
-  private async refreshDraft(
-    repo: FilesRepository,
-    recordId: string,
-    data?: RecordData,
+  private async lockSummary(
+    trx: FilesRepository,
+    context: BucketContext,
+    options: { preview?: boolean } = {},
+  ): Promise<{ summary: FilesSummary; defaultPreview: string | null }> {
+    const locked = await trx.lockDraft(context.recordId, options);
+    if (!locked) throw pidDoesNotExist();
+    return {
+      summary: await this.lockedSummary(trx, context.bucket, locked.filesSummary),
+      defaultPreview: locked.defaultPreview,
+    };
+  }
+
+  /**
+   * The summary `lockDraft` read, or, stored in its older form, counted from the bucket: under
+   * the lock, before this change writes anything.
+   */
+  private async lockedSummary(
+    trx: FilesRepository,
+    bucket: string,
+    stored: unknown,
   ): Promise<FilesSummary> {
-    const summary = await summarise(repo, await repo.listBucket(draftBucket(recordId)));
-    await repo.writeDraftFiles(recordId, summary, data && JSON.stringify(data), nowIso());
-    return summary;
+    return changeableSummary(stored) ?? summarise(await trx.listStored(bucket));
+  }
+
+  /** Writes the summary (and `data`, when given) and bumps the draft's revision. */
+  private async writeSummary(
+    trx: FilesRepository,
+    recordId: string,
+    summary: FilesSummary,
+    data?: RecordData,
+  ): Promise<void> {
+    await trx.writeDraftFiles(recordId, summary, data && JSON.stringify(data), nowIso());
   }
 
   private parseInit(body: unknown, user: User): InitEntry[] {
@@ -449,33 +479,14 @@ export class FilesService {
       if (!this.config.files.allowEmpty && e.size === 0)
         throw fail(`Empty files are not accepted: ${e.key}.`);
     }
-    const { maxFiles, maxBytes } = await this.quota(context.ownerId);
+    const { maxFiles, maxBytes } = await this.quotaOfContext(context);
     const created = await this.repo.transaction(async (trx) => {
-      // Published or discarded since the draft was read: as if this came after (404).
-      if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
-      const existing = await trx.listBucket(context.bucket);
-      for (const e of entries) {
-        if (existing.some((r) => r.keyNormalized === e.keyNormalized))
-          throw fail(`File with key ${e.key} already exists.`);
-      }
-      if (existing.length + entries.length > maxFiles) {
-        throw fail(
-          `Uploading selected files will result in exceeding the max amount per record. This record may hold at most ${maxFiles} files.`,
-        );
-      }
-      const announced = entries.reduce((sum, e) => sum + (e.size ?? 0), 0);
-      const used = await this.usedBytes(trx, context.bucket);
-      if (used + announced > maxBytes) {
-        throw fail(
-          `File size limit exceeded. Uploading the selected files would result in ${used + announced} bytes of storage use, exceeding the limit of ${maxBytes} bytes.`,
-        );
-      }
+      const { summary } = await this.lockSummary(trx, context);
       const now = nowIso();
-      const rows: FileRow[] = [];
-      for (const e of entries) {
+      const rows = entries.map((e): FileRow => {
         const id = crypto.randomUUID();
         const uploadKey = uploadKeyOf(id, false);
-        const row: FileRow = {
+        return {
           id,
           bucket: context.bucket,
           key: e.key,
@@ -498,10 +509,28 @@ export class FilesService {
           createdAt: now,
           updatedAt: now,
         };
-        await trx.insertFile(row);
-        rows.push(row);
+      });
+      // The bucket's unique key tells which names are taken, without reading its entries; a
+      // refusal below rolls the insert back.
+      const inserted = await trx.insertFiles(rows, { skipTaken: true });
+      const taken = rows.find((row) => !inserted.has(row.id));
+      if (taken) throw fail(`File with key ${taken.key} already exists.`);
+      if (summary.count + entries.length > maxFiles) {
+        throw fail(
+          `Uploading selected files will result in exceeding the max amount per record. This record may hold at most ${maxFiles} files.`,
+        );
       }
-      await this.refreshDraft(trx, context.recordId);
+      const announced = entries.reduce((sum, e) => sum + (e.size ?? 0), 0);
+      const used = usedBytes(summary);
+      if (used + announced > maxBytes) {
+        throw fail(
+          `File size limit exceeded. Uploading the selected files would result in ${used + announced} bytes of storage use, exceeding the limit of ${maxBytes} bytes.`,
+        );
+      }
+      // In the order a listing gives them: by creation, then by name.
+      for (const row of [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)))
+        changeSummary(summary, undefined, { row });
+      await this.writeSummary(trx, context.recordId, summary);
       return rows;
     });
     crashPoint('init:rows-written');
@@ -540,19 +569,21 @@ export class FilesService {
   async putContent(
     user: User | undefined,
     context: BucketContext,
-    key: string,
+    ref: FileRef,
     body: Readable,
     contentLength?: number,
   ): Promise<FileView> {
     if (!user) throw permissionDenied();
     this.assertWritable(context);
-    const row = await this.find(context, key);
+    const found = await this.find(context, ref);
+    const { row } = found;
+    const key = ref.key;
     if (row.transferType === 'M')
       throw fail('Can not set content for multipart file, use the parts instead.');
     assertPending(row);
-    const { maxBytes } = await this.quota(context.ownerId);
-    const remaining = maxBytes - (await this.usedBytes(this.repo, context.bucket, row.id));
-    const maxSize = Math.max(0, remaining);
+    const { maxBytes } = await this.quotaOfContext(context);
+    const others = usedBytes(await this.summaryBeforeLock(context)) - reservationOf(found);
+    const maxSize = Math.max(0, maxBytes - others);
     // A body announced too large is refused before a byte of it is read.
     if (contentLength !== undefined && contentLength > maxSize)
       throw fail(tooLargeMessage(row.key));
@@ -592,23 +623,35 @@ export class FilesService {
       // The bytes become the file's reservation under the draft's lock: of uploads of unannounced
       // size streaming side by side, those that no longer fit are refused now, never at commit.
       const outcome = await this.repo.transaction<
-        { refused: AppError } | { replaced: string | null }
+        { refused: AppError } | { replaced: string | null; updated: FileRow }
       >(async (trx) => {
-        await trx.lockDraft(context.recordId);
+        const locked = await trx.lockDraft(context.recordId);
+        if (!locked) return { refused: notFound(key) };
         const current = await trx.getFile(context.bucket, row.keyNormalized);
         if (current?.id !== row.id) return { refused: notFound(key) };
         if (current.status !== 'pending') return { refused: notPending(current) };
-        const others = await this.usedBytes(trx, context.bucket, row.id);
+        const summary = await this.lockedSummary(trx, context.bucket, locked.filesSummary);
+        const others = usedBytes(summary) - reservationOf({ row: current });
         if (others + Math.max(stored.size, row.declaredSize ?? 0) > maxBytes) {
           return { refused: fail(tooLargeMessage(row.key)) };
         }
-        await trx.updateFile(row.id, {
-          uploadKey,
-          uploadedSize: stored.size,
-          uploadedChecksum: `md5:${stored.md5}`,
-          updatedAt: nowIso(),
-        });
-        return { replaced: current.uploadKey };
+        const updated = await trx.updateFile(
+          row.id,
+          {
+            uploadKey,
+            uploadedSize: stored.size,
+            uploadedChecksum: `md5:${stored.md5}`,
+            updatedAt: nowIso(),
+          },
+          'pending',
+        );
+        // A commit takes its lease without the draft's lock, so it may have frozen the file since
+        // it was read: the bytes it commits are then the ones before these, and stay.
+        if (!updated) return { refused: notPending({ ...current, status: 'committing' }) };
+        changeSummary(summary, current, { row: updated });
+        // What the file holds against the quota changed; what clients see of the draft did not.
+        await trx.writeFilesSummary(context.recordId, summary);
+        return { replaced: current.uploadKey, updated };
       });
       if ('refused' in outcome) {
         await this.store.delete(uploadKey);
@@ -618,24 +661,24 @@ export class FilesService {
       if (outcome.replaced && outcome.replaced !== uploadKey) {
         await this.store.delete(outcome.replaced);
       }
+      return { row: outcome.updated };
     } finally {
       this.writing.delete(uploadKey);
     }
-    return this.item(context, key);
   }
 
   /** PUT …/content/{n}: one part of a multipart upload, in any order, re-sendable. */
   async putPart(
     user: User | undefined,
     context: BucketContext,
-    key: string,
+    ref: FileRef,
     part: number,
     body: Readable,
     contentMd5?: string,
   ): Promise<FileView> {
     if (!user) throw permissionDenied();
     this.assertWritable(context);
-    const row = await this.withUpload(await this.find(context, key));
+    const row = await this.withUpload((await this.find(context, ref)).row);
     // Checked first: a committed multipart file has become an "L" file.
     assertPending(row);
     if (row.transferType !== 'M' || !row.parts || !row.partSize || row.declaredSize === null) {
@@ -663,16 +706,18 @@ export class FilesService {
       }
       this.storeFailure(error, row.key);
     }
-    await this.repo.updateFile(row.id, { updatedAt: nowIso() });
-    return this.item(context, key);
+    const touched = await this.repo.updateFile(row.id, { updatedAt: nowIso() });
+    // Moved on meanwhile (a commit took it): answer with what it is now.
+    if (touched?.status !== 'pending') return this.item(context, { key: ref.key });
+    return { row: touched, ...(await this.partLinks(touched)) };
   }
 
   /** Cairn extension: the parts already received, so a client can resume after a reload. */
   async receivedParts(
     context: BucketContext,
-    key: string,
+    ref: FileRef,
   ): Promise<{ row: FileRow; received: StoredPart[]; missing: number[] }> {
-    const row = await this.withUpload(await this.find(context, key));
+    const row = await this.withUpload((await this.find(context, ref)).row);
     if (row.transferType !== 'M' || row.status === 'completed' || !row.uploadId || !row.parts) {
       return { row, received: [], missing: [] };
     }
@@ -683,7 +728,7 @@ export class FilesService {
       if (!(error instanceof FileStoreError && error.reason === 'not-found')) throw error;
       // A commit (running, done, or cut off) has assembled them: there are no parts to list any
       // more, and sending the commit again completes the file if nothing else did.
-      const now = await this.find(context, key);
+      const { row: now } = await this.find(context, { key: ref.key });
       if (now.id !== row.id || now.status === 'pending') throw error;
       return { row: now, received: [], missing: [] };
     }
@@ -701,24 +746,24 @@ export class FilesService {
    * finishes it from wherever it stopped (the store completes an assembled upload again). Only
    * the lease's holder may complete the file or put it back to pending.
    */
-  async commit(user: User | undefined, context: BucketContext, key: string): Promise<FileView> {
+  async commit(user: User | undefined, context: BucketContext, ref: FileRef): Promise<FileView> {
     if (!user) throw permissionDenied();
     if (!context.isDraft) throw permissionDenied();
-    const found = await this.withUpload(await this.find(context, key));
+    const found = await this.withUpload((await this.find(context, ref)).row);
     if (found.status === 'completed') throw notPending(found);
     if (found.transferType === 'L' && found.uploadedChecksum === null) {
       throw fail(`The content of ${found.key} has not been uploaded yet.`);
     }
     const token = crypto.randomUUID();
+    // The file as the lease froze it: an upload that finished meanwhile moved its key.
+    let row: FileRow | undefined;
     for (let attempt = 1; ; attempt++) {
-      if (await this.repo.takeCommitLease(found.id, token, this.leaseEnd(), nowIso())) break;
+      row = await this.repo.takeCommitLease(found.id, token, this.leaseEnd(), nowIso());
+      if (row) break;
       // Pending again (the other commit was refused meanwhile): try once more.
       const busy = await this.commitBusy(context, found);
       if (busy || attempt >= 3) throw busy ?? new AppError('CONFLICT');
     }
-    // Read again now that the file is frozen: an upload that finished meanwhile moved its key.
-    const row = await this.repo.getFile(context.bucket, found.keyNormalized);
-    if (row?.id !== found.id) throw notFound(key);
     const renewal = setInterval(() => {
       this.repo.renewCommitLease(row.id, token, this.leaseEnd()).catch(() => undefined);
     }, this.config.files.commitLeaseSeconds * 333);
@@ -763,8 +808,7 @@ export class FilesService {
     let assembled: StoredBytes | undefined;
     let committed: FileView;
     try {
-      // Read once, outside the transaction below (SQLite's one connection is the transaction's).
-      const { maxBytes } = await this.quota(context.ownerId);
+      const { maxBytes } = await this.quotaOfContext(context);
       let size: number;
       let checksum: string;
       if (row.transferType === 'M') {
@@ -774,7 +818,12 @@ export class FilesService {
           );
         }
         // Refused before the parts are assembled, so that they stay as they are.
-        await this.assertCommitFits(this.repo, context, row, row.declaredSize, maxBytes);
+        assertCommitFits(
+          readSummary(context.storedSummary).total_bytes,
+          row,
+          row.declaredSize,
+          maxBytes,
+        );
         try {
           assembled = await this.store.completeMultipart(row.uploadKey!, row.uploadId, row.parts);
         } catch (error) {
@@ -810,24 +859,23 @@ export class FilesService {
       }
       const objectId = crypto.randomUUID();
       committed = await this.repo.transaction(async (trx) => {
-        // Published or discarded since the draft was read: as if this came after (404).
-        if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
+        const { summary } = await this.lockSummary(trx, context);
         // Under the lock: of commits running side by side, each sees the others' results.
-        await this.assertCommitFits(
-          trx,
-          context,
+        assertCommitFits(
+          summary.total_bytes,
           row,
           size,
           maxBytes,
           assembled ? 'keep-content' : 'untouched',
         );
-        await trx.insertObject({
+        const object = {
           id: objectId,
           storeKey: row.uploadKey!,
           size,
           checksum,
           createdAt: nowIso(),
-        });
+        };
+        await trx.insertObject(object);
         const completed = await trx.updateLeased(row.id, token, {
           status: 'completed',
           objectId,
@@ -838,13 +886,14 @@ export class FilesService {
           updatedAt: nowIso(),
         });
         if (!completed) throw new LeaseLost();
-        await this.refreshDraft(trx, context.recordId);
-        // The answer is read inside: a publish may take the draft the moment this commits.
-        return this.item(context, found.key);
+        // `row` is the file as the summary counts it: while leased, nothing else changes it.
+        changeSummary(summary, row, { row: completed, object });
+        await this.writeSummary(trx, context.recordId, summary);
+        return { row: completed, object };
       });
     } catch (error) {
       if (error instanceof CommitRefused) {
-        await this.undoCommit(found, row, token, error.undo, assembled);
+        await this.undoCommit(context, found, row, token, error.undo, assembled);
         throw error.error;
       }
       if (error instanceof LeaseLost) {
@@ -863,34 +912,12 @@ export class FilesService {
   }
 
   /**
-   * Refuses a commit that would take the committed files past the quota. Only committed files
-   * count: every pending one fitted its reservation, which only a quota lowered meanwhile breaks.
-   */
-  private async assertCommitFits(
-    repo: FilesRepository,
-    context: BucketContext,
-    row: FileRow,
-    size: number,
-    maxBytes: number,
-    undo: CommitUndo = 'untouched',
-  ): Promise<void> {
-    const total = (await repo.committedBytes(context.bucket, row.id)) + size;
-    if (total > maxBytes) {
-      throw new CommitRefused(
-        fail(
-          `File size limit exceeded. Committing ${row.key} would result in ${total} bytes of storage use, exceeding the limit of ${maxBytes} bytes.`,
-        ),
-        undo,
-      );
-    }
-  }
-
-  /**
    * Puts a refused commit's file back to pending, as far as the store allows: as it was when
    * nothing was assembled; with its assembled bytes kept as its content when only the quota
    * stood in the way; as a new multipart upload when the bytes were wrong or lost.
    */
   private async undoCommit(
+    context: BucketContext,
     found: FileRow,
     row: FileRow,
     token: string,
@@ -904,15 +931,25 @@ export class FilesService {
       return;
     }
     if (undo === 'keep-content' && assembled) {
-      await this.repo.updateLeased(row.id, token, {
-        ...pending,
-        transferType: 'L',
-        uploadId: null,
-        partSize: null,
-        parts: null,
-        uploadedSize: assembled.size,
-        uploadedChecksum: `md5:${assembled.md5}`,
-        updatedAt: nowIso(),
+      // What the file holds against the quota is now what was assembled: changed under the
+      // draft's lock, with the summary that counts it.
+      await this.repo.transaction(async (trx) => {
+        const locked = await trx.lockDraft(context.recordId);
+        if (!locked) return;
+        const summary = await this.lockedSummary(trx, context.bucket, locked.filesSummary);
+        const kept = await trx.updateLeased(row.id, token, {
+          ...pending,
+          transferType: 'L',
+          uploadId: null,
+          partSize: null,
+          parts: null,
+          uploadedSize: assembled.size,
+          uploadedChecksum: `md5:${assembled.md5}`,
+          updatedAt: nowIso(),
+        });
+        if (!kept) return;
+        changeSummary(summary, row, { row: kept });
+        await trx.writeFilesSummary(context.recordId, summary);
       });
       return;
     }
@@ -941,12 +978,12 @@ export class FilesService {
   async updateMetadata(
     user: User | undefined,
     context: BucketContext,
-    key: string,
+    ref: FileRef,
     body: unknown,
   ): Promise<FileView> {
     if (!user) throw permissionDenied();
     if (!context.isDraft) throw permissionDenied();
-    const row = await this.find(context, key);
+    const found = await this.find(context, ref);
     const metadata = (body as { metadata?: unknown } | undefined)?.metadata;
     if (
       metadata !== undefined &&
@@ -958,97 +995,106 @@ export class FilesService {
       ]);
     }
     // The answer is read inside: a publish may take the draft the moment this commits.
-    return this.repo.transaction(async (trx) => {
-      // Published or discarded since the draft was read: as if this came after (404).
-      if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
-      await trx.updateFile(row.id, {
+    const file = await this.repo.transaction(async (trx): Promise<StoredFile> => {
+      const { summary } = await this.lockSummary(trx, context);
+      const updated = await trx.updateFile(found.row.id, {
         metadata: metadata ? JSON.stringify(metadata) : null,
         updatedAt: nowIso(),
       });
-      await this.refreshDraft(trx, context.recordId);
-      return this.item(context, key);
+      if (!updated) throw notFound(ref.key);
+      // Objects never change: the one read before is the one this file has, unless it was
+      // committed meanwhile.
+      const stored: StoredFile =
+        updated.objectId === null
+          ? { row: updated }
+          : updated.objectId === found.object?.id
+            ? { row: updated, object: found.object }
+            : ((await trx.getStored(updated.bucket, updated.keyNormalized)) ?? { row: updated });
+      // Metadata counts for nothing: the entry changes in place, the totals stay.
+      changeSummary(summary, updated, stored);
+      await this.writeSummary(trx, context.recordId, summary);
+      return stored;
     });
+    return { ...file, ...(await this.partLinks(file.row)) };
   }
 
   /** DELETE …/files/{key}: removes the entry (aborting an unfinished upload); bytes go when unreferenced. */
   async delete(user: User | undefined, context: BucketContext, key: string): Promise<void> {
     if (!user) throw permissionDenied();
     if (!context.isDraft) throw permissionDenied();
-    const row = await this.find(context, key);
+    const { row } = await this.find(context, { key });
     // Init is allowed on a locked bucket (as upstream) but content is not: an entry that never
     // completed holds none of the record's bytes, and removing it must stay possible, or the
     // edit could never be published.
     if (row.status === 'completed') this.assertWritable(context);
-    await this.deleteRows(context, [row]);
+    await this.deleteFiles(context, [row.id]);
   }
 
   /** DELETE …/draft/files: removes every entry. */
   async deleteAll(user: User | undefined, context: BucketContext): Promise<void> {
     if (!user) throw permissionDenied();
     this.assertWritable(context);
-    await this.deleteRows(context, await this.repo.listBucket(context.bucket));
+    await this.deleteFiles(context, 'all');
   }
 
-  private async deleteRows(context: BucketContext, rows: FileRow[]): Promise<void> {
+  /** Deletes the files `ids` (or all) that are still there, and frees what they held. */
+  private async deleteFiles(context: BucketContext, ids: string[] | 'all'): Promise<void> {
     const deleted = await this.repo.transaction(async (trx) => {
-      // Published or discarded since the draft was read: as if this came after (404).
-      if (!(await trx.lockDraft(context.recordId))) throw pidDoesNotExist();
-      // As they are now, under the lock: a file committed meanwhile has bytes that are no longer
-      // an upload's to free, but an object's, freed once nothing refers to it.
-      const current: FileRow[] = [];
-      for (const row of rows) {
-        const now = await trx.getFile(row.bucket, row.keyNormalized);
-        if (now?.id === row.id) current.push(now);
-      }
-      await this.removeEntries(trx, context.recordId, current);
-      return current;
+      const locked = await this.lockSummary(trx, context, { preview: true });
+      // As they were when deleted, under the lock: a file committed meanwhile has bytes that are
+      // no longer an upload's to free, but an object's, freed once nothing refers to it.
+      const rows =
+        ids === 'all' ? await trx.deleteBucket(context.bucket) : await trx.deleteFiles(ids);
+      await this.removeEntries(trx, context.recordId, locked, rows);
+      return rows;
     });
     await this.lifecycle.release(
-      deleted.flatMap((r) => (r.objectId ? [r.objectId] : [])),
+      objectIdsOf(deleted),
       deleted.filter((r) => r.status !== 'completed'),
     );
   }
 
   /**
-   * Removes entries of a draft's bucket inside `trx` (which holds the draft's lock), clearing a
-   * default preview that named one of them, and rewrites the summary (bumping the revision).
+   * Takes the deleted `rows` of a draft's bucket out of its summary inside `trx` (which holds the
+   * draft's lock), clearing a default preview that named one of them, and writes the summary
+   * (bumping the revision).
    */
   private async removeEntries(
     trx: FilesRepository,
     recordId: string,
+    { summary, defaultPreview }: { summary: FilesSummary; defaultPreview: string | null },
     rows: FileRow[],
   ): Promise<void> {
-    for (const row of rows) await trx.deleteFile(row.id);
+    for (const row of rows) changeSummary(summary, row, undefined);
     // Deleting the default preview clears it (InvenioRDM does the same).
-    const data = await trx.draftData(recordId);
-    const preview = data?.files.default_preview;
-    const clears = data !== undefined && rows.some((r) => r.key === preview);
-    if (clears) delete data.files.default_preview;
-    await this.refreshDraft(trx, recordId, clears ? data : undefined);
+    const data = rows.some((r) => r.key === defaultPreview)
+      ? await trx.draftData(recordId)
+      : undefined;
+    if (data) delete data.files.default_preview;
+    await this.writeSummary(trx, recordId, summary, data);
   }
 
   /** Bytes of a completed file, or of a range of it; the object row tells size and MD5. */
   async content(
     context: BucketContext,
-    key: string,
-    range?: ByteRange,
-  ): Promise<{ view: FileView; open: () => Promise<Readable> }> {
-    const view = await this.item(context, key);
+    ref: FileRef,
+  ): Promise<{ view: FileView; open: (range?: ByteRange) => Promise<Readable> }> {
+    const view = await this.item(context, ref);
     const object = view.object;
     if (view.row.status !== 'completed' || !object) {
       throw new AppError(
         'NOT_FOUND',
-        `File with key ${key} has no content yet (its upload is not committed).`,
+        `File with key ${ref.key} has no content yet (its upload is not committed).`,
       );
     }
-    return { view, open: () => this.store.read(object.storeKey, range) };
+    return { view, open: (range) => this.store.read(object.storeKey, range) };
   }
 
   /** Every completed file of the bucket, for the zip archive (400 past the configured size cap). */
   async archive(
     context: BucketContext,
   ): Promise<Array<{ name: string; size: number; mtime: Date; open: () => Promise<Readable> }>> {
-    const views = (await this.views(await this.repo.listBucket(context.bucket))).flatMap((v) =>
+    const views = (await this.repo.listStored(context.bucket)).flatMap((v) =>
       v.row.status === 'completed' && v.object ? [{ row: v.row, object: v.object }] : [],
     );
     const total = views.reduce((s, v) => s + v.object.size, 0);
@@ -1079,13 +1125,14 @@ export class FilesService {
         fail(message, [{ field: 'files.enabled', messages: [message] }]);
       if (!context.filesEnabled) throw field('Files support must be enabled.');
       if (!previous.filesEnabled) throw field('The record has no files.');
-      if ((await this.repo.listBucket(context.bucket)).length > 0) {
+      // Read under the draft's lock, which every file change takes.
+      if (readSummary(context.storedSummary).count > 0) {
         throw field('Please remove all files first.');
       }
-      const source = await this.repo.listBucket(recordBucket(previous.id));
-      if (source.length === 0) throw field('The record has no files.');
-      await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
-      await this.refreshDraft(this.repo, context.recordId);
+      const summary = await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
+      // Throwing rolls back the import, which copied nothing.
+      if (summary.count === 0) throw field('The record has no files.');
+      await this.writeSummary(this.repo, context.recordId, summary);
       return context;
     });
     return this.list(context);
@@ -1109,12 +1156,15 @@ export class FilesService {
     for (const row of stale) {
       const recordId = row.bucket.slice(row.bucket.indexOf(':') + 1);
       const removed = await this.repo.transaction(async (trx) => {
-        await trx.lockDraft(recordId);
+        const locked = await trx.lockDraft(recordId, { preview: true });
         // Touched (or committed) since it was listed: a commit's object would share its bytes.
         const current = await trx.getFile(row.bucket, row.keyNormalized);
         if (current?.id !== row.id || current.updatedAt !== row.updatedAt) return false;
-        if (row.bucket === draftBucket(recordId)) await this.removeEntries(trx, recordId, [row]);
-        else await trx.deleteFile(row.id);
+        if (locked && row.bucket === draftBucket(recordId)) {
+          const summary = await this.lockedSummary(trx, row.bucket, locked.filesSummary);
+          await trx.deleteFiles([row.id]);
+          await this.removeEntries(trx, recordId, { ...locked, summary }, [current]);
+        } else await trx.deleteFiles([row.id]);
         return true;
       });
       if (!removed) continue;
@@ -1212,6 +1262,29 @@ class CommitRefused extends Error {
 
 /** The commit's lease was no longer its own when it came to complete the file. */
 class LeaseLost extends Error {}
+
+/**
+ * Refuses a commit that would take the committed files (`committed` bytes) past the quota. Only
+ * committed files count: every pending one fitted its reservation, which only a quota lowered
+ * meanwhile breaks.
+ */
+function assertCommitFits(
+  committed: number,
+  row: FileRow,
+  size: number,
+  maxBytes: number,
+  undo: CommitUndo = 'untouched',
+): void {
+  const total = committed + size;
+  if (total > maxBytes) {
+    throw new CommitRefused(
+      fail(
+        `File size limit exceeded. Committing ${row.key} would result in ${total} bytes of storage use, exceeding the limit of ${maxBytes} bytes.`,
+      ),
+      undo,
+    );
+  }
+}
 
 function tooLargeMessage(key: string): string {
   return `File size limit exceeded: ${key} is larger than announced or than this record's remaining quota.`;

@@ -7,7 +7,7 @@ import {
 import { readJson } from '../../database/schema.js';
 import type { DraftRow, ParentRow, RecordRow } from './records.repository.js';
 import { buildUi, l10n } from './records.ui.js';
-import { readSummary } from '../files/files.lifecycle.js';
+import { readSummary } from '../files/files.summary.js';
 import type { VocabularyEntry } from '../vocabularies/vocabularies.repository.js';
 import type { IndexedLookup } from '../vocabularies/vocabularies.service.js';
 

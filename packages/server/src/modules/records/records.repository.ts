@@ -63,12 +63,17 @@ const draftContext = (db: Db) =>
   db
     .selectFrom('drafts')
     .innerJoin('parents', 'parents.id', 'drafts.parentId')
+    // The owner's own file quota, which every file change checks: read here, not in a
+    // statement of its own.
+    .leftJoin('userQuotas', 'userQuotas.userId', 'parents.ownerId')
     .selectAll('drafts')
     .select([
       'parents.ownerId as parentOwnerId',
       'parents.data as parentData',
       'parents.createdAt as parentCreatedAt',
       'parents.updatedAt as parentUpdatedAt',
+      'userQuotas.maxFiles as ownerMaxFiles',
+      'userQuotas.maxBytes as ownerMaxBytes',
       (eb) =>
         eb
           .exists(
@@ -182,7 +187,14 @@ export class RecordsRepository {
     id: string,
     lock = false,
   ): Promise<
-    { row: DraftRow; parent: ParentRow; isPublished: boolean; maxDraftVersion: number } | undefined
+    | {
+        row: DraftRow;
+        parent: ParentRow;
+        isPublished: boolean;
+        maxDraftVersion: number;
+        ownerQuota: { maxFiles: number | null; maxBytes: number | null };
+      }
+    | undefined
   > {
     // The draft's row locked after its parent's, so that its file entries hold still while a
     // publish, discard or import reads them: file changes lock the same row (FilesRepository).
@@ -196,6 +208,8 @@ export class RecordsRepository {
       parentUpdatedAt,
       isPublished,
       maxDraftVersion,
+      ownerMaxFiles,
+      ownerMaxBytes,
       ...row
     } = found;
     return {
@@ -209,6 +223,10 @@ export class RecordsRepository {
       },
       isPublished: Boolean(isPublished),
       maxDraftVersion: Number(maxDraftVersion ?? row.versionIndex),
+      ownerQuota: {
+        maxFiles: ownerMaxFiles,
+        maxBytes: ownerMaxBytes === null ? null : Number(ownerMaxBytes),
+      },
     };
   }
 

@@ -22,12 +22,8 @@ import type { VocabulariesService } from '../vocabularies/vocabularies.service.j
 import { isRecordId, newRecordId } from './record-id.js';
 import type { DraftRow, ParentRow, RecordRow, RecordsRepository } from './records.repository.js';
 import type { ParentData, ParentReview } from './records.presenter.js';
-import {
-  EMPTY_SUMMARY,
-  readSummary,
-  type FilesLifecycle,
-  type FilesSummary,
-} from '../files/files.lifecycle.js';
+import type { FilesLifecycle } from '../files/files.lifecycle.js';
+import { EMPTY_SUMMARY, readSummary, type FilesSummary } from '../files/files.summary.js';
 
 const DRAFT_LIFETIME_DAYS = 365;
 
@@ -82,6 +78,8 @@ export interface LoadedDraft {
   parent: ParentRow;
   isPublished: boolean;
   maxDraftVersion: number;
+  /** The owner's own file quota (null parts: the configured one), when read with the draft. */
+  ownerQuota?: { maxFiles: number | null; maxBytes: number | null };
 }
 
 export interface RecordResult {
