@@ -97,7 +97,7 @@ function fail(message: string, errors?: ErrorItem[]): AppError {
   return new AppError('VALIDATION_FAILED', message, errors);
 }
 
-/** NFC, so "é" typed two ways is one key (SPEC §5: files compared by normalised name). */
+/** NFC, so "é" typed two ways is one key: file names are compared normalised. */
 export function normalizeKey(key: string): string {
   return key.normalize('NFC');
 }
@@ -414,7 +414,7 @@ export class FilesService {
         transfer: { type },
       };
       if (type === 'M') {
-        // The transfer's own refusals are top-level messages, as upstream raises them (§1.6).
+        // The transfer's own refusals are top-level messages, as InvenioRDM raises them.
         if (e.size === undefined) transferFailure ??= 'Multipart file transfer requires file size.';
         if (t.parts === undefined) at('transfer.parts', 'Multipart file transfer requires parts.');
         else if (!isNonNegativeInt(t.parts) || t.parts < 1 || t.parts > MULTIPART_MAX_PARTS) {
