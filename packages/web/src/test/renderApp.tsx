@@ -5,6 +5,7 @@ import { AppRoutes } from '../app/AppRoutes';
 import { createTestHistory, GuardedRouter } from '../app/GuardedRouter';
 import { preloadAllPages } from '../app/routes';
 import type { Bootstrap } from '../bootstrap';
+import { AUTOSAVE_DELAY_MS, AutosaveDelayContext } from '../features/deposit/autosave-delay';
 import { createI18n } from '../i18n/i18n';
 import { buildBootstrap } from './builders';
 
@@ -12,13 +13,19 @@ export interface RenderAppOptions {
   /** The address the page is opened at, e.g. `/uploads/new`. */
   path: string;
   bootstrap?: Partial<Bootstrap>;
+  /**
+   * Whether the deposit form saves by itself after a pause, as in the app. Off unless a test is
+   * about autosave: a slow run fills a form slower than the pause, and the autosave's requests
+   * would then reach stubs that expect only the test's own clicks.
+   */
+  autosave?: boolean;
 }
 
 // The app fetches the page's code before its first render (main.tsx); tests render at once.
 await preloadAllPages();
 
 /** The whole app at `path`, as the server would serve it with `bootstrap`. */
-export function renderApp({ path, bootstrap }: RenderAppOptions): RenderResult {
+export function renderApp({ path, bootstrap, autosave = false }: RenderAppOptions): RenderResult {
   const pageBootstrap = buildBootstrap(bootstrap);
   const queryClient = createQueryClient();
   seedQueryCache(queryClient, pageBootstrap, new URL(path, window.location.origin));
@@ -29,9 +36,11 @@ export function renderApp({ path, bootstrap }: RenderAppOptions): RenderResult {
       i18n={createI18n('en')}
       env="test"
     >
-      <GuardedRouter history={createTestHistory(path)}>
-        <AppRoutes />
-      </GuardedRouter>
+      <AutosaveDelayContext.Provider value={autosave ? AUTOSAVE_DELAY_MS : 0}>
+        <GuardedRouter history={createTestHistory(path)}>
+          <AppRoutes />
+        </GuardedRouter>
+      </AutosaveDelayContext.Provider>
     </AppProviders>,
   );
 }

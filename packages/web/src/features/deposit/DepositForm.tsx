@@ -21,7 +21,7 @@ import {
 import { assertUniqueCheckboxIds } from './publish-checkboxes';
 import { CustomFieldsSections } from './custom-fields/CustomFieldsSections';
 import { PidField } from './pids/PidField';
-import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { RecordJson } from '../../api/records';
@@ -62,20 +62,16 @@ import { isUploading } from './files/uploader-state';
 import { RestoreEditsBanner } from './RestoreEditsBanner';
 import type { DraftJournal } from './draft-journal';
 import { applyFieldErrors } from './field-errors';
+import { AutosaveDelayContext } from './autosave-delay';
 
 export interface DepositFormProps {
   /** The draft being edited, or null for a new upload (created by the first save). */
   initialDraft: RecordJson | null;
   /** Called once the first save has created the draft (the page then titles itself an edit). */
   onCreated?: (draft: RecordJson) => void;
-  /** Autosave runs this long after the last change (0: off). */
-  autosaveDelayMs?: number;
   /** Where unsaved edits are kept; the browser's IndexedDB by default. */
   journal?: DraftJournal;
 }
-
-/** A pause long enough not to save mid-word, short enough that little is at stake. */
-const AUTOSAVE_DELAY_MS = 4000;
 
 /** The sections this form mounts (the section nav lists them). */
 const MOUNTED_SECTIONS = [
@@ -114,10 +110,10 @@ function filesOf(draft: RecordJson | null, enabled: boolean): FilesProgress {
 export function DepositForm({
   initialDraft,
   onCreated,
-  autosaveDelayMs = AUTOSAVE_DELAY_MS,
   journal,
 }: DepositFormProps) {
   const { t } = useTranslation();
+  const autosaveDelayMs = useContext(AutosaveDelayContext);
   const { config, permissions } = useBootstrap();
   assertUniqueCheckboxIds(config.publishModalExtra.checkboxes);
   // An instance may configure no custom fields at all; then the section has nothing to show.

@@ -14,9 +14,9 @@ function typeTitle(value: string) {
   fireEvent.change(titleInput(), { target: { value } });
 }
 
-function openDraft(id: string) {
+function openDraft(id: string, { autosave = false } = {}) {
   const draft = buildDraft({ id, files: { enabled: false } });
-  renderApp({ path: `/uploads/${id}`, bootstrap: { draft } });
+  renderApp({ path: `/uploads/${id}`, bootstrap: { draft }, autosave });
   return draft;
 }
 
@@ -30,7 +30,7 @@ describe('autosave', () => {
     const requests = stubFetchSequence(
       jsonResponse(200, buildDraft({ id: 'auto1-00001', revision_id: 2 })),
     );
-    openDraft('auto1-00001');
+    openDraft('auto1-00001', { autosave: true });
     typeTitle('Ocean temperatures, revised');
     await vi.advanceTimersByTimeAsync(5000);
 
@@ -44,7 +44,7 @@ describe('autosave', () => {
   it('does not save when nothing changed', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const requests = stubFetchSequence();
-    openDraft('auto2-00002');
+    openDraft('auto2-00002', { autosave: true });
     typeTitle('Ocean temperatures');
     await vi.advanceTimersByTimeAsync(5000);
     expect(requests).toHaveLength(0);

@@ -158,7 +158,7 @@ describe('a new upload', () => {
     const { requests, saves } = stubServer('new01-00001');
     saves.allowed = true;
     const replaceUrl = vi.spyOn(browser, 'replaceUrl');
-    renderApp({ path: '/uploads/new' });
+    renderApp({ path: '/uploads/new', autosave: true });
     typeTitle('Started, then left');
     await vi.advanceTimersByTimeAsync(5000);
 
@@ -187,7 +187,7 @@ describe('a new upload', () => {
         buildDraft({ ...(request.body as object), id: 'new04-00004', revision_id: 2 }),
       );
     });
-    renderApp({ path: '/uploads/new' });
+    renderApp({ path: '/uploads/new', autosave: true });
     typeTitle('Saved twice');
     await vi.advanceTimersByTimeAsync(5000);
     await waitFor(() => expect(requests.map((r) => r.method)).toEqual(['POST']));
@@ -215,7 +215,7 @@ describe('a new upload', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { requests, saves } = stubServer('new02-00002');
     saves.allowed = true;
-    renderApp({ path: '/uploads/new' });
+    renderApp({ path: '/uploads/new', autosave: true });
     await screen.findByRole('textbox', { name: 'Title' });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(saveRequests(requests)).toEqual([]);
