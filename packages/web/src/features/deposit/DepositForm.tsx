@@ -107,11 +107,7 @@ function filesOf(draft: RecordJson | null, enabled: boolean): FilesProgress {
  *
  * Widgets of the other editor parts mount in the places marked below (editor contract).
  */
-export function DepositForm({
-  initialDraft,
-  onCreated,
-  journal,
-}: DepositFormProps) {
+export function DepositForm({ initialDraft, onCreated, journal }: DepositFormProps) {
   const { t } = useTranslation();
   const autosaveDelayMs = useContext(AutosaveDelayContext);
   const { config, permissions } = useBootstrap();
