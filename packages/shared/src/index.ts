@@ -9,3 +9,4 @@ export * from './deposit/errors.js';
 export * from './deposit/empty-rows.js';
 export * from './deposit/deposit-state.js';
 export * from './deposit/public-config.js';
+export * from './api/index.js';

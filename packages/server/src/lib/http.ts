@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
 
@@ -38,6 +39,28 @@ export function acceptOnly(supported: readonly string[]): onRequestHookHandler {
   };
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The query parameters of a request, for code shared by many routes (locale, token, expand). The
+ * routes' own handlers get them typed from their schemas.
+ */
+export function queryOf(request: FastifyRequest): Record<string, unknown> {
+  return isRecord(request.query) ? request.query : {};
+}
+
+/** A JSON body's top-level fields; none when the body is missing or not an object. */
+export function bodyFields(body: unknown): Record<string, unknown> {
+  return isRecord(body) ? body : {};
+}
+
+/** The raw bytes of a route that takes them (file content, logos); an empty stream without a body. */
+export function bodyStream(request: FastifyRequest): Readable {
+  return request.body instanceof Readable ? request.body : Readable.from([]);
+}
+
 export function isFlagSet(value: unknown): boolean {
   return value === '1' || value === 'true' || value === 'True' || value === '';
 }
@@ -48,7 +71,7 @@ export function requestLocale(
   locales: readonly string[],
   fallback: string,
 ): string {
-  const ln = (request.query as Record<string, unknown>).ln;
+  const ln = queryOf(request).ln;
   if (typeof ln === 'string' && locales.includes(ln.slice(0, 2))) return ln.slice(0, 2);
   for (const tag of (request.headers['accept-language'] ?? '').split(',')) {
     const lang = tag.split(';')[0]!.trim().slice(0, 2).toLowerCase();

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import crypto from 'node:crypto';
 import { AppError } from '../errors.js';
+import { queryOf } from '../lib/http.js';
 import type { User, UsersService } from '../modules/users/users.service.js';
 
 export const SESSION_COOKIE = 'cairn_session';
@@ -27,8 +28,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return match?.[1];
   }
-  const query = request.query as Record<string, unknown> | undefined;
-  return typeof query?.access_token === 'string' ? query.access_token : undefined;
+  const token = queryOf(request).access_token;
+  return typeof token === 'string' ? token : undefined;
 }
 
 function constantTimeEqual(a: string, b: string): boolean {

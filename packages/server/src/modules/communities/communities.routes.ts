@@ -1,80 +1,39 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AddMembersBody,
+  BinaryBody,
+  CommunityBody,
+  CommunityIdParams,
+  CommunityRenameBody,
+  CommunitySearchQuery,
+  CommunityUpdateBody,
+  MembersBody,
+  MembersQuery,
+  PublicMembersQuery,
+  RemoveMembersBody,
+} from '@cairn/shared';
 import type { Config } from '../../config.js';
-import { acceptOnly, JSON_TYPE, negotiate, requestLocale, VND_TYPE } from '../../lib/http.js';
-import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
+import {
+  acceptOnly,
+  bodyStream,
+  JSON_TYPE,
+  negotiate,
+  requestLocale,
+  VND_TYPE,
+} from '../../lib/http.js';
+import { documentedBody, documentedQuery } from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
 import { presentCommunity } from './communities.presenter.js';
 import {
-  COMMUNITY_ROLES,
-  COMMUNITY_SORTS,
   type CommunitiesService,
   type Community,
   type CommunityHits,
   type CommunityPermissions,
 } from './communities.service.js';
-import { COMMUNITY_TYPES as COMMUNITY_TYPE_TITLES } from './communities.validation.js';
 
 const COMMUNITY_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptCommunityTypes = acceptOnly(COMMUNITY_TYPES);
-const IdParams = z.object({
-  id: z.string().describe('Community uuid or slug'),
-});
-
-const Access = z
-  .object({
-    visibility: z.enum(['public', 'restricted']).optional(),
-    members_visibility: z.enum(['public', 'restricted']).optional(),
-    member_policy: z.enum(['open', 'closed']).optional(),
-    record_submission_policy: z.enum(['open', 'closed']).optional(),
-    record_policy: z
-      .enum(['open', 'closed'])
-      .optional()
-      .describe('Legacy name of record_submission_policy'),
-    review_policy: z.enum(['open', 'closed', 'members']).optional(),
-  })
-  .describe('Who sees the community and how records get in');
-const CommunityBody = z
-  .object({
-    slug: z.string().describe('Letters, digits, - and _; at most 100; not a uuid; unique'),
-    metadata: z.object({
-      title: z.string().describe('1 to 250 characters'),
-      description: z.string().optional().describe('At most 250 characters'),
-      curation_policy: z.string().optional().describe('HTML, at most 50,000 characters'),
-      page: z.string().optional().describe('HTML, at most 50,000 characters'),
-      type: z.object({ id: z.enum(['organization', 'event', 'topic', 'project']) }).optional(),
-      website: z.string().optional(),
-      organizations: z
-        .array(z.object({ id: z.string().optional(), name: z.string().optional() }))
-        .optional(),
-      funding: z.array(z.record(z.string(), z.unknown())).optional(),
-    }),
-    access: Access.optional(),
-    theme: z
-      .object({ enabled: z.boolean() })
-      .optional()
-      .describe('Administrators only: Verified badge'),
-    upload_form: z
-      .object({ enabled: z.boolean() })
-      .optional()
-      .describe('Cairn extension, administrators only: the community has its own deposit form'),
-  })
-  .describe('A community');
-const MembersBody = z.object({
-  members: z
-    .array(z.object({ type: z.literal('user'), id: z.string() }))
-    .min(1)
-    .max(100),
-  role: z.enum(COMMUNITY_ROLES).optional(),
-  visible: z.boolean().optional(),
-});
-const RenameBody = z.object({ slug: z.string() });
-const COMMUNITY_SEARCH_QUERY = searchQuery(COMMUNITY_SORTS, {
-  type: facet(Object.keys(COMMUNITY_TYPE_TITLES) as [string, ...string[]]),
-  visibility: facet(['public', 'restricted']),
-});
-
 export interface CommunitiesRouteDeps {
   config: Config;
   communities: CommunitiesService;
@@ -82,6 +41,7 @@ export interface CommunitiesRouteDeps {
 
 /** InvenioRDM's communities and members resources. */
 export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesRouteDeps): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const { config, communities } = deps;
   const tags = ['Communities'];
 
@@ -104,7 +64,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       .send(body);
   }
 
-  app.post(
+  api.post(
     '/api/communities',
     {
       onRequest: acceptCommunityTypes,
@@ -118,7 +78,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       send(request, reply, 201, await communities.create(request.identity.user, request.body)),
   );
 
-  app.get(
+  api.get(
     '/api/communities',
     {
       onRequest: acceptCommunityTypes,
@@ -126,7 +86,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
         tags,
         summary:
           'Search communities (q, sort bestmatch|newest|oldest, page, size, type, visibility)',
-        querystring: COMMUNITY_SEARCH_QUERY,
+        querystring: documentedQuery(CommunitySearchQuery),
       },
     },
     async (request, reply) =>
@@ -135,18 +95,18 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
         request,
         reply,
         '/api/communities',
-        await communities.search(request.identity.user, request.query as Record<string, unknown>),
+        await communities.search(request.identity.user, request.query),
       ),
   );
 
-  app.get(
+  api.get(
     '/api/user/communities',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags,
         summary: "Search the caller's communities (403 anonymous)",
-        querystring: COMMUNITY_SEARCH_QUERY,
+        querystring: documentedQuery(CommunitySearchQuery),
       },
     },
     async (request, reply) =>
@@ -155,43 +115,39 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
         request,
         reply,
         '/api/user/communities',
-        await communities.search(
-          request.identity.user,
-          request.query as Record<string, unknown>,
-          true,
-        ),
+        await communities.search(request.identity.user, request.query, true),
       ),
   );
 
-  app.get(
+  api.get(
     '/api/communities/:id',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags,
         summary: 'Read a community by uuid or slug (410 once deleted)',
-        params: IdParams,
+        params: CommunityIdParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return send(request, reply, 200, await communities.read(request.identity.user, id));
     },
   );
 
-  app.put(
+  api.put(
     '/api/communities/:id',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags,
         summary: 'Update metadata and access (owners); If-Match honoured',
-        params: IdParams,
-        body: documentedBody(CommunityBody.omit({ slug: true })),
+        params: CommunityIdParams,
+        body: documentedBody(CommunityUpdateBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return send(
         request,
         reply,
@@ -206,36 +162,36 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/communities/:id',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags,
         summary: 'Delete a community (owners); it answers 410 afterwards',
-        params: IdParams,
+        params: CommunityIdParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       await communities.delete(request.identity.user, id, request.headers['if-match']);
       return reply.status(204).send();
     },
   );
 
-  app.post(
+  api.post(
     '/api/communities/:id/rename',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags,
         summary: 'Change the slug (owners)',
-        params: IdParams,
-        body: documentedBody(RenameBody),
+        params: CommunityIdParams,
+        body: documentedBody(CommunityRenameBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return send(
         request,
         reply,
@@ -245,7 +201,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     },
   );
 
-  app.put(
+  api.put(
     '/api/communities/:id/logo',
     {
       onRequest: acceptCommunityTypes,
@@ -253,16 +209,17 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       schema: {
         tags,
         summary: 'Upload the logo (owners; application/octet-stream, at most 1 MB)',
-        params: IdParams,
+        params: CommunityIdParams,
         consumes: ['application/octet-stream'],
+        body: documentedBody(BinaryBody, 'The image'),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const { community, size, checksum } = await communities.setLogo(
         request.identity.user,
         id,
-        request.body as Readable,
+        bodyStream(request),
       );
       // InvenioRDM answers the logo upload with raw JSON, never negotiated.
       return reply.type(JSON_TYPE).send({
@@ -276,11 +233,11 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     },
   );
 
-  app.get(
+  api.get(
     '/api/communities/:id/logo',
-    { schema: { tags, summary: 'Download the logo (raw bytes)', params: IdParams } },
+    { schema: { tags, summary: 'Download the logo (raw bytes)', params: CommunityIdParams } },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const logo = await communities.readLogo(request.identity.user, id);
       return (
         reply
@@ -296,11 +253,11 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/communities/:id/logo',
-    { schema: { tags, summary: 'Remove the logo (owners; 204)', params: IdParams } },
+    { schema: { tags, summary: 'Remove the logo (owners; 204)', params: CommunityIdParams } },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       await communities.deleteLogo(request.identity.user, id);
       return reply.status(204).send();
     },
@@ -309,7 +266,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
   // Members
 
   for (const publicOnly of [false, true]) {
-    app.get(
+    api.get(
       publicOnly ? '/api/communities/:id/members/public' : '/api/communities/:id/members',
       {
         onRequest: acceptCommunityTypes,
@@ -318,19 +275,14 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
           summary: publicOnly
             ? 'Search the visible members (when members are public)'
             : 'Search members (members only)',
-          params: IdParams,
-          querystring: searchQuery(['name'], publicOnly ? {} : { role: facet(COMMUNITY_ROLES) }),
+          params: CommunityIdParams,
+          querystring: documentedQuery(publicOnly ? PublicMembersQuery : MembersQuery),
         },
       },
       async (request, reply) => {
-        const { id } = request.params as z.infer<typeof IdParams>;
+        const { id } = request.params;
         const user = request.identity.user;
-        const result = await communities.listMembers(
-          user,
-          id,
-          request.query as Record<string, unknown>,
-          publicOnly,
-        );
+        const result = await communities.listMembers(user, id, request.query, publicOnly);
         const manage = result.community.permissions;
         const path = `/api/communities/${result.community.row.id}/members${publicOnly ? '/public' : ''}`;
         return reply.type(negotiate(request, COMMUNITY_TYPES)).send({
@@ -372,55 +324,55 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
   }
 
   const memberTags = ['Community members'];
-  app.post(
+  api.post(
     '/api/communities/:id/members',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags: [...memberTags, 'Cairn extension'],
         summary: 'Add users with a role (owners, managers; 204). InvenioRDM invites users instead.',
-        params: IdParams,
-        body: documentedBody(MembersBody.required({ role: true })),
+        params: CommunityIdParams,
+        body: documentedBody(AddMembersBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       await communities.addMembers(request.identity.user, id, request.body);
       return reply.status(204).send();
     },
   );
 
-  app.put(
+  api.put(
     '/api/communities/:id/members',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags: memberTags,
         summary: "Change members' role or visibility (204)",
-        params: IdParams,
+        params: CommunityIdParams,
         body: documentedBody(MembersBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       await communities.updateMembers(request.identity.user, id, request.body);
       return reply.status(204).send();
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/communities/:id/members',
     {
       onRequest: acceptCommunityTypes,
       schema: {
         tags: memberTags,
         summary: 'Remove members, or leave (204)',
-        params: IdParams,
-        body: documentedBody(MembersBody.pick({ members: true })),
+        params: CommunityIdParams,
+        body: documentedBody(RemoveMembersBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       await communities.removeMembers(request.identity.user, id, request.body);
       return reply.status(204).send();
     },

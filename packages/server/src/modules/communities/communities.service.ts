@@ -18,7 +18,8 @@ import {
   type CommunityData,
 } from './communities.validation.js';
 
-export const COMMUNITY_ROLES = ['owner', 'manager', 'curator', 'reader'] as const;
+export { COMMUNITY_ROLES, COMMUNITY_SORTS } from '@cairn/shared';
+import { COMMUNITY_ROLES, COMMUNITY_SORTS } from '@cairn/shared';
 export type CommunityRole = (typeof COMMUNITY_ROLES)[number];
 
 /** Roles that curate: they review submissions and see what was submitted, as in InvenioRDM. */
@@ -32,7 +33,6 @@ const MANAGEABLE_ROLES: Record<CommunityRole, readonly CommunityRole[]> = {
   reader: [],
 };
 
-export const COMMUNITY_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
 export const LOGO_MAX_BYTES = 1_000_000;
 const MEMBERS_MAX_PER_CALL = 100;
 const FACETS_TTL_MS = 10_000;

@@ -1,10 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  BinaryBody,
+  FileKeyParams,
+  FileMetadataBody,
+  FilesOwnerParams,
+  InitFilesBody,
+  type ErrorCode,
+} from '@cairn/shared';
 import { z } from 'zod';
-import type { ErrorCode } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { acceptOnly, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
+import { acceptOnly, bodyStream, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
 import { parseClientJson } from '../../lib/client-text.js';
 import { documentedBody } from '../../lib/openapi.js';
 import { parseRange } from '../../lib/http-range.js';
@@ -15,8 +23,6 @@ import { isSafeInline } from './mimetypes.js';
 
 const FILE_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptFileTypes = acceptOnly(FILE_TYPES);
-const IdParams = z.object({ id: z.string() });
-const KeyParams = z.object({ id: z.string(), '*': z.string() });
 const draftTags = ['Draft files'];
 const recordTags = ['Record files'];
 
@@ -98,10 +104,12 @@ export function registerFileRoutes(
   files: FilesService,
 ): void {
   const site = config.siteUrl;
-  const draft = (request: FastifyRequest) =>
-    files.draftContext(request.identity.user, (request.params as { id: string }).id);
-  const record = (request: FastifyRequest) =>
-    files.recordContext(request.identity.user, (request.params as { id: string }).id);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  type ForBucket = FastifyRequest & { params: { id: string } };
+  const draft = (request: ForBucket) =>
+    files.draftContext(request.identity.user, request.params.id);
+  const record = (request: ForBucket) =>
+    files.recordContext(request.identity.user, request.params.id);
 
   async function resolve(
     context: BucketContext,
@@ -173,17 +181,17 @@ export function registerFileRoutes(
 
   // ---- draft bucket
 
-  app.get(
+  api.get(
     '/api/records/:id/draft/files',
     {
       onRequest: acceptFileTypes,
-      schema: { tags: draftTags, summary: 'List draft files', params: IdParams },
+      schema: { tags: draftTags, summary: 'List draft files', params: FilesOwnerParams },
     },
     async (request, reply) =>
       reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await draft(request)))),
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/draft/files',
     {
       onRequest: acceptFileTypes,
@@ -191,24 +199,8 @@ export function registerFileRoutes(
         tags: draftTags,
         summary:
           'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
-        params: IdParams,
-        body: documentedBody(
-          z.array(
-            z.object({
-              key: z.string().describe('File name; "/" between folders; at most 1024 bytes'),
-              size: z.int().min(0).optional(),
-              checksum: z.string().describe('md5:<hex>').optional(),
-              metadata: z.record(z.string(), z.unknown()).optional(),
-              transfer: z
-                .object({
-                  type: z.enum(['L', 'M']),
-                  parts: z.int().min(1).optional(),
-                  part_size: z.int().min(1).optional(),
-                })
-                .optional(),
-            }),
-          ),
-        ),
+        params: FilesOwnerParams,
+        body: documentedBody(InitFilesBody),
       },
     },
     async (request, reply) => {
@@ -220,9 +212,15 @@ export function registerFileRoutes(
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/records/:id/draft/files',
-    { schema: { tags: draftTags, summary: 'Delete every draft file (204)', params: IdParams } },
+    {
+      schema: {
+        tags: draftTags,
+        summary: 'Delete every draft file (204)',
+        params: FilesOwnerParams,
+      },
+    },
     async (request, reply) => {
       await files.deleteAll(request.identity.user, await draft(request));
       return reply.status(204).send();
@@ -230,21 +228,18 @@ export function registerFileRoutes(
   );
 
   // GET and HEAD are registered explicitly: Fastify's automatic HEAD would read a whole file.
-  app.route({
+  api.route({
     method: ['GET', 'HEAD'],
     url: '/api/records/:id/draft/files/*',
     schema: {
       tags: draftTags,
       summary:
         'A draft file ({key}), its content ({key}/content, Range and HEAD supported), or the parts received so far ({key}/parts, Cairn extension)',
-      params: KeyParams,
+      params: FileKeyParams,
     },
     handler: async (request, reply) => {
       const context = await draft(request);
-      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
-        'content',
-        'parts',
-      ]);
+      const { file, suffix } = await resolve(context, request.params['*'], ['content', 'parts']);
       if (suffix.kind === 'content') return download(request, reply, context, file);
       if (suffix.kind === 'parts') {
         const { row, received, missing } = await files.receivedParts(context, file);
@@ -261,7 +256,7 @@ export function registerFileRoutes(
     },
   });
 
-  app.put(
+  api.put(
     '/api/records/:id/draft/files/*',
     {
       config: BINARY_ROUTE,
@@ -269,16 +264,18 @@ export function registerFileRoutes(
         tags: draftTags,
         summary:
           'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key}); content and parts answer 409 while the file is being committed',
-        params: KeyParams,
+        params: FileKeyParams,
+        consumes: ['application/octet-stream', 'application/json'],
+        body: documentedBody(
+          z.union([BinaryBody, FileMetadataBody]),
+          'Bytes (application/octet-stream) for the content and parts; JSON for the metadata',
+        ),
       },
     },
     async (request, reply) => {
       const context = await draft(request);
-      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
-        'content',
-        'part',
-      ]);
-      const body = (request.body as Readable | undefined) ?? Readable.from([]);
+      const { file, suffix } = await resolve(context, request.params['*'], ['content', 'part']);
+      const body = bodyStream(request);
       if (suffix.kind === 'content')
         return sendFile(
           reply,
@@ -319,60 +316,60 @@ export function registerFileRoutes(
     },
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/draft/files/*',
     {
       schema: {
         tags: [...draftTags, 'Cairn extension'],
         summary:
           'Commit an uploaded file ({key}/commit). Cairn extension: 409 with Retry-After while another commit of the file runs; a commit cut off by a crash is taken over, and finished, once its lease runs out',
-        params: KeyParams,
+        params: FileKeyParams,
       },
     },
     async (request, reply) => {
       const context = await draft(request);
-      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
-        'commit',
-      ]);
+      const { file, suffix } = await resolve(context, request.params['*'], ['commit']);
       if (suffix.kind !== 'commit') throw new AppError('METHOD_NOT_ALLOWED');
       return sendFile(reply, context, await files.commit(request.identity.user, context, file));
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/records/:id/draft/files/*',
     {
       schema: {
         tags: draftTags,
         summary: 'Delete a draft file, aborting an unfinished upload (204)',
-        params: KeyParams,
+        params: FileKeyParams,
       },
     },
     async (request, reply) => {
       const context = await draft(request);
-      await files.delete(request.identity.user, context, (request.params as { '*': string })['*']);
+      await files.delete(request.identity.user, context, request.params['*']);
       return reply.status(204).send();
     },
   );
 
-  app.get(
+  api.get(
     '/api/records/:id/draft/files-archive',
-    { schema: { tags: draftTags, summary: 'Every draft file as one zip', params: IdParams } },
+    {
+      schema: { tags: draftTags, summary: 'Every draft file as one zip', params: FilesOwnerParams },
+    },
     async (request, reply) => archive(reply, await draft(request)),
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/draft/actions/files-import',
     {
       onRequest: acceptFileTypes,
       schema: {
         tags: draftTags,
         summary: "Import the previous version's files without copying bytes (201)",
-        params: IdParams,
+        params: FilesOwnerParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       return reply
         .status(201)
         .type(JSON_TYPE)
@@ -382,29 +379,27 @@ export function registerFileRoutes(
 
   // ---- published record bucket (read-only)
 
-  app.get(
+  api.get(
     '/api/records/:id/files',
     {
       onRequest: acceptFileTypes,
-      schema: { tags: recordTags, summary: 'List record files', params: IdParams },
+      schema: { tags: recordTags, summary: 'List record files', params: FilesOwnerParams },
     },
     async (request, reply) =>
       reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await record(request)))),
   );
 
-  app.route({
+  api.route({
     method: ['GET', 'HEAD'],
     url: '/api/records/:id/files/*',
     schema: {
       tags: recordTags,
       summary: 'A record file ({key}) or its content ({key}/content; Range and HEAD supported)',
-      params: KeyParams,
+      params: FileKeyParams,
     },
     handler: async (request, reply) => {
       const context = await record(request);
-      const { file, suffix } = await resolve(context, (request.params as { '*': string })['*'], [
-        'content',
-      ]);
+      const { file, suffix } = await resolve(context, request.params['*'], ['content']);
       if (suffix.kind === 'content') return download(request, reply, context, file);
       if (suffix.kind !== 'item')
         throw new AppError('NOT_FOUND', `File with key ${file.key} not found.`);
@@ -412,9 +407,15 @@ export function registerFileRoutes(
     },
   });
 
-  app.get(
+  api.get(
     '/api/records/:id/files-archive',
-    { schema: { tags: recordTags, summary: 'Every record file as one zip', params: IdParams } },
+    {
+      schema: {
+        tags: recordTags,
+        summary: 'Every record file as one zip',
+        params: FilesOwnerParams,
+      },
+    },
     async (request, reply) => archive(reply, await record(request)),
   );
 }

@@ -1,11 +1,13 @@
-import type { PublicConfigInput } from '@cairn/shared';
+import { RecordIdParams, type PublicConfigInput } from '@cairn/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { queryOf } from '../../lib/http.js';
 import { ensureCsrfCookie } from '../../plugins/auth.js';
 import { l10n } from '../records/records.ui.js';
 import type { RecordsRouteDeps } from '../records/records.routes.js';
@@ -274,9 +276,12 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     render(request, reply, { title: 'Community', page: 'community' }),
   );
 
-  app.get('/uploads/:id', async (request, reply) => {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const byId = { schema: { params: RecordIdParams } };
+
+  typed.get('/uploads/:id', byId, async (request, reply) => {
     if (!requireLogin(request, reply)) return reply;
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     let result: Awaited<ReturnType<RecordsService['readDraft']>>;
     try {
       result = await deps.records.readDraft(request.identity.user, id);
@@ -321,8 +326,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
 
   // A record's `latest_html`: the notice on an older version links here, and it stays right
   // however many versions follow.
-  app.get('/records/:id/latest', async (request, reply) => {
-    const { id } = request.params as { id: string };
+  typed.get('/records/:id/latest', byId, async (request, reply) => {
+    const { id } = request.params;
     try {
       const latest = await deps.records.latestVersionId(request.identity.user, id);
       return await reply.redirect(`/records/${encodeURIComponent(latest)}`);
@@ -331,9 +336,9 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     }
   });
 
-  app.get('/records/:id', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const preview = (request.query as Record<string, unknown>).preview === '1';
+  typed.get('/records/:id', byId, async (request, reply) => {
+    const { id } = request.params;
+    const preview = queryOf(request).preview === '1';
     const found = preview
       ? undefined
       : await deps.records.readRecord(request.identity.user, id).catch(() => undefined);

@@ -1,48 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CommunitySuggestionsQuery,
+  DefaultCommunityBody,
+  IncludeCommunitiesBody,
+  RecordCommunitiesQuery,
+  RecordIdParams,
+  RemoveCommunitiesBody,
+} from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
-import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
-import { COMMUNITY_SORTS } from '../communities/communities.service.js';
+import { documentedBody, documentedQuery } from '../../lib/openapi.js';
 import { sendCommunityHits } from '../communities/communities.routes.js';
 import { presentParentCommunities } from './record-communities.presenter.js';
 import { presentRequest } from '../requests/requests.presenter.js';
-import {
-  COMMUNITIES_PER_CALL,
-  type RecordCommunitiesService,
-} from './record-communities.service.js';
+import type { RecordCommunitiesService } from './record-communities.service.js';
 
 const TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptTypes = acceptOnly(TYPES);
-const IdParams = z.object({ id: z.string().describe('Record id, e.g. ha4g3-7x208') });
-const CommunityRef = z.object({ id: z.string().describe('Community uuid or slug') });
-const IncludeBody = z.object({
-  communities: z
-    .array(
-      CommunityRef.extend({
-        require_review: z
-          .boolean()
-          .optional()
-          .describe('true: a curator reviews even when the caller may include directly'),
-        comment: z
-          .object({ payload: z.object({ content: z.string().min(1), format: z.literal('html') }) })
-          .optional()
-          .describe('A first comment on the inclusion request'),
-      }),
-    )
-    .min(1)
-    .max(COMMUNITIES_PER_CALL),
-});
-const RemoveBody = z.object({
-  communities: z.array(CommunityRef).min(1).max(COMMUNITIES_PER_CALL),
-});
-const DefaultBody = z.object({
-  default: z
-    .string()
-    .nullable()
-    .describe('A community of the record (uuid or slug); null or "" unsets'),
-});
-
 export interface RecordCommunitiesRouteDeps {
   config: Config;
   recordCommunities: RecordCommunitiesService;
@@ -54,6 +29,7 @@ export function registerRecordCommunityRoutes(
   deps: RecordCommunitiesRouteDeps,
 ): void {
   const { config, recordCommunities } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Record communities'];
 
   const searches = [
@@ -70,36 +46,28 @@ export function registerRecordCommunityRoutes(
     },
   ];
   for (const { path, summary, search } of searches) {
-    app.get(
+    api.get(
       `/api/records/:id/${path}`,
       {
         onRequest: acceptTypes,
         schema: {
           tags,
           summary,
-          params: IdParams,
-          querystring: searchQuery(COMMUNITY_SORTS, {
-            type: facet(),
-            visibility: facet(['public', 'restricted']),
-            ...(path === 'communities-suggestions'
-              ? { membership: z.enum(['true', 'false']) }
-              : {}),
-          }),
+          params: RecordIdParams,
+          querystring: documentedQuery(
+            path === 'communities-suggestions' ? CommunitySuggestionsQuery : RecordCommunitiesQuery,
+          ),
         },
       },
       async (request, reply) => {
-        const { id } = request.params as z.infer<typeof IdParams>;
-        const result = await search(
-          request.identity.user,
-          id,
-          request.query as Record<string, unknown>,
-        );
+        const { id } = request.params;
+        const result = await search(request.identity.user, id, request.query);
         return sendCommunityHits(config, request, reply, `/api/records/${id}/${path}`, result);
       },
     );
   }
 
-  app.post(
+  api.post(
     '/api/records/:id/communities',
     {
       onRequest: acceptTypes,
@@ -107,12 +75,12 @@ export function registerRecordCommunityRoutes(
         tags,
         summary:
           'Request inclusion in further communities (200 with processed and errors; 400 when none was processed)',
-        params: IdParams,
-        body: documentedBody(IncludeBody),
+        params: RecordIdParams,
+        body: documentedBody(IncludeCommunitiesBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const { processed, errors } = await recordCommunities.include(
         request.identity.user,
         id,
@@ -136,7 +104,7 @@ export function registerRecordCommunityRoutes(
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/records/:id/communities',
     {
       onRequest: acceptTypes,
@@ -144,12 +112,12 @@ export function registerRecordCommunityRoutes(
         tags,
         summary:
           'Remove the record from communities (record owner, or curators of each community); 400 when none was removed',
-        params: IdParams,
-        body: documentedBody(RemoveBody),
+        params: RecordIdParams,
+        body: documentedBody(RemoveCommunitiesBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const { removed, errors } = await recordCommunities.remove(
         request.identity.user,
         id,
@@ -162,19 +130,19 @@ export function registerRecordCommunityRoutes(
     },
   );
 
-  app.put(
+  api.put(
     '/api/records/:id/communities',
     {
       onRequest: acceptTypes,
       schema: {
         tags,
         summary: "Set or unset the record's default community (200 with the parent)",
-        params: IdParams,
-        body: documentedBody(DefaultBody),
+        params: RecordIdParams,
+        body: documentedBody(DefaultCommunityBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const parent = await recordCommunities.setDefault(request.identity.user, id, request.body);
       return reply.type(negotiate(request, TYPES)).send(presentParentCommunities(parent));
     },

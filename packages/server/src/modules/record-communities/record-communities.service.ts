@@ -1,4 +1,5 @@
 import type { ErrorItem, RecordData } from '@cairn/shared';
+import { COMMUNITIES_PER_CALL } from '@cairn/shared';
 import { AppError, permissionDenied, validationFailed } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
@@ -24,8 +25,6 @@ import {
   PUBLIC_INTO_RESTRICTED_MESSAGE,
 } from '../reviews/reviews.service.js';
 
-/** InvenioRDM's `max_number_of_additions` and `max_number_of_removals`. */
-export const COMMUNITIES_PER_CALL = 10;
 export const ALREADY_INCLUDED_MESSAGE = 'Community already included.';
 export const OPEN_REQUEST_MESSAGE =
   'There is already an open inclusion request for this community.';

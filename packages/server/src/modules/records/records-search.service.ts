@@ -3,15 +3,8 @@ import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { ParentRow, RecordRow, RecordsRepository, DraftRow } from './records.repository.js';
 import type { RecordsService } from './records.service.js';
 
-export const RECORD_SORTS = [
-  'bestmatch',
-  'newest',
-  'oldest',
-  'version',
-  'mostviewed',
-  'mostdownloaded',
-] as const;
-export const USER_RECORD_SORTS = [...RECORD_SORTS, 'updated-desc', 'updated-asc'] as const;
+export { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
+import { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
 
 export interface RecordHits {
   params: SearchParams;

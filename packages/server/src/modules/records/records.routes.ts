@@ -1,17 +1,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { RecordDataSchema } from '@cairn/shared';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CommunityIdParams,
+  DraftBody,
+  RecordIdParams,
+  RecordPidParams,
+  RecordSearchQuery,
+  RecordVersionsQuery,
+  UserRecordsQuery,
+} from '@cairn/shared';
 import type { Config } from '../../config.js';
 import {
   acceptOnly,
   isFlagSet,
   JSON_TYPE,
   negotiate,
+  queryOf,
   requestLocale,
   VND_TYPE,
 } from '../../lib/http.js';
 import { searchLinks } from '../../lib/search.js';
-import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
+import { documentedBody, documentedQuery } from '../../lib/openapi.js';
 import { RenderCache } from '../../lib/render-cache.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
@@ -26,42 +35,14 @@ import {
 import type { DraftResult, RecordResult, RecordsService } from './records.service.js';
 
 type ParentRow = DraftResult['parent'];
-import {
-  RECORD_SORTS,
-  USER_RECORD_SORTS,
-  type RecordHits,
-  type RecordsSearchService,
-} from './records-search.service.js';
+import type { RecordHits, RecordsSearchService } from './records-search.service.js';
 import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
 import { sendExport } from './exports/exports.routes.js';
 
-/** A draft as clients send it: every part optional, invalid parts dropped and reported. */
-const DRAFT_BODY = documentedBody(
-  RecordDataSchema.partial().extend({
-    parent: z
-      .object({
-        review: z
-          .object({
-            type: z.literal('community-submission'),
-            receiver: z.object({ community: z.string() }),
-          })
-          .optional(),
-      })
-      .optional(),
-  }),
-);
-const RECORD_SEARCH_QUERY = searchQuery(RECORD_SORTS, {
-  resource_type: facet(),
-  access_status: facet(['open', 'embargoed', 'restricted', 'metadata-only']),
-  allversions: z.enum(['true', 'false']),
-});
+const DRAFT_BODY = documentedBody(DraftBody);
 const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRecordTypes = acceptOnly(RECORD_TYPES);
 const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES];
-const IdParams = z.object({ id: z.string().describe('Record or draft id, e.g. ha4g3-7x208') });
-const PidParams = IdParams.extend({
-  scheme: z.string().describe('PID scheme; only doi is managed'),
-});
 
 export interface RecordsRouteDeps {
   config: Config;
@@ -88,9 +69,10 @@ export interface RecordsRouteDeps {
 /** InvenioRDM's records and drafts resource, versions included. */
 export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDeps): void {
   const { config, records, search } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   async function options(request: FastifyRequest, type: string): Promise<PresentOptions> {
-    const query = request.query as Record<string, unknown>;
+    const query = queryOf(request);
     return {
       siteUrl: config.siteUrl,
       ui: type === VND_TYPE,
@@ -213,7 +195,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
 
   const tags = ['Records and drafts'];
 
-  app.post(
+  api.post(
     '/api/records',
     {
       onRequest: acceptRecordTypes,
@@ -239,11 +221,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     path: string,
     scope: { communityId?: string; seesAll?: boolean } = {},
   ) {
-    const result = await search.search(
-      request.identity.user,
-      request.query as Record<string, unknown>,
-      scope,
-    );
+    const result = await search.search(request.identity.user, queryOf(request), scope);
     const o = await options(request, JSON_TYPE);
     const selected = new Set(result.params.filters.resource_type ?? []);
     return sendHits(request, reply, path, result, {
@@ -260,18 +238,22 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     });
   }
 
-  app.get(
+  api.get(
     '/api/records',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags, summary: 'Search published records', querystring: RECORD_SEARCH_QUERY },
+      schema: {
+        tags,
+        summary: 'Search published records',
+        querystring: documentedQuery(RecordSearchQuery),
+      },
     },
     async (request, reply) => sendSearch(request, reply, '/api/records'),
   );
 
   const { communityScope } = deps;
   if (communityScope) {
-    app.get(
+    api.get(
       '/api/communities/:id/records',
       {
         onRequest: acceptRecordTypes,
@@ -279,30 +261,30 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
           tags: ['Communities'],
           summary:
             "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
-          params: z.object({ id: z.string().describe('Community uuid or slug') }),
-          querystring: RECORD_SEARCH_QUERY,
+          params: CommunityIdParams,
+          querystring: documentedQuery(RecordSearchQuery),
         },
       },
       async (request, reply) => {
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         const scope = await communityScope(request.identity.user, id);
         return sendSearch(request, reply, `/api/communities/${scope.communityId}/records`, scope);
       },
     );
   }
 
-  app.get(
+  api.get(
     '/api/records/:id',
     {
       onRequest: acceptOnly(RECORD_ITEM_TYPES),
       schema: {
         tags,
         summary: 'Read a published record; Accept also selects an export format',
-        params: IdParams,
+        params: RecordIdParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const result = await records.readRecord(request.identity.user, id);
       if ('redirect' in result) return redirect(reply, result.redirect);
       const format = exportFormatByType(negotiate(request, RECORD_ITEM_TYPES));
@@ -311,31 +293,31 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
   );
 
-  app.get(
+  api.get(
     '/api/records/:id/draft',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags, summary: 'Read a draft (owner only)', params: IdParams },
+      schema: { tags, summary: 'Read a draft (owner only)', params: RecordIdParams },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return sendDraft(request, reply, 200, await records.readDraft(request.identity.user, id));
     },
   );
 
-  app.put(
+  api.put(
     '/api/records/:id/draft',
     {
       onRequest: acceptRecordTypes,
       schema: {
         tags,
         summary: 'Save a draft (full replacement of metadata); If-Match honoured',
-        params: IdParams,
+        params: RecordIdParams,
         body: DRAFT_BODY,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return sendDraft(
         request,
         reply,
@@ -350,55 +332,59 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/records/:id/draft',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags, summary: 'Discard a draft (204)', params: IdParams },
+      schema: { tags, summary: 'Discard a draft (204)', params: RecordIdParams },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       await records.deleteDraft(request.identity.user, id, request.headers['if-match']);
       return reply.status(204).send();
     },
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/draft',
     {
       onRequest: acceptRecordTypes,
       schema: {
         tags,
         summary: 'Edit a published record: open or return its draft (201)',
-        params: IdParams,
+        params: RecordIdParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return sendDraft(request, reply, 201, await records.edit(request.identity.user, id));
     },
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/draft/actions/publish',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags, summary: 'Publish a draft (202); 400 lists every error', params: IdParams },
+      schema: {
+        tags,
+        summary: 'Publish a draft (202); 400 lists every error',
+        params: RecordIdParams,
+      },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return sendRecord(request, reply, 202, await records.publish(request.identity.user, id));
     },
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/draft/pids/:scheme',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags: ['PIDs'], summary: 'Reserve a managed DOI (201)', params: PidParams },
+      schema: { tags: ['PIDs'], summary: 'Reserve a managed DOI (201)', params: RecordPidParams },
     },
     async (request, reply) => {
-      const { id, scheme } = request.params as z.infer<typeof PidParams>;
+      const { id, scheme } = request.params;
       return sendDraft(
         request,
         reply,
@@ -408,18 +394,18 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/records/:id/draft/pids/:scheme',
     {
       onRequest: acceptRecordTypes,
       schema: {
         tags: ['PIDs'],
         summary: 'Discard the draft DOI (200 with the draft)',
-        params: PidParams,
+        params: RecordPidParams,
       },
     },
     async (request, reply) => {
-      const { id, scheme } = request.params as z.infer<typeof PidParams>;
+      const { id, scheme } = request.params;
       return sendDraft(
         request,
         reply,
@@ -429,77 +415,69 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/versions',
     {
       onRequest: acceptRecordTypes,
       schema: {
         tags: ['Versions'],
         summary: 'Create (or return) the new-version draft (201)',
-        params: IdParams,
+        params: RecordIdParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return sendDraft(request, reply, 201, await records.newVersion(request.identity.user, id));
     },
   );
 
-  app.get(
+  api.get(
     '/api/records/:id/versions',
     {
       onRequest: acceptRecordTypes,
       schema: {
         tags: ['Versions'],
         summary: 'List published versions',
-        params: IdParams,
-        querystring: searchQuery(['version', ...RECORD_SORTS]),
+        params: RecordIdParams,
+        querystring: documentedQuery(RecordVersionsQuery),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
-      const result = await search.versions(
-        request.identity.user,
-        id,
-        request.query as Record<string, unknown>,
-      );
+      const { id } = request.params;
+      const result = await search.versions(request.identity.user, id, request.query);
       return sendHits(request, reply, `/api/records/${id}/versions`, result, {});
     },
   );
 
-  app.get(
+  api.get(
     '/api/records/:id/versions/latest',
     {
       onRequest: acceptRecordTypes,
       schema: {
         tags: ['Versions'],
         summary: 'Redirect (301) to the latest published version',
-        params: IdParams,
+        params: RecordIdParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return redirect(reply, await records.latestVersionId(request.identity.user, id));
     },
   );
 
-  app.get(
+  api.get(
     '/api/user/records',
     {
       onRequest: acceptRecordTypes,
       schema: {
         tags,
         summary: "The caller's drafts and records",
-        querystring: searchQuery(USER_RECORD_SORTS, {
-          is_published: z.enum(['true', 'false']),
-          shared_with_me: z.enum(['true', 'false']),
-          allversions: z.enum(['true', 'false']),
-        }),
+        querystring: documentedQuery(UserRecordsQuery),
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const result = await search.userRecords(user, request.query as Record<string, unknown>);
+      const result = await search.userRecords(user, request.query);
       const type = negotiate(request, RECORD_TYPES);
       const o = await withIndexedLookup(
         await options(request, type),

@@ -1,36 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CommentPayload,
+  CommunityIdParams,
+  RecordIdParams,
+  RequestActionParams,
+  RequestCommentParams,
+  RequestIdParams,
+  RequestSearchQuery,
+  RequestTimelineQuery,
+} from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
-import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
-import { documentedBody, facet, searchQuery } from '../../lib/openapi.js';
+import { acceptOnly, JSON_TYPE, negotiate, queryOf, VND_TYPE } from '../../lib/http.js';
+import { documentedBody, documentedQuery } from '../../lib/openapi.js';
 import { searchLinks, type SearchParams } from '../../lib/search.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { presentEvent, presentRequest, presentUserStub } from './requests.presenter.js';
-import { REQUEST_SORTS, type RequestsService, type RequestView } from './requests.service.js';
+import type { RequestsService, RequestView } from './requests.service.js';
 
-const REQUEST_SEARCH_QUERY = searchQuery(REQUEST_SORTS, {
-  is_open: z.enum(['true', 'false']),
-  type: facet(['community-submission', 'community-inclusion']),
-  status: facet(['created', 'submitted', 'accepted', 'declined', 'cancelled', 'expired']),
-  expand: z.enum(['0', '1', 'true', 'false']),
-});
 const REQUEST_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRequestTypes = acceptOnly(REQUEST_TYPES);
-const IdParams = z.object({ id: z.string().describe('Request uuid') });
-const ActionParams = IdParams.extend({
-  action: z.string().describe('accept, decline, cancel or submit (expire is the system’s)'),
-});
-const CommentParams = IdParams.extend({ commentId: z.string().describe('Comment (event) uuid') });
-const CommunityParams = z.object({ id: z.string().describe('Community uuid or slug') });
-const Payload = z.object({
-  payload: z.object({
-    content: z.string().min(1).describe('HTML; sanitised'),
-    format: z.literal('html').optional(),
-  }),
-});
 
 export interface RequestsRouteDeps {
   config: Config;
@@ -43,12 +35,13 @@ export interface RequestsRouteDeps {
 
 /** `?expand=1` (InvenioRDM's): the request page shows names, not ids. */
 function wantsExpand(request: FastifyRequest): boolean {
-  const { expand } = request.query as { expand?: unknown };
+  const { expand } = queryOf(request);
   return expand === '1' || expand === 'true';
 }
 
 /** invenio-requests' resource: requests, actions, comments and timeline. */
 export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteDeps): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const { config, requests, communities, users } = deps;
   const tags = ['Requests'];
 
@@ -103,7 +96,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     });
   }
 
-  app.get(
+  api.get(
     '/api/requests',
     {
       onRequest: acceptRequestTypes,
@@ -111,7 +104,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         tags,
         summary:
           'Search the requests the caller takes part in (q, is_open, type, status; 403 anonymous)',
-        querystring: REQUEST_SEARCH_QUERY,
+        querystring: documentedQuery(RequestSearchQuery),
       },
     },
     async (request, reply) =>
@@ -119,11 +112,11 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         request,
         reply,
         '/api/requests',
-        await requests.search(request.identity.user, request.query as Record<string, unknown>),
+        await requests.search(request.identity.user, request.query),
       ),
   );
 
-  app.post(
+  api.post(
     '/api/requests',
     {
       schema: {
@@ -136,14 +129,14 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     },
   );
 
-  app.get(
+  api.get(
     '/api/user/requests',
     {
       onRequest: acceptRequestTypes,
       schema: {
         tags,
         summary: "The caller's requests, made or received",
-        querystring: REQUEST_SEARCH_QUERY,
+        querystring: documentedQuery(RequestSearchQuery),
       },
     },
     async (request, reply) =>
@@ -151,7 +144,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         request,
         reply,
         '/api/user/requests',
-        await requests.search(request.identity.user, request.query as Record<string, unknown>, {
+        await requests.search(request.identity.user, request.query, {
           mine: true,
         }),
       ),
@@ -159,26 +152,26 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
 
   const { readableRecord } = deps;
   if (readableRecord) {
-    app.get(
+    api.get(
       '/api/records/:id/requests',
       {
         onRequest: acceptRequestTypes,
         schema: {
           tags: ['Record communities'],
           summary: "Search the record's requests the caller takes part in (403 anonymous)",
-          params: z.object({ id: z.string().describe('Record id, e.g. ha4g3-7x208') }),
-          querystring: REQUEST_SEARCH_QUERY,
+          params: RecordIdParams,
+          querystring: documentedQuery(RequestSearchQuery),
         },
       },
       async (request, reply) => {
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         const user = request.identity.user;
         const recordId = await readableRecord(user, id);
         return sendHits(
           request,
           reply,
           `/api/records/${recordId}/requests`,
-          await requests.search(user, request.query as Record<string, unknown>, {
+          await requests.search(user, request.query, {
             topicRecordId: recordId,
           }),
         );
@@ -186,19 +179,19 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     );
   }
 
-  app.get(
+  api.get(
     '/api/communities/:id/requests',
     {
       onRequest: acceptRequestTypes,
       schema: {
         tags: ['Communities'],
         summary: "Search a community's requests (its curators)",
-        params: CommunityParams,
-        querystring: REQUEST_SEARCH_QUERY,
+        params: CommunityIdParams,
+        querystring: documentedQuery(RequestSearchQuery),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof CommunityParams>;
+      const { id } = request.params;
       const user = request.identity.user;
       const community = await communities.read(user, id);
       if (!community.permissions.can_curate) throw permissionDenied();
@@ -206,42 +199,42 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
         request,
         reply,
         `/api/communities/${community.row.id}/requests`,
-        await requests.search(user, request.query as Record<string, unknown>, {
+        await requests.search(user, request.query, {
           communityId: community.row.id,
         }),
       );
     },
   );
 
-  app.get(
+  api.get(
     '/api/requests/:id',
     {
       onRequest: acceptRequestTypes,
       schema: {
         tags,
         summary: 'Read a request (expand=1: its creator and receiver)',
-        params: IdParams,
+        params: RequestIdParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return send(request, reply, 200, await requests.read(request.identity.user, id));
     },
   );
 
-  app.post(
+  api.post(
     '/api/requests/:id/actions/:action',
     {
       onRequest: acceptRequestTypes,
       schema: {
         tags,
         summary: 'Run an action (200); an optional payload becomes a comment',
-        params: ActionParams,
-        body: documentedBody(Payload.partial()),
+        params: RequestActionParams,
+        body: documentedBody(CommentPayload.partial()),
       },
     },
     async (request, reply) => {
-      const { id, action } = request.params as z.infer<typeof ActionParams>;
+      const { id, action } = request.params;
       return send(
         request,
         reply,
@@ -251,14 +244,19 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     },
   );
 
-  app.post(
+  api.post(
     '/api/requests/:id/comments',
     {
       onRequest: acceptRequestTypes,
-      schema: { tags, summary: 'Comment (201)', params: IdParams, body: documentedBody(Payload) },
+      schema: {
+        tags,
+        summary: 'Comment (201)',
+        params: RequestIdParams,
+        body: documentedBody(CommentPayload),
+      },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const user = request.identity.user;
       const event = await requests.comment(user, id, request.body);
       return reply
@@ -269,14 +267,14 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     },
   );
 
-  app.get(
+  api.get(
     '/api/requests/:id/comments/:commentId',
     {
       onRequest: acceptRequestTypes,
-      schema: { tags, summary: 'Read a comment', params: CommentParams },
+      schema: { tags, summary: 'Read a comment', params: RequestCommentParams },
     },
     async (request, reply) => {
-      const { id, commentId } = request.params as z.infer<typeof CommentParams>;
+      const { id, commentId } = request.params;
       const user = request.identity.user;
       const event = await requests.readComment(user, id, commentId);
       return reply
@@ -286,19 +284,19 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     },
   );
 
-  app.put(
+  api.put(
     '/api/requests/:id/comments/:commentId',
     {
       onRequest: acceptRequestTypes,
       schema: {
         tags,
         summary: 'Edit a comment (its author); If-Match honoured',
-        params: CommentParams,
-        body: documentedBody(Payload),
+        params: RequestCommentParams,
+        body: documentedBody(CommentPayload),
       },
     },
     async (request, reply) => {
-      const { id, commentId } = request.params as z.infer<typeof CommentParams>;
+      const { id, commentId } = request.params;
       const user = request.identity.user;
       const event = await requests.updateComment(
         user,
@@ -314,18 +312,18 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/requests/:id/comments/:commentId',
     {
       onRequest: acceptRequestTypes,
       schema: {
         tags,
         summary: 'Delete a comment (204); the timeline keeps a log entry',
-        params: CommentParams,
+        params: RequestCommentParams,
       },
     },
     async (request, reply) => {
-      const { id, commentId } = request.params as z.infer<typeof CommentParams>;
+      const { id, commentId } = request.params;
       await requests.deleteComment(
         request.identity.user,
         id,
@@ -336,21 +334,21 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     },
   );
 
-  app.get(
+  api.get(
     '/api/requests/:id/timeline',
     {
       onRequest: acceptRequestTypes,
       schema: {
         tags,
         summary: 'Comments and log events, oldest first (expand=1: their authors)',
-        params: IdParams,
-        querystring: searchQuery(['oldest'], { expand: z.enum(['0', '1', 'true', 'false']) }),
+        params: RequestIdParams,
+        querystring: documentedQuery(RequestTimelineQuery),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const user = request.identity.user;
-      const result = await requests.timeline(user, id, request.query as Record<string, unknown>);
+      const result = await requests.timeline(user, id, request.query);
       const people = wantsExpand(request)
         ? await userStubs(result.rows.map((e) => e.createdBy))
         : undefined;

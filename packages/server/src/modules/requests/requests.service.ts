@@ -1,3 +1,4 @@
+import { REQUEST_SORTS } from '@cairn/shared';
 import crypto from 'node:crypto';
 import type { ErrorItem } from '@cairn/shared';
 import { AppError, permissionDenied, validationFailed } from '../../errors.js';
@@ -26,7 +27,7 @@ const TRANSITIONS: Record<RequestAction, { from: string; to: string }> = {
   expire: { from: 'submitted', to: 'expired' },
 };
 export const COMMENT_MAX = 100_000;
-export const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
+export { REQUEST_SORTS } from '@cairn/shared';
 
 export interface CommentPayload {
   content: string;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ReviewBody, ReviewDraftParams, SubmitReviewBody } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
 import { documentedBody } from '../../lib/openapi.js';
@@ -9,22 +10,6 @@ import type { ReviewsService } from './reviews.service.js';
 
 const TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptTypes = acceptOnly(TYPES);
-const IdParams = z.object({ id: z.string().describe('Draft id, e.g. ha4g3-7x208') });
-const ReviewBody = z.object({
-  type: z.literal('community-submission'),
-  receiver: z.object({ community: z.string().describe('Community uuid or slug') }),
-});
-const SubmitBody = z.object({
-  payload: z
-    .object({ content: z.string().min(1), format: z.literal('html').optional() })
-    .optional()
-    .describe('A first comment for the curators'),
-  require_review: z
-    .boolean()
-    .optional()
-    .describe('true: review even when the caller may include directly'),
-});
-
 export interface ReviewsRouteDeps {
   config: Config;
   reviews: ReviewsService;
@@ -33,6 +18,7 @@ export interface ReviewsRouteDeps {
 /** A draft's community review (InvenioRDM's `/api/records/{id}/draft/review`). */
 export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDeps): void {
   const { config, reviews } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Reviews'];
 
   function send(
@@ -51,31 +37,35 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
       .send(body);
   }
 
-  app.get(
+  api.get(
     '/api/records/:id/draft/review',
     {
       onRequest: acceptTypes,
-      schema: { tags, summary: "The draft's review request (404 without one)", params: IdParams },
+      schema: {
+        tags,
+        summary: "The draft's review request (404 without one)",
+        params: ReviewDraftParams,
+      },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       return send(request, reply, 200, await reviews.read(request.identity.user, id));
     },
   );
 
-  app.put(
+  api.put(
     '/api/records/:id/draft/review',
     {
       onRequest: acceptTypes,
       schema: {
         tags,
         summary: 'Choose the community to submit to (200, status created); If-Match honoured',
-        params: IdParams,
+        params: ReviewDraftParams,
         body: documentedBody(ReviewBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const view = await reviews.put(
         request.identity.user,
         id,
@@ -86,24 +76,24 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/records/:id/draft/review',
     {
       onRequest: acceptTypes,
       schema: {
         tags,
         summary: 'Remove the review (204); 400 while it is open',
-        params: IdParams,
+        params: ReviewDraftParams,
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       await reviews.delete(request.identity.user, id, request.headers['if-match']);
       return reply.status(204).send();
     },
   );
 
-  app.post(
+  api.post(
     '/api/records/:id/draft/actions/submit-review',
     {
       onRequest: acceptTypes,
@@ -111,12 +101,12 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
         tags,
         summary:
           'Submit for review (202); accepted and published at once when the caller may include directly',
-        params: IdParams,
-        body: documentedBody(SubmitBody),
+        params: ReviewDraftParams,
+        body: documentedBody(SubmitReviewBody),
       },
     },
     async (request, reply) => {
-      const { id } = request.params as z.infer<typeof IdParams>;
+      const { id } = request.params;
       const { view, nextHtml } = await reviews.submit(request.identity.user, id, request.body);
       return send(request, reply, 202, view, { next_html: nextHtml });
     },

@@ -3,6 +3,7 @@ import fastifyRateLimit, { normalizeIP, type FastifyRateLimitStore } from '@fast
 import crypto from 'node:crypto';
 import type { AttemptLimits, Config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { bodyFields } from '../../lib/http.js';
 import type { RateLimitsRepository } from './throttle.repository.js';
 
 /** The actions that guess or mint credentials, each throttled per account and per address. */
@@ -41,7 +42,7 @@ function databaseStore(repository: RateLimitsRepository) {
 /** The account an attempt is about: the e-mail address tried, or the signed-in person. */
 function accountOf(action: ThrottledAction, request: FastifyRequest): string | undefined {
   if (action === 'tokens') return request.identity.user && `user:${request.identity.user.id}`;
-  const email = (request.body as { email?: unknown } | undefined)?.email;
+  const email = bodyFields(request.body).email;
   // Spelled as the accounts service looks it up, so that case and spaces make no new account.
   return typeof email === 'string' ? `email:${email.trim().toLowerCase()}` : undefined;
 }

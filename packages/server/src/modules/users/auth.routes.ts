@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
+import { LoginBody, SignupBody } from '@cairn/shared';
+import { bodyFields } from '../../lib/http.js';
 import { documentedBody } from '../../lib/openapi.js';
 import type { Config } from '../../config.js';
 import { CSRF_COOKIE, ensureCsrfCookie, requireUser, SESSION_COOKIE } from '../../plugins/auth.js';
@@ -40,11 +41,11 @@ export function registerAuthRoutes(
         tags,
         summary: 'Log in with email and password; sets the session cookie',
         description: THROTTLED,
-        body: documentedBody(z.object({ email: z.string(), password: z.string() })),
+        body: documentedBody(LoginBody),
       },
     },
     async (request, reply) => {
-      const body = (request.body ?? {}) as { email?: unknown; password?: unknown };
+      const body = bodyFields(request.body);
       const user = await users.authenticate(body.email, body.password);
       await startSession(reply, user);
       return reply.send({ user: publicUser(user) });
@@ -59,13 +60,11 @@ export function registerAuthRoutes(
         tags,
         summary: 'Create an account and log in',
         description: THROTTLED,
-        body: documentedBody(
-          z.object({ email: z.string(), password: z.string(), name: z.string().optional() }),
-        ),
+        body: documentedBody(SignupBody),
       },
     },
     async (request, reply) => {
-      const body = (request.body ?? {}) as { email?: unknown; password?: unknown; name?: unknown };
+      const body = bodyFields(request.body);
       const user = await users.createUser({
         email: body.email,
         password: body.password,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { PreferencesBody } from '@cairn/shared';
+import { bodyFields } from '../../lib/http.js';
 import { documentedBody } from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
@@ -31,12 +32,12 @@ export function registerPreferenceRoutes(
         tags,
         summary: "Set the caller's preferences",
         description: `\`locale\`: the language of the pages, one of the site's languages (${deps.locales.join(', ')}); anything else is a 400 naming the field.`,
-        body: documentedBody(z.object({ locale: z.string() })),
+        body: documentedBody(PreferencesBody),
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const body = (request.body ?? {}) as { locale?: unknown };
+      const body = bodyFields(request.body);
       const locale = await deps.users.setLocale(user.id, body.locale, deps.locales);
       return { locale };
     },

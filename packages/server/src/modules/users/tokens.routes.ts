@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CreateTokenBody, TokenParams } from '@cairn/shared';
 import { documentedBody } from '../../lib/openapi.js';
 import { invenioTime } from '../records/records.presenter.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
 
 const tags = ['Cairn extension'];
-const TokenParams = z.object({ id: z.string().describe('Token id, as listed') });
 
 function presentToken(t: {
   id: number;
@@ -47,7 +47,7 @@ export function registerTokenRoutes(app: FastifyInstance, users: UsersService): 
         summary: 'Create a personal access token (201); the secret is shown only in this answer',
         description:
           'Throttled per person and per client address (CAIRN_RATE_LIMIT_TOKENS_*): past either limit the answer is 429 with Retry-After.',
-        body: documentedBody(z.object({ name: z.string().optional() })),
+        body: documentedBody(CreateTokenBody),
       },
     },
     async (request, reply) => {
@@ -57,14 +57,16 @@ export function registerTokenRoutes(app: FastifyInstance, users: UsersService): 
     },
   );
 
-  app.delete(
-    '/api/user/tokens/:id',
-    { schema: { tags, summary: 'Revoke a personal access token (204)', params: TokenParams } },
-    async (request, reply) => {
-      const user = requireUser(request);
-      const { id } = request.params as z.infer<typeof TokenParams>;
-      await users.revokeToken(user.id, id);
-      return reply.status(204).send();
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .delete(
+      '/api/user/tokens/:id',
+      { schema: { tags, summary: 'Revoke a personal access token (204)', params: TokenParams } },
+      async (request, reply) => {
+        const user = requireUser(request);
+        const { id } = request.params;
+        await users.revokeToken(user.id, id);
+        return reply.status(204).send();
+      },
+    );
 }

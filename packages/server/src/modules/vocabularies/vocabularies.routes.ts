@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { VocabularyItemParams, VocabularySearchQuery, VocabularyTypeParams } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, requestLocale, VND_TYPE } from '../../lib/http.js';
-import { facet, searchQuery } from '../../lib/openapi.js';
+import { documentedBody, documentedQuery } from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
 import type { VocabularyItemsService } from './indexed/items.service.js';
 import { isIndexedType } from './indexed/kinds.js';
 import { presentItem, presentItemHits, requireAdmin } from './indexed/items.routes.js';
 import {
-  VOCABULARY_SORTS,
+  EntrySchema,
   type VocabulariesService,
   type VocabularyEntry,
 } from './vocabularies.service.js';
@@ -18,11 +19,11 @@ import {
 } from './vocabularies.presenter.js';
 
 const VOCABULARY_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const ENTRY_BODY = documentedBody(
+  EntrySchema,
+  'An entry of a small vocabulary; names, affiliations, funders, awards and subjects take the item of their own routes',
+);
 const acceptVocabularyTypes = acceptOnly(VOCABULARY_TYPES);
-const TypeParams = z.object({
-  type: z.string().describe('Vocabulary type, e.g. languages, licenses, resourcetypes'),
-});
-const ItemParams = TypeParams.extend({ id: z.string().describe('Entry id, e.g. cc-by-4.0') });
 
 export interface VocabulariesRouteDeps {
   config: Config;
@@ -33,6 +34,7 @@ export interface VocabulariesRouteDeps {
 /** InvenioRDM's generic vocabularies resource, read-only. */
 export function registerVocabularyRoutes(app: FastifyInstance, deps: VocabulariesRouteDeps): void {
   const { config, vocabularies, items } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const base = (vocabulary: string) =>
     `${config.siteUrl}/api/vocabularies/${encodeURIComponent(vocabulary)}`;
   const tags = ['Vocabularies'];
@@ -48,33 +50,29 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     return { type, locale, present };
   }
 
-  app.get(
+  api.get(
     '/api/vocabularies/:type',
     {
       onRequest: acceptVocabularyTypes,
       schema: {
         tags,
         summary: 'Search a vocabulary (q or suggest, tags, sort, page, size)',
-        params: TypeParams,
-        querystring: searchQuery(VOCABULARY_SORTS, {
-          suggest: z.string().max(500).describe('Typed text (not together with q)'),
-          tags: facet(),
-        }),
+        params: VocabularyTypeParams,
+        querystring: documentedQuery(VocabularySearchQuery),
       },
     },
     async (request, reply) => {
-      const { type: vocabulary } = request.params as z.infer<typeof TypeParams>;
+      const { type: vocabulary } = request.params;
       const { type, locale, present } = presenter(request);
       // Subjects and the other large vocabularies answer here too, from their own index.
       if (isIndexedType(vocabulary)) {
-        const found = await items.search(vocabulary, request.query as Record<string, unknown>);
+        const found = await items.search(vocabulary, request.query);
         return reply.type(type).send(presentItemHits(found, base(vocabulary), type));
       }
-      const result = await vocabularies.search(
-        vocabulary,
-        request.query as Record<string, unknown>,
-        { locale, fallbackLocale: config.defaultLocale },
-      );
+      const result = await vocabularies.search(vocabulary, request.query, {
+        locale,
+        fallbackLocale: config.defaultLocale,
+      });
       const hits = { hits: result.entries.map(present), total: result.total };
       const links = searchLinks(base(vocabulary), result.params, result.total);
       // InvenioRDM's localized search has no aggregations.
@@ -88,14 +86,14 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     },
   );
 
-  app.get(
+  api.get(
     '/api/vocabularies/:type/:id',
     {
       onRequest: acceptVocabularyTypes,
-      schema: { tags, summary: 'Read one vocabulary entry', params: ItemParams },
+      schema: { tags, summary: 'Read one vocabulary entry', params: VocabularyItemParams },
     },
     async (request, reply) => {
-      const { type: vocabulary, id } = request.params as z.infer<typeof ItemParams>;
+      const { type: vocabulary, id } = request.params;
       const { type, present } = presenter(request);
       if (isIndexedType(vocabulary)) {
         return reply
@@ -106,12 +104,19 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     },
   );
 
-  app.post(
+  api.post(
     '/api/vocabularies/:type',
-    { schema: { tags, summary: 'Create a vocabulary entry (admins; 201)', params: TypeParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Create a vocabulary entry (admins; 201)',
+        params: VocabularyTypeParams,
+        body: ENTRY_BODY,
+      },
+    },
     async (request, reply) => {
       requireAdmin(request);
-      const { type: vocabulary } = request.params as z.infer<typeof TypeParams>;
+      const { type: vocabulary } = request.params;
       if (isIndexedType(vocabulary)) {
         const item = await items.create(vocabulary, request.body);
         return reply.code(201).send(presentItem(item, base(vocabulary)));
@@ -121,12 +126,19 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     },
   );
 
-  app.put(
+  api.put(
     '/api/vocabularies/:type/:id',
-    { schema: { tags, summary: 'Replace a vocabulary entry (admins)', params: ItemParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Replace a vocabulary entry (admins)',
+        params: VocabularyItemParams,
+        body: ENTRY_BODY,
+      },
+    },
     async (request, reply) => {
       requireAdmin(request);
-      const { type: vocabulary, id } = request.params as z.infer<typeof ItemParams>;
+      const { type: vocabulary, id } = request.params;
       if (isIndexedType(vocabulary)) {
         const item = await items.update(vocabulary, id, request.body);
         return reply.send(presentItem(item, base(vocabulary)));
@@ -136,12 +148,18 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/vocabularies/:type/:id',
-    { schema: { tags, summary: 'Delete a vocabulary entry (admins; 204)', params: ItemParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a vocabulary entry (admins; 204)',
+        params: VocabularyItemParams,
+      },
+    },
     async (request, reply) => {
       requireAdmin(request);
-      const { type: vocabulary, id } = request.params as z.infer<typeof ItemParams>;
+      const { type: vocabulary, id } = request.params;
       if (isIndexedType(vocabulary)) await items.delete(vocabulary, id);
       else await vocabularies.delete(vocabulary, id);
       return reply.code(204).send();

@@ -1,3 +1,4 @@
+import { VOCABULARY_SORTS } from '@cairn/shared';
 import { z } from 'zod';
 import { AppError, pidDoesNotExist } from '../../errors.js';
 import { zodErrorItems } from '../../lib/zod-errors.js';
@@ -28,7 +29,7 @@ export const CHECKED_TYPES = new Set([
 const CACHE_MS = 60_000;
 
 /** What an admin sends to create or replace an entry of a small vocabulary. */
-const EntrySchema = z
+export const EntrySchema = z
   .object({
     id: entryId(),
     title: localized,
@@ -39,9 +40,6 @@ const EntrySchema = z
     type: z.string().optional(),
   })
   .strict();
-
-/** Sort options of InvenioRDM's generic vocabularies endpoint. */
-export const VOCABULARY_SORTS = ['bestmatch', 'title'] as const;
 
 /** One page of a vocabulary search, with the parameters its links are built from. */
 export interface VocabularyHits {

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { RecordExportParams } from '@cairn/shared';
 import type { Config } from '../../../config.js';
 import { AppError } from '../../../errors.js';
 import type { VocabulariesService } from '../../vocabularies/vocabularies.service.js';
@@ -60,16 +62,19 @@ export function registerRecordExportRoutes(
   app: FastifyInstance,
   deps: ExportDeps & { records: RecordsService },
 ): void {
-  app.get('/records/:id/export/:format', async (request, reply) => {
-    const { id, format: name } = request.params as { id: string; format: string };
-    const format = exportFormatByName(name);
-    if (!format) throw new AppError('NOT_FOUND');
-    const result = await deps.records.readRecord(request.identity.user, id);
-    if ('redirect' in result) return reply.redirect(`/records/${result.redirect}/export/${name}`);
-    reply.header(
-      'content-disposition',
-      `attachment; filename=${result.row.id}.${format.extension}`,
-    );
-    return sendExport(reply, result, format, deps);
-  });
+  const params = { schema: { params: RecordExportParams } };
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get('/records/:id/export/:format', params, async (request, reply) => {
+      const { id, format: name } = request.params;
+      const format = exportFormatByName(name);
+      if (!format) throw new AppError('NOT_FOUND');
+      const result = await deps.records.readRecord(request.identity.user, id);
+      if ('redirect' in result) return reply.redirect(`/records/${result.redirect}/export/${name}`);
+      reply.header(
+        'content-disposition',
+        `attachment; filename=${result.row.id}.${format.extension}`,
+      );
+      return sendExport(reply, result, format, deps);
+    });
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IndexedItemParams, indexedSearchQuery } from '@cairn/shared';
 import type { Config } from '../../../config.js';
 import { permissionDenied } from '../../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../../lib/http.js';
-import { documentedBody, facet, searchQuery } from '../../../lib/openapi.js';
+import { documentedBody, documentedQuery } from '../../../lib/openapi.js';
 import { searchLinks } from '../../../lib/search.js';
 import { requireUser } from '../../../plugins/auth.js';
 import type { ItemHits, StoredItem, VocabularyItemsService } from './items.service.js';
@@ -11,7 +12,6 @@ import { INDEXED_KINDS, INDEXED_TYPES, type IndexedType } from './kinds.js';
 
 const ITEM_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptItemTypes = acceptOnly(ITEM_TYPES);
-const IdParams = z.object({ id: z.string().describe('Item id (URL-encode ids that hold "/")') });
 
 export interface ItemRouteDeps {
   config: Config;
@@ -49,6 +49,7 @@ export function requireAdmin(request: FastifyRequest): void {
  */
 export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
   const { config, items } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   for (const type of INDEXED_TYPES) {
     const kind = INDEXED_KINDS[type];
     const base = `${config.siteUrl}${kind.root}`;
@@ -58,19 +59,19 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
       tags,
       summary: `Search ${type} (q or suggest, tags${filterNote}, sort, page, size)`,
     });
-    app.get(
+    api.get(
       `${kind.root}/:id`,
       {
         onRequest: acceptItemTypes,
-        schema: { tags, summary: `Read one of the ${type}`, params: IdParams },
+        schema: { tags, summary: `Read one of the ${type}`, params: IndexedItemParams },
       },
       async (request, reply) => {
-        const { id } = request.params as z.infer<typeof IdParams>;
+        const { id } = request.params;
         const item = await items.read(type, id);
         return reply.type(negotiate(request, ITEM_TYPES)).send(presentItem(item, base));
       },
     );
-    app.post(
+    api.post(
       kind.root,
       {
         schema: {
@@ -85,28 +86,34 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
         return reply.code(201).send(presentItem(item, base));
       },
     );
-    app.put(
+    api.put(
       `${kind.root}/:id`,
       {
         schema: {
           tags,
           summary: `Replace one of the ${type} (admins)`,
-          params: IdParams,
+          params: IndexedItemParams,
           body: documentedBody(kind.schema),
         },
       },
       async (request, reply) => {
         requireAdmin(request);
-        const { id } = request.params as z.infer<typeof IdParams>;
+        const { id } = request.params;
         return reply.send(presentItem(await items.update(type, id, request.body), base));
       },
     );
-    app.delete(
+    api.delete(
       `${kind.root}/:id`,
-      { schema: { tags, summary: `Delete one of the ${type} (admins; 204)`, params: IdParams } },
+      {
+        schema: {
+          tags,
+          summary: `Delete one of the ${type} (admins; 204)`,
+          params: IndexedItemParams,
+        },
+      },
       async (request, reply) => {
         requireAdmin(request);
-        const { id } = request.params as z.infer<typeof IdParams>;
+        const { id } = request.params;
         await items.delete(type, id);
         return reply.code(204).send();
       },
@@ -124,18 +131,16 @@ export function registerItemSearch(
   schema: { tags: string[]; summary: string },
 ): void {
   const kind = INDEXED_KINDS[type];
-  const querystring = searchQuery(['bestmatch', kind.sortName], {
-    suggest: z.string().max(500).describe('Typed text (not together with q)'),
-    tags: facet(),
-    ...(kind.facetParam ? { [kind.facetParam]: facet() } : {}),
-  });
-  app.get(
-    path,
-    { onRequest: acceptItemTypes, schema: { ...schema, querystring } },
-    async (request, reply) => {
-      const accepted = negotiate(request, ITEM_TYPES);
-      const result = await items.search(type, request.query as Record<string, unknown>);
-      return reply.type(accepted).send(presentItemHits(result, base, accepted));
-    },
-  );
+  const querystring = documentedQuery(indexedSearchQuery(kind.sortName, kind.facetParam));
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      path,
+      { onRequest: acceptItemTypes, schema: { ...schema, querystring } },
+      async (request, reply) => {
+        const accepted = negotiate(request, ITEM_TYPES);
+        const result = await items.search(type, request.query);
+        return reply.type(accepted).send(presentItemHits(result, base, accepted));
+      },
+    );
 }

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test/app.js';
+
+/** Routes under /api that are not part of the REST API: the reference page and the bench baseline. */
+const NOT_DOCUMENTED = new Set([
+  '/api/docs',
+  '/api/docs/openapi.json',
+  '/api/docs/reference.js',
+  '/api/hello',
+]);
+
+/**
+ * Operations that take no body: actions named by their URL alone, as in InvenioRDM, and the
+ * refusals of methods a resource does not support.
+ */
+const BODYLESS = new Set([
+  'POST /api/auth/logout',
+  'POST /api/records/{id}/draft',
+  'POST /api/records/{id}/draft/actions/publish',
+  'POST /api/records/{id}/draft/actions/files-import',
+  'POST /api/records/{id}/draft/pids/{scheme}',
+  'POST /api/records/{id}/versions',
+  'POST /api/records/{id}/draft/files/{*}',
+  'POST /api/requests',
+]);
+
+type Operation = `${string} ${string}`;
+
+/**
+ * The API routes Fastify registered, read from its route tree: each line is a path segment,
+ * indented four characters per level below its parent, with the methods of the route that ends
+ * there. A wildcard is printed without the slash before it.
+ */
+function registeredOperations(tree: string): Set<Operation> {
+  const operations = new Set<Operation>();
+  const prefixes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^((?:[│ ] {3})*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    const segment = match[2]!;
+    const parent = prefixes[depth - 1] ?? '';
+    const path = segment === '*' && !parent.endsWith('/') ? `${parent}/*` : parent + segment;
+    prefixes[depth] = path;
+    prefixes.length = depth + 1;
+    if (!path.startsWith('/api/') || NOT_DOCUMENTED.has(path)) continue;
+    for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
+      operations.add(`${method} ${openApiPath(path)}`);
+    }
+  }
+  return operations;
+}
+
+/** Fastify's `/:id/*` spelled as OpenAPI spells it: `/{id}/{*}`. */
+function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
+}
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let doc: { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    doc = (await t.request({ method: 'GET', url: '/api/docs/openapi.json' })).json();
+  });
+  afterAll(() => t.close());
+
+  const documented = (): Set<Operation> =>
+    new Set(
+      Object.entries(doc.paths).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method): Operation => `${method.toUpperCase()} ${path}`),
+      ),
+    );
+
+  it('lists exactly the API routes the server answers', () => {
+    const registered = registeredOperations(t.app.printRoutes({ commonPrefix: false }));
+    // Fastify answers HEAD wherever there is a GET; the document lists HEAD only where the
+    // route registers it itself (file downloads, which answer without reading the file).
+    const withoutImplicitHead = [...registered].filter(
+      (op) => !op.startsWith('HEAD ') || documented().has(op),
+    );
+    expect(registered.size).toBeGreaterThan(50);
+    expect(new Set(withoutImplicitHead)).toEqual(documented());
+  });
+
+  it('gives every operation that takes a body the schema of that body', () => {
+    const missing = [...documented()].filter((op) => {
+      const [method, path] = op.split(' ') as [string, string];
+      if (!['POST', 'PUT', 'PATCH'].includes(method) || BODYLESS.has(op)) return false;
+      return doc.paths[path]![method.toLowerCase()]!.requestBody === undefined;
+    });
+    expect(missing).toEqual([]);
+  });
+});

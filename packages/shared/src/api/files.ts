@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { idParams } from './common.js';
+
+export const FilesOwnerParams = idParams('Record or draft id, e.g. ha4g3-7x208');
+
+/** A file's key is the rest of the path, slashes included (folders). */
+export const FileKeyParams = FilesOwnerParams.extend({
+  '*': z.string().describe('File key, then an optional suffix such as /content or /commit'),
+});
+
+/** `POST …/draft/files`: the files to create, each in one of InvenioRDM's transfer types. */
+export const InitFilesBody = z.array(
+  z.object({
+    key: z.string().describe('File name; "/" between folders; at most 1024 bytes'),
+    size: z.int().min(0).optional(),
+    checksum: z.string().describe('md5:<hex>').optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    transfer: z
+      .object({
+        type: z.enum(['L', 'M']),
+        parts: z.int().min(1).optional(),
+        part_size: z.int().min(1).optional(),
+      })
+      .optional(),
+  }),
+);
+
+/** Raw bytes: a file's content, one part of a multipart upload, a logo. */
+export const BinaryBody = z.string().meta({ format: 'binary' });
+
+/** `PUT …/files/{key}`: the file's own metadata, which InvenioRDM keeps beside its content. */
+export const FileMetadataBody = z.object({
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+});
