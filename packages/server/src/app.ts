@@ -15,6 +15,8 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { decodeQueryComponent, parseClientJson } from './lib/client-text.js';
+import { isRecord } from './lib/http.js';
+import { ERROR_RESPONSES } from './lib/openapi.js';
 import { refuseUnstorableParameters } from './plugins/client-input.js';
 import { registerBodyIdleTimeout } from './plugins/body-timeout.js';
 import { registerAuth } from './plugins/auth.js';
@@ -131,8 +133,13 @@ export async function buildApp(
   });
 
   // Only the REST API belongs in the OpenAPI document; pages and assets are for browsers.
+  // Every API route answers errors in the contract's error body.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) route.schema = { ...route.schema, hide: true };
+    else if (!route.schema?.hide) {
+      const responses = isRecord(route.schema?.response) ? route.schema.response : {};
+      route.schema = { ...route.schema, response: { ...ERROR_RESPONSES, ...responses } };
+    }
   });
   await registerSecurityHeaders(app, config, services.store);
   await app.register(fastifyCookie);

@@ -39,7 +39,7 @@ export function acceptOnly(supported: readonly string[]): onRequestHookHandler {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorBodySchema } from '@cairn/shared';
 
 /** The schema as JSON Schema for the OpenAPI document, as a client would send it. */
 function describe(schema: z.core.$ZodType): Record<string, unknown> {
@@ -32,3 +33,42 @@ export function documentedQuery(
     ),
   );
 }
+
+/** The schema each documented response stands for, so that tests can hold answers to it. */
+const contracts = new WeakMap<object, z.ZodType>();
+
+/**
+ * A response for the OpenAPI document: described by `schema`, but not checked on every answer
+ * (that would parse each record twice in production). The test app checks every JSON answer
+ * against the schema its route documents for the status (`responseContract`).
+ */
+export function documentedResponse(schema: z.ZodType, description: string): z.ZodType<unknown> {
+  const documented = z.unknown().meta({ ...describe(schema), description });
+  contracts.set(documented, schema);
+  return documented;
+}
+
+/** A success without a body (204). */
+export function noContent(description: string): z.ZodType<unknown> {
+  return z.null().meta({ description });
+}
+
+/**
+ * The schema a route documents for an answer with `status`: the exact status first, then its
+ * class (`4XX`), as Fastify picks them.
+ */
+export function responseContract(
+  responses: Record<string, unknown> | undefined,
+  status: number,
+): z.ZodType | undefined {
+  const documented = responses?.[String(status)] ?? responses?.[`${String(status)[0]}XX`];
+  return typeof documented === 'object' && documented !== null
+    ? contracts.get(documented)
+    : undefined;
+}
+
+/** What every API route may answer besides its successes. */
+export const ERROR_RESPONSES = {
+  '4XX': documentedResponse(ErrorBodySchema, "Refused: the contract's error body"),
+  '5XX': documentedResponse(ErrorBodySchema, 'The server failed or is not available'),
+};

@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type AppOptions } from '../app.js';
+import { responseContract } from '../lib/openapi.js';
 import { loadConfig, type Config } from '../config.js';
 import type { DatabaseObserver, Engine } from '../database/database.js';
 import { createServices, type Services } from '../services.js';
@@ -51,6 +52,29 @@ const RAISED_RATE_LIMITS: Record<string, string> = {
   CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: '1000000',
 };
 
+/**
+ * Every JSON answer of an API route is parsed with the schema its route documents for that status
+ * (`documentedResponse`), so that each route test is also a test of the contract the web app and
+ * other clients read. An answer that does not match fails the request with the schema's issues.
+ */
+function holdAnswersToTheirContract(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || !/json/.test(String(reply.getHeader('content-type')))) {
+      return payload;
+    }
+    const contract = responseContract(
+      request.routeOptions.schema?.response as Record<string, unknown> | undefined,
+      reply.statusCode,
+    );
+    if (!contract) return payload;
+    const parsed = contract.safeParse(JSON.parse(payload));
+    if (parsed.success) return payload;
+    const where = `${request.method} ${request.routeOptions.url ?? request.url} ${reply.statusCode}`;
+    console.error(`The answer of ${where} breaks its documented schema:`, parsed.error.issues);
+    throw new Error(`The answer of ${where} breaks its documented schema`);
+  });
+}
+
 /** The real app on a fresh database of `engine`, without the web pages. */
 export async function createTestApp(
   engine: Engine,
@@ -71,6 +95,7 @@ export async function createTestApp(
   );
   const services = await createServices(config, database.handle);
   const app = await buildApp(services, { logger: options.logger ?? false });
+  holdAnswersToTheirContract(app);
   options.beforeReady?.(app);
   await app.ready();
   return {

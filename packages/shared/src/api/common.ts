@@ -49,3 +49,36 @@ export const CommentPayload = z.object({
     format: z.literal('html').optional(),
   }),
 });
+
+/*
+ * Response schemas describe the slice of each answer that clients of this project read. Objects
+ * are loose: unknown keys are kept, so the web app can send a draft back with every field it does
+ * not edit, and the server may add fields without breaking a client. The server's tests parse
+ * every answer of a route with the schema the route documents.
+ */
+
+/** One item of the wire `errors` list: `{field, messages, severity?, description?}`. */
+export const FieldErrorSchema = z.looseObject({
+  field: z.string(),
+  messages: z.array(z.string()),
+  severity: z.string().optional(),
+  description: z.string().optional(),
+});
+
+/** The body of every 4xx and 5xx answer. */
+export const ErrorBodySchema = z.looseObject({
+  status: z.number().optional(),
+  message: z.string().optional(),
+  errors: z.array(FieldErrorSchema).optional(),
+  code: z.string().optional(),
+});
+
+/** InvenioRDM's search envelope around `item`: `{hits: {hits, total}}` and its links. */
+export const hitsOf = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    hits: z.looseObject({ hits: z.array(item), total: z.number() }),
+    links: z.record(z.string(), z.string()).optional(),
+  });
+
+/** A vocabulary entry's title or description in one language or several. */
+export const TitlesSchema = z.record(z.string(), z.string());

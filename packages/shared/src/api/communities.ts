@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { facet, idParams, searchQuery } from './common.js';
+import { facet, hitsOf, idParams, searchQuery } from './common.js';
 
 export const COMMUNITY_ROLES = ['owner', 'manager', 'curator', 'reader'] as const;
 export const COMMUNITY_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
@@ -71,3 +71,71 @@ export const MembersBody = z.object({
 });
 export const AddMembersBody = MembersBody.required({ role: true });
 export const RemoveMembersBody = MembersBody.pick({ members: true });
+
+/** What the caller may do with a community (its `ui.permissions` in the vnd form). */
+export const CommunityPermissionsSchema = z.looseObject({
+  can_include_directly: z.boolean().optional(),
+  can_submit_record: z.boolean().optional(),
+});
+
+/**
+ * An InvenioRDM community; in the vnd form its `ui` carries the caller's view. A community that
+ * was deleted appears in a record's or request's `expanded` as a ghost: its id and `is_ghost`.
+ */
+export const CommunityJsonSchema = z.looseObject({
+  id: z.string(),
+  slug: z.string().optional(),
+  is_ghost: z.boolean().optional(),
+  metadata: z
+    .looseObject({
+      title: z.string().optional(),
+      description: z.string().optional(),
+      curation_policy: z.string().optional(),
+      website: z.string().optional(),
+      type: z.looseObject({ id: z.string() }).optional(),
+    })
+    .prefault({}),
+  access: z
+    .looseObject({
+      visibility: z.string().optional(),
+      members_visibility: z.string().optional(),
+      record_submission_policy: z.string().optional(),
+      review_policy: z.string().optional(),
+    })
+    .prefault({}),
+  /** A themed community is a verified one (the Verified badge). */
+  theme: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+  /** Cairn extension: the community has its own deposit form, reached from its page. */
+  upload_form: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+  links: z
+    .looseObject({
+      self: z.string().optional(),
+      self_html: z.string().optional(),
+      logo: z.string().optional(),
+      records: z.string().optional(),
+      members: z.string().optional(),
+      public_members: z.string().optional(),
+    })
+    .prefault({}),
+  ui: z
+    .looseObject({
+      permissions: CommunityPermissionsSchema.optional(),
+      has_logo: z.boolean().optional(),
+      /** The caller's role in the community; absent for non-members. */
+      membership_role: z.string().optional(),
+      type: z.looseObject({ title_l10n: z.string().optional() }).optional(),
+    })
+    .optional(),
+});
+export type CommunityJson = z.infer<typeof CommunityJsonSchema>;
+
+export const CommunityHitsSchema = hitsOf(CommunityJsonSchema);
+export type CommunityHits = z.infer<typeof CommunityHitsSchema>;
+
+/** A member; only the members' own list names roles, as in InvenioRDM. */
+export const MemberJsonSchema = z.looseObject({
+  id: z.string(),
+  member: z.looseObject({ id: z.string(), name: z.string().optional() }),
+  role: z.string().optional(),
+});
+export const MemberHitsSchema = hitsOf(MemberJsonSchema);

@@ -32,3 +32,52 @@ export const BinaryBody = z.string().meta({ format: 'binary' });
 export const FileMetadataBody = z.object({
   metadata: z.record(z.string(), z.unknown()).nullable(),
 });
+
+/** A presigned URL of one part of a multipart upload. */
+export const PartLinkSchema = z.looseObject({
+  part: z.number(),
+  url: z.string(),
+  expiration: z.string().optional(),
+});
+export type PartLink = z.infer<typeof PartLinkSchema>;
+
+/** One file of a draft or record. */
+export const FileItemSchema = z.looseObject({
+  key: z.string(),
+  size: z.number().nullish(),
+  checksum: z.string().nullish(),
+  status: z.string().optional(),
+  mimetype: z.string().nullish(),
+  transfer: z
+    .looseObject({
+      type: z.string().optional(),
+      parts: z.number().nullish(),
+      part_size: z.number().nullish(),
+    })
+    .optional(),
+  links: z
+    .looseObject({
+      self: z.string().optional(),
+      content: z.string().optional(),
+      commit: z.string().optional(),
+      parts: z.array(PartLinkSchema).optional(),
+    })
+    .prefault({}),
+});
+export type FileItem = z.infer<typeof FileItemSchema>;
+
+/** The files of a draft or record. */
+export const FilesListSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  default_preview: z.string().nullable().optional(),
+  entries: z.array(FileItemSchema).optional(),
+});
+export type FilesList = z.infer<typeof FilesListSchema>;
+
+/** `GET …/files/{key}/parts`, a Cairn extension: the parts received so far and those missing. */
+export const ReceivedPartsSchema = z.looseObject({
+  key: z.string(),
+  received: z.array(z.looseObject({ part: z.number(), size: z.number(), checksum: z.string() })),
+  missing: z.array(z.number()),
+});
+export type ReceivedParts = z.infer<typeof ReceivedPartsSchema>;

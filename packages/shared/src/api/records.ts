@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { RecordDataSchema } from '../domain/index.js';
-import { BooleanFilter, facet, idParams, searchQuery } from './common.js';
+import {
+  BooleanFilter,
+  facet,
+  FieldErrorSchema,
+  hitsOf,
+  idParams,
+  TitlesSchema,
+  searchQuery,
+} from './common.js';
 
 /** Sort options of the records search, as InvenioRDM names them. */
 export const RECORD_SORTS = [
@@ -56,3 +64,72 @@ export const DraftBody = RecordDataSchema.partial().extend({
     })
     .optional(),
 });
+
+const VocabularyRefSchema = z.looseObject({
+  id: z.string(),
+  title: TitlesSchema.optional(),
+});
+
+const PersonOrOrgSchema = z.looseObject({
+  type: z.string().optional(),
+  name: z.string().optional(),
+  given_name: z.string().optional(),
+  family_name: z.string().optional(),
+});
+
+export const CreatorJsonSchema = z.looseObject({ person_or_org: PersonOrOrgSchema.optional() });
+export type CreatorJson = z.infer<typeof CreatorJsonSchema>;
+
+const RecordMetadataSchema = z.looseObject({
+  title: z.string().optional(),
+  creators: z.array(CreatorJsonSchema).optional(),
+  publication_date: z.string().optional(),
+  resource_type: VocabularyRefSchema.optional(),
+});
+
+const RecordLinksSchema = z.looseObject({
+  self: z.string().optional(),
+  self_html: z.string().optional(),
+  publish: z.string().optional(),
+  record_html: z.string().optional(),
+  preview_html: z.string().optional(),
+  versions: z.string().optional(),
+  latest_html: z.string().optional(),
+});
+
+const RecordFilesSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  count: z.number().optional(),
+  entries: z.record(z.string(), z.unknown()).optional(),
+});
+
+const RecordUiSchema = z.looseObject({
+  publication_date_l10n_long: z.string().optional(),
+  resource_type: z.looseObject({ title_l10n: z.string().optional() }).optional(),
+});
+
+/** A draft or a published record as the API returns it. */
+export const RecordJsonSchema = z.looseObject({
+  id: z.string(),
+  revision_id: z.number().optional(),
+  status: z.string().optional(),
+  is_draft: z.boolean().optional(),
+  is_published: z.boolean().optional(),
+  updated: z.string().optional(),
+  links: RecordLinksSchema.prefault({}),
+  metadata: RecordMetadataSchema.prefault({}),
+  access: z.record(z.string(), z.unknown()).optional(),
+  files: RecordFilesSchema.optional(),
+  pids: z.record(z.string(), z.unknown()).optional(),
+  custom_fields: z.record(z.string(), z.unknown()).optional(),
+  errors: z.array(FieldErrorSchema).optional(),
+  ui: RecordUiSchema.optional(),
+  versions: z
+    .looseObject({ index: z.number().optional(), is_latest: z.boolean().optional() })
+    .optional(),
+});
+export type RecordJson = z.infer<typeof RecordJsonSchema>;
+
+/** A search over records, drafts or versions. */
+export const RecordHitsSchema = hitsOf(RecordJsonSchema);
+export type RecordHits = z.infer<typeof RecordHitsSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BooleanFilter, facet, Flag, idParams, searchQuery } from './common.js';
+import { BooleanFilter, facet, Flag, hitsOf, idParams, searchQuery } from './common.js';
 
 export const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
 
@@ -19,3 +19,70 @@ export const RequestActionParams = RequestIdParams.extend({
 export const RequestCommentParams = RequestIdParams.extend({
   commentId: z.string().describe('Comment (event) uuid'),
 });
+
+/** `expanded.created_by` of InvenioRDM: a person's display name, never their e-mail address. */
+const PersonStubSchema = z.looseObject({
+  id: z.string().optional(),
+  is_ghost: z.boolean().optional(),
+  profile: z.looseObject({ full_name: z.string().optional() }).optional(),
+});
+
+/** An invenio-requests request; `expanded` with `?expand=1`. */
+export const RequestJsonSchema = z.looseObject({
+  id: z.string(),
+  number: z.string().optional(),
+  title: z.string().optional(),
+  type: z.string(),
+  status: z.string(),
+  is_closed: z.boolean().optional(),
+  created: z.string().optional(),
+  created_by: z.looseObject({ user: z.string().optional() }).optional(),
+  receiver: z.looseObject({ community: z.string().optional() }).optional(),
+  topic: z.looseObject({ record: z.string().optional() }).nullable().optional(),
+  links: z.looseObject({
+    self: z.string(),
+    self_html: z.string().optional(),
+    /** Where the deposit editor goes after submitting: the request or the record page. */
+    next_html: z.string().optional(),
+    comments: z.string(),
+    timeline: z.string(),
+    actions: z.record(z.string(), z.string()).prefault({}),
+  }),
+  expanded: z
+    .looseObject({
+      created_by: PersonStubSchema.optional(),
+      receiver: z
+        .looseObject({
+          slug: z.string().optional(),
+          is_ghost: z.boolean().optional(),
+          metadata: z.looseObject({ title: z.string().optional() }).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+export type RequestJson = z.infer<typeof RequestJsonSchema>;
+export const RequestHitsSchema = hitsOf(RequestJsonSchema);
+
+/** A comment (`C`) or log event (`L`) of a request's timeline. */
+export const TimelineEventSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  payload: z
+    .looseObject({ content: z.string().optional(), event: z.string().optional() })
+    .prefault({}),
+  created: z.string().optional(),
+  updated: z.string().optional(),
+  revision_id: z.number().optional(),
+  created_by: z.looseObject({ user: z.string().optional() }).optional(),
+  permissions: z
+    .looseObject({
+      can_update_comment: z.boolean().optional(),
+      can_delete_comment: z.boolean().optional(),
+    })
+    .prefault({}),
+  links: z.looseObject({ self: z.string() }),
+  expanded: z.looseObject({ created_by: PersonStubSchema.optional() }).optional(),
+});
+export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
+export const TimelineSchema = hitsOf(TimelineEventSchema);

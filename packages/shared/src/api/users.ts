@@ -6,3 +6,18 @@ export const CreateTokenBody = z.object({ name: z.string().optional() });
 export const LoginBody = z.object({ email: z.string(), password: z.string() });
 export const SignupBody = LoginBody.extend({ name: z.string().optional() });
 export const PreferencesBody = z.object({ locale: z.string() });
+
+/** A personal access token as listed: never its secret. */
+export const TokenSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  created: z.string(),
+  last_used: z.string().nullable().optional(),
+});
+export type Token = z.infer<typeof TokenSchema>;
+export const TokenListSchema = z.looseObject({
+  hits: z.looseObject({ hits: z.array(TokenSchema) }),
+});
+/** A token just created: the only answer that carries its secret. */
+export const CreatedTokenSchema = TokenSchema.extend({ token: z.string() });
+export type CreatedToken = z.infer<typeof CreatedTokenSchema>;

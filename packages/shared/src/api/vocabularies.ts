@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { facet, idParams, searchQuery } from './common.js';
+import { facet, hitsOf, idParams, TitlesSchema, searchQuery } from './common.js';
 
 /** Sort options of InvenioRDM's generic vocabularies endpoint. */
 export const VOCABULARY_SORTS = ['bestmatch', 'title'] as const;
@@ -25,3 +25,55 @@ export const indexedSearchQuery = (sortName: string, facetParam?: string) =>
     tags: facet(),
     ...(facetParam ? { [facetParam]: facet() } : {}),
   });
+
+/** An entry of a small vocabulary in the vnd form: its title in the asked language. */
+export const VocabularyHitSchema = z.looseObject({
+  id: z.string(),
+  title_l10n: z.string(),
+  description_l10n: z.string().optional(),
+  props: z.record(z.string(), z.unknown()).optional(),
+  tags: z.array(z.string()).optional(),
+});
+export type VocabularyHit = z.infer<typeof VocabularyHitSchema>;
+export const VocabularyHitsSchema = hitsOf(VocabularyHitSchema);
+
+const IdentifierSchema = z.looseObject({ scheme: z.string(), identifier: z.string() });
+
+/** A subject, funder or award as `/api/subjects|funders|awards` answer (JSON or vnd). */
+export const ItemHitSchema = z.looseObject({
+  id: z.string(),
+  name: z.string().optional(),
+  subject: z.string().optional(),
+  scheme: z.string().optional(),
+  acronym: z.string().optional(),
+  number: z.string().optional(),
+  title: TitlesSchema.optional(),
+  funder: z.looseObject({ id: z.string(), name: z.string().optional() }).optional(),
+  identifiers: z.array(IdentifierSchema).optional(),
+});
+export type ItemHit = z.infer<typeof ItemHitSchema>;
+export const ItemHitsSchema = hitsOf(ItemHitSchema);
+
+/** A person of the names vocabulary (`GET /api/names`), ORCID-backed. */
+export const NameHitSchema = z.looseObject({
+  id: z.string(),
+  name: z.string().optional(),
+  given_name: z.string().optional(),
+  family_name: z.string().optional(),
+  identifiers: z.array(IdentifierSchema).default([]),
+  affiliations: z
+    .array(z.looseObject({ id: z.string().optional(), name: z.string().optional() }))
+    .default([]),
+});
+export type NameHit = z.infer<typeof NameHitSchema>;
+
+/** An organisation of the affiliations vocabulary (`GET /api/affiliations`), ROR-backed. */
+export const AffiliationHitSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  acronym: z.string().optional(),
+  country_name: z.string().optional(),
+  location_name: z.string().optional(),
+  identifiers: z.array(IdentifierSchema).default([]),
+});
+export type AffiliationHit = z.infer<typeof AffiliationHitSchema>;

@@ -56,7 +56,9 @@ describe.each(ENGINES)('health on %s', (engine) => {
       expect(doc.paths[path].get.tags).toEqual(['Cairn extension']);
       expect(doc.paths[path].get.security).toEqual([]);
     }
-    expect(Object.keys(doc.paths['/api/health/ready'].get.responses)).toEqual(['200', '503']);
+    expect(Object.keys(doc.paths['/api/health/ready'].get.responses)).toEqual(
+      expect.arrayContaining(['200', '503']),
+    );
   });
 
   it('leaves probes out of the info log, unlike other requests', () => {
