@@ -8,17 +8,17 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { SafeHtml } from '../../components/SafeHtml';
 import { PagePagination } from '../../components/PagePagination';
-import { roleKey } from '../deposit/community/CommunityBadges';
+import { roleKey } from '../shared/community-roles';
 import {
   COMMUNITY_RECORDS_PAGE_SIZE,
   useCommunity,
   membersScopeOf,
   useCommunityMembers,
   useCommunityRecords,
-  type CommunityJson,
 } from './api';
-import { CommunityLogo } from './CommunityLogo';
-import { CurationPolicy } from './CurationPolicy';
+import type { CommunityJson } from '../shared/communities';
+import { CommunityLogo } from '../shared/CommunityLogo';
+import { CurationPolicy } from '../shared/CurationPolicy';
 import { VerifiedBadge } from './VerifiedBadge';
 
 /** `/communities/:slug`: the community, its records, its curation policy and its members. */

@@ -11,7 +11,7 @@ export interface ServerErrorOptions<T extends FieldValues> {
 }
 
 /**
- * Puts an account call's field errors under the matching inputs and returns the message for the
+ * Puts a form's server-side field errors under the matching inputs and returns the message for the
  * top of the form, or null when every error found its field.
  */
 export function applyServerErrors<T extends FieldValues>(
