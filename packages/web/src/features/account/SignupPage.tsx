@@ -33,7 +33,7 @@ export function SignupPage() {
       setFormError(
         applyServerErrors(form.setError, error, {
           fields: FIELDS,
-          conflictField: 'email',
+          takenField: 'email',
           fallbackMessage: t('account.failed'),
         }),
       );

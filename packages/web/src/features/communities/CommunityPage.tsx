@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, List, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { ApiError, serverMessageOf } from '../../api/client';
+import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { formatCreatorName } from '../../api/records';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
@@ -141,7 +141,7 @@ function CommunityMembers({ community }: { community: CommunityJson }) {
       ) : members.isPending ? (
         <PageLoader label={t('app.loading')} />
       ) : members.isError ? (
-        members.error instanceof ApiError && members.error.status === 403 ? (
+        errorCodeOf(members.error) === 'PERMISSION_DENIED' ? (
           <Text>{t('communities.membersHidden')}</Text>
         ) : (
           <ErrorNotice
