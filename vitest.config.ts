@@ -11,6 +11,10 @@ export default defineConfig({
       : ['default'],
     projects: [
       {
+        // The lint configuration's own rules: which file may import what.
+        test: { name: 'config', include: ['eslint.config.test.js'] },
+      },
+      {
         resolve: { alias },
         test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'] },
       },

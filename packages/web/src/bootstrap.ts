@@ -43,12 +43,11 @@ export const BootstrapSchema = z.object({
     { resourcetypes: [] },
   ),
   draft: lenient('draft', RecordJsonSchema.nullable().default(null), null),
-  /** What the signed-in person may do with the page's draft (a new upload: everything). */
-  permissions: lenient('permissions', DraftPermissionsSchema.prefault({}), {
-    can_manage: true,
-    can_new_version: true,
-    can_delete_draft: true,
-  }),
+  /**
+   * What the signed-in person may do with the page's draft (a new upload: everything). Not
+   * lenient: permissions that cannot be read must not turn into every permission granted.
+   */
+  permissions: DraftPermissionsSchema.prefault({}),
   record: lenient('record', RecordJsonSchema.nullable().default(null), null),
   error: lenient(
     'error',
@@ -90,21 +89,35 @@ export async function readStreamedDraft(doc: Document, id: string): Promise<Reco
 }
 
 /**
+ * The page's bootstrap is there but cannot be read (cut short, damaged on the way, or not the shape
+ * this version of the app knows). The app then shows a page saying so rather than run on defaults,
+ * which would grant every permission on the page's draft.
+ */
+export class UnreadableBootstrapError extends Error {
+  override name = 'UnreadableBootstrapError';
+}
+
+/**
  * Reads the JSON the server injects into the page once. Without it (tests, `vite dev`) the app
- * runs on defaults: no user, default config, nothing preloaded.
+ * runs on defaults: no user, default config, nothing preloaded. Throws
+ * {@link UnreadableBootstrapError} when it is there but cannot be read.
  */
 export function readBootstrap(doc: Document): Bootstrap {
   const text = doc.getElementById(BOOTSTRAP_ELEMENT_ID)?.textContent;
-  let raw: unknown = {};
-  if (text) {
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      console.error('The bootstrap JSON is not valid JSON:', error);
-    }
+  if (!text) return BootstrapSchema.parse({});
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new UnreadableBootstrapError('The bootstrap is not valid JSON.', { cause: error });
   }
   const parsed = BootstrapSchema.safeParse(raw);
-  return parsed.success ? parsed.data : BootstrapSchema.parse({});
+  if (!parsed.success) {
+    throw new UnreadableBootstrapError('The bootstrap is not what the app expects.', {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
 }
 
 export const BootstrapContext = createContext<Bootstrap>(BootstrapSchema.parse({}));

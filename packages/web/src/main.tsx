@@ -6,7 +6,8 @@ import { createQueryClient, seedQueryCache } from './app/query-client';
 import { AppRoutes } from './app/AppRoutes';
 import { createAppHistory, GuardedRouter } from './app/GuardedRouter';
 import { preloadPage } from './app/routes';
-import { readBootstrap } from './bootstrap';
+import { BootstrapErrorPage } from './app/BootstrapErrorPage';
+import { BootstrapSchema, readBootstrap, UnreadableBootstrapError } from './bootstrap';
 import { readCookie } from './api/client';
 import {
   createI18n,
@@ -18,7 +19,17 @@ import {
 
 // First, so that the page's code downloads while the bootstrap is read.
 preloadPage(window.location.pathname);
-const bootstrap = readBootstrap(document);
+// A bootstrap that cannot be read leaves the page's user and permissions unknown: the app shows
+// only a page that says so, in the language the browser prefers.
+let unreadable = false;
+let bootstrap = BootstrapSchema.parse({});
+try {
+  bootstrap = readBootstrap(document);
+} catch (error) {
+  if (!(error instanceof UnreadableBootstrapError)) throw error;
+  console.error(error);
+  unreadable = true;
+}
 const language = pickLanguage(
   bootstrap.config.locales,
   bootstrap.config.defaultLocale,
@@ -44,9 +55,13 @@ if (!container) throw new Error('index.html has no #root element.');
 createRoot(container).render(
   <StrictMode>
     <AppProviders bootstrap={bootstrap} queryClient={queryClient} i18n={i18n}>
-      <GuardedRouter history={createAppHistory()}>
-        <AppRoutes />
-      </GuardedRouter>
+      {unreadable ? (
+        <BootstrapErrorPage href={window.location.href} />
+      ) : (
+        <GuardedRouter history={createAppHistory()}>
+          <AppRoutes />
+        </GuardedRouter>
+      )}
     </AppProviders>
   </StrictMode>,
 );

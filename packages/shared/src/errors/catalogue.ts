@@ -14,10 +14,8 @@ export const ERROR_CATALOGUE = {
     message: `JSON nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays is not accepted.`,
   },
   INVALID_QUERY: { status: 400, message: 'Invalid querystring parameters.' },
-  INVALID_QUERY_SYNTAX: { status: 400, message: 'Invalid query string syntax.' },
   INVALID_VOCABULARY_VALUE: { status: 400, message: 'Invalid value.' },
   PID_ALREADY_EXISTS: { status: 400, message: 'A PID already exists for type doi' },
-  EXTERNAL_PID_REQUIRED: { status: 400, message: 'External identifier value is required.' },
   OPEN_REVIEW_BLOCKS_PUBLISH: {
     status: 400,
     message:
@@ -33,7 +31,6 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: { status: 404, message: 'Not found.' },
   PID_DOES_NOT_EXIST: { status: 404, message: 'The persistent identifier does not exist.' },
   PID_NOT_REGISTERED: { status: 404, message: 'The persistent identifier is not registered.' },
-  DRAFT_NOT_FOUND: { status: 404, message: 'The persistent identifier does not exist.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method is not allowed for the requested URL.' },
   NOT_ACCEPTABLE: { status: 406, message: "Invalid 'Accept' header." },
   EMAIL_TAKEN: { status: 409, message: 'An account with this email address already exists.' },

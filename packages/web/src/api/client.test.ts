@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, stubFetch, stubFetchSequence } from '../test/fetch';
-import { ApiClient, ApiError, toRequestPath } from './client';
+import { ApiClient, ApiError, errorCodeOf, toRequestPath } from './client';
 
 const client = new ApiClient({ csrfCookieName: 'csrftoken', csrfHeaderName: 'X-CSRFToken' });
 
@@ -51,6 +51,19 @@ describe('ApiClient', () => {
       hasServerMessage: true,
       errors: [{ field: 'metadata.title', messages: ['Missing data for required field.'] }],
     });
+  });
+
+  it('gives the code of a failed call, and none for a code this app does not know', async () => {
+    stubFetchSequence(
+      jsonResponse(412, { status: 412, message: 'Stale.', code: 'REVISION_MISMATCH' }),
+      jsonResponse(418, { status: 418, message: 'A teapot.', code: 'TEAPOT' }),
+    );
+    const stale = await client.get('/api/records/x/draft').catch((caught: unknown) => caught);
+    const unknown = await client.get('/api/records/x/draft').catch((caught: unknown) => caught);
+
+    expect(errorCodeOf(stale)).toBe('REVISION_MISMATCH');
+    expect(errorCodeOf(unknown)).toBeUndefined();
+    expect(errorCodeOf(new Error('Failed to fetch'))).toBeUndefined();
   });
 
   it('does not take an error page for a server message', async () => {

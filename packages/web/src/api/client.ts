@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE, type ErrorCode } from '@cairn/shared';
 import { z } from 'zod';
 import { FieldErrorSchema, type FieldError } from './records';
 
@@ -17,7 +18,13 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number;
   readonly errors?: FieldError[];
-  readonly code?: string;
+  /**
+   * The catalogue's code for the failure, which the app branches on rather than on `status`: one
+   * status stands for several failures (a 404 is an unknown record, file or community). Absent
+   * when no Cairn answered (a proxy's error page, no answer) or the code is one this app does not
+   * know.
+   */
+  readonly code?: ErrorCode;
   /**
    * Whether `message` came from the server. Banners show a server message instead of their default
    * text, but never a transport error such as "Failed to fetch".
@@ -27,7 +34,7 @@ export class ApiError extends Error {
   constructor(
     status: number,
     message: string,
-    details: { errors?: FieldError[]; code?: string; hasServerMessage?: boolean } = {},
+    details: { errors?: FieldError[]; code?: ErrorCode; hasServerMessage?: boolean } = {},
   ) {
     super(message);
     this.status = status;
@@ -160,7 +167,8 @@ function toApiError(response: Response, body: unknown): ApiError {
   if (!parsed.success) {
     return new ApiError(response.status, response.statusText || `HTTP ${response.status}`);
   }
-  const { message, errors, code } = parsed.data;
+  const { message, errors } = parsed.data;
+  const code = isErrorCode(parsed.data.code) ? parsed.data.code : undefined;
   return new ApiError(
     response.status,
     message ?? (response.statusText || `HTTP ${response.status}`),
@@ -170,6 +178,15 @@ function toApiError(response: Response, body: unknown): ApiError {
       hasServerMessage: message !== undefined && message !== '',
     },
   );
+}
+
+function isErrorCode(code: string | undefined): code is ErrorCode {
+  return code !== undefined && Object.hasOwn(ERROR_CATALOGUE, code);
+}
+
+/** The catalogue's code of a failed API call, undefined for any other failure. */
+export function errorCodeOf(error: unknown): ErrorCode | undefined {
+  return error instanceof ApiError ? error.code : undefined;
 }
 
 /** The server's own words for a failure, when it sent any (never a transport error text). */

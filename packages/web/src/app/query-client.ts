@@ -3,7 +3,7 @@ import { matchPath } from 'react-router';
 import { ApiError } from '../api/client';
 import type { Bootstrap } from '../bootstrap';
 import { draftKeys } from '../features/deposit/api';
-import { recordKeys } from '../features/records/api';
+import { recordKeys } from '../features/shared/records-api';
 
 export function createQueryClient(): QueryClientType {
   return new QueryClient({

@@ -1,4 +1,6 @@
+import { ERROR_CATALOGUE, type ErrorCode } from '@cairn/shared';
 import { vi } from 'vitest';
+import type { FieldError } from '../api/records';
 
 export interface RecordedRequest {
   method: string;
@@ -38,6 +40,18 @@ export function stubFetchSequence(...responses: Response[]): RecordedRequest[] {
     if (!response) throw new Error(`Unexpected request: ${request.method} ${request.url}`);
     return response;
   });
+}
+
+/**
+ * The answer Cairn gives for `code`: the catalogue's status and message (or `message`), the code,
+ * and any `errors` or further keys in `extra`.
+ */
+export function errorResponse(
+  code: ErrorCode,
+  extra: { message?: string; errors?: FieldError[]; [key: string]: unknown } = {},
+): Response {
+  const { status, message } = ERROR_CATALOGUE[code];
+  return jsonResponse(status, { status, message, code, ...extra });
 }
 
 export function jsonResponse(status: number, body?: unknown): Response {

@@ -8,7 +8,7 @@ import { browser, toSafeNextPath } from '../../browser';
 import { PasswordField } from '../../components/form/PasswordField';
 import { TextField } from '../../components/form/TextField';
 import { useLogin, type LoginRequest } from './api';
-import { applyServerErrors } from './server-errors';
+import { applyServerErrors } from '../shared/server-errors';
 
 const FIELDS = ['email', 'password'] as const;
 

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../browser';
 import { ADA } from '../../test/builders';
-import { jsonResponse, stubFetchSequence } from '../../test/fetch';
+import { errorResponse, jsonResponse, stubFetchSequence } from '../../test/fetch';
 import { descriptionOf, renderApp } from '../../test/renderApp';
 
 function signUp(name: string, email: string, password: string) {
@@ -15,7 +15,7 @@ function signUp(name: string, email: string, password: string) {
 describe('SignupPage', () => {
   it('shows an email address already taken under the email input', async () => {
     stubFetchSequence(
-      jsonResponse(409, { status: 409, message: 'This email address is already registered.' }),
+      errorResponse('EMAIL_TAKEN', { message: 'This email address is already registered.' }),
     );
     renderApp({ path: '/signup', bootstrap: { user: null } });
 

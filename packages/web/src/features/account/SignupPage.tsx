@@ -8,7 +8,7 @@ import { browser, toSafeNextPath } from '../../browser';
 import { PasswordField } from '../../components/form/PasswordField';
 import { TextField } from '../../components/form/TextField';
 import { useSignup, type SignupRequest } from './api';
-import { applyServerErrors } from './server-errors';
+import { applyServerErrors } from '../shared/server-errors';
 
 const FIELDS = ['name', 'email', 'password'] as const;
 
@@ -33,7 +33,7 @@ export function SignupPage() {
       setFormError(
         applyServerErrors(form.setError, error, {
           fields: FIELDS,
-          conflictField: 'email',
+          takenField: 'email',
           fallbackMessage: t('account.failed'),
         }),
       );

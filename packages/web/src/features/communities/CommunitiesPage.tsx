@@ -22,9 +22,9 @@ import {
   COMMUNITY_SORTS,
   useCommunities,
   type CommunitiesQuery,
-  type CommunityJson,
 } from './api';
-import { CommunityLogo } from './CommunityLogo';
+import type { CommunityJson } from '../shared/communities';
+import { CommunityLogo } from '../shared/CommunityLogo';
 import { VerifiedBadge } from './VerifiedBadge';
 
 /** The search lives in the address, so a reload or a shared link shows the same page. */

@@ -2,23 +2,23 @@ import { Anchor, Badge, Group, List, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { ApiError, serverMessageOf } from '../../api/client';
+import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { formatCreatorName } from '../../api/records';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { SafeHtml } from '../../components/SafeHtml';
 import { PagePagination } from '../../components/PagePagination';
-import { roleKey } from '../deposit/community/CommunityBadges';
+import { roleKey } from '../shared/community-roles';
 import {
   COMMUNITY_RECORDS_PAGE_SIZE,
   useCommunity,
   membersScopeOf,
   useCommunityMembers,
   useCommunityRecords,
-  type CommunityJson,
 } from './api';
-import { CommunityLogo } from './CommunityLogo';
-import { CurationPolicy } from './CurationPolicy';
+import type { CommunityJson } from '../shared/communities';
+import { CommunityLogo } from '../shared/CommunityLogo';
+import { CurationPolicy } from '../shared/CurationPolicy';
 import { VerifiedBadge } from './VerifiedBadge';
 
 /** `/communities/:slug`: the community, its records, its curation policy and its members. */
@@ -141,7 +141,7 @@ function CommunityMembers({ community }: { community: CommunityJson }) {
       ) : members.isPending ? (
         <PageLoader label={t('app.loading')} />
       ) : members.isError ? (
-        members.error instanceof ApiError && members.error.status === 403 ? (
+        errorCodeOf(members.error) === 'PERMISSION_DENIED' ? (
           <Text>{t('communities.membersHidden')}</Text>
         ) : (
           <ErrorNotice

@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { RadioGroupField } from '../../components/form/RadioGroupField';
 import { SelectField } from '../../components/form/SelectField';
 import { TextField } from '../../components/form/TextField';
-import { applyServerErrors } from '../account/server-errors';
+import { applyServerErrors } from '../shared/server-errors';
 import { useCreateCommunity, type NewCommunity } from './api';
 
 const FIELDS = [

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { CommunityJson } from './api';
+import type { CommunityJson } from '../shared/communities';
 
 /** Communities with a theme enabled are Verified, as InvenioRDM's community picker marks them. */
 export function VerifiedBadge({ community }: { community: CommunityJson }) {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildRecord } from '../../test/builders';
-import { jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
+import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 
 const SITE = 'http://127.0.0.1:5000';
@@ -215,7 +215,7 @@ describe('CommunityPage', () => {
           review_policy: 'members',
         },
       }),
-      jsonResponse(403, { status: 403, message: 'Permission denied.' }),
+      errorResponse('PERMISSION_DENIED'),
     );
     renderApp({ path: '/communities/seabirds' });
 

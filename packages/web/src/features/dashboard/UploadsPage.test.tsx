@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildDraft, buildRecord } from '../../test/builders';
-import { jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
+import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 
 function page(hits: unknown[], total = hits.length) {
@@ -124,7 +124,7 @@ describe('UploadsPage', () => {
   it('says what went wrong when a new version cannot be made', async () => {
     stubFetchSequence(
       page([buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } })]),
-      jsonResponse(403, { status: 403, message: 'Permission denied.' }),
+      errorResponse('PERMISSION_DENIED'),
     );
     renderApp({ path: '/me/uploads' });
 

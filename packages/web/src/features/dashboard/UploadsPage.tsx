@@ -19,8 +19,9 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { SearchForm } from '../../components/SearchForm';
 import { PagePagination } from '../../components/PagePagination';
-import { UPLOADS_PAGE_SIZE, useOpenDraft, useUserRecords, type UploadsQuery } from './api';
-import { useVersionLabel } from '../records/useVersionLabel';
+import { useOpenDraft } from '../shared/records-api';
+import { useVersionLabel } from '../shared/useVersionLabel';
+import { UPLOADS_PAGE_SIZE, useUserRecords, type UploadsQuery } from './api';
 
 const SORTS = ['updated-desc', 'updated-asc', 'newest', 'oldest', 'bestmatch'] as const;
 const FILTERS = ['all', 'published', 'draft'] as const;

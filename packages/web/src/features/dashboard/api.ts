@@ -1,5 +1,5 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { RecordJsonSchema, RecordSearchResultSchema } from '../../api/records';
+import { useQuery } from '@tanstack/react-query';
+import { RecordSearchResultSchema } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 
 export const UPLOADS_PAGE_SIZE = 10;
@@ -36,19 +36,5 @@ export function useUserRecords(query: UploadsQuery) {
         }),
       ),
     placeholderData: (previous) => previous,
-  });
-}
-
-/**
- * Opens a draft from a published record: `new-version` (POST …/versions) or `edit`
- * (POST …/draft). Either answers the draft, whose id the form then opens.
- */
-export function useOpenDraft() {
-  const client = useApiClient();
-  return useMutation({
-    mutationFn: async ({ id, kind }: { id: string; kind: 'new-version' | 'edit' }) => {
-      const path = `/api/records/${encodeURIComponent(id)}/${kind === 'edit' ? 'draft' : 'versions'}`;
-      return RecordJsonSchema.parse(await client.post(path, undefined, { query: { expand: '1' } }));
-    },
   });
 }

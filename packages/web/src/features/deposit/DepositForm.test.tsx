@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { PublicConfigSchema } from '@cairn/shared';
 import { browser } from '../../browser';
 import { buildDraft, buildRecord } from '../../test/builders';
-import { jsonResponse } from '../../test/fetch';
+import { errorResponse, jsonResponse } from '../../test/fetch';
 import { descriptionOf, renderApp } from '../../test/renderApp';
 import { stubFetchWithVocabularies as stubFetchSequence } from './creators/test-responses';
 
@@ -274,8 +274,7 @@ describe('DepositForm', () => {
 
   it('explains a save refused because the draft changed elsewhere', async () => {
     stubFetchSequence(
-      jsonResponse(412, {
-        status: 412,
+      errorResponse('REVISION_MISMATCH', {
         message: "Revision id provided(1) doesn't match record's one(2)",
       }),
     );

@@ -34,7 +34,7 @@ export function DepositPage() {
     content = <PageLoader label={t('app.loading')} />;
   } else if (draft.isError) {
     content =
-      draft.error instanceof ApiError && draft.error.status === 404 ? (
+      draft.error instanceof ApiError && draft.error.code === 'PID_DOES_NOT_EXIST' ? (
         <PublishedWithoutDraft id={id} error={draft.error} />
       ) : (
         <ErrorNotice title={t('deposit.loadFailed')} message={serverMessageOf(draft.error)} />

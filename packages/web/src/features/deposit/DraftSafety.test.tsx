@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildDraft } from '../../test/builders';
-import { jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
+import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 import { createDraftJournal } from './draft-journal';
 
@@ -60,7 +60,7 @@ describe('conflicts', () => {
       metadata: { ...buildDraft().metadata, title: 'Title from the other tab' },
     });
     const requests = stubFetchSequence(
-      jsonResponse(412, { status: 412, message: "Revision id provided(1) doesn't match" }),
+      errorResponse('REVISION_MISMATCH', { message: "Revision id provided(1) doesn't match" }),
       jsonResponse(200, theirs),
       jsonResponse(200, { ...theirs, revision_id: 6 }),
     );
@@ -88,10 +88,7 @@ describe('conflicts', () => {
       revision_id: 5,
       metadata: { ...buildDraft().metadata, title: 'Title from the other tab' },
     });
-    stubFetchSequence(
-      jsonResponse(412, { status: 412, message: 'Precondition failed' }),
-      jsonResponse(200, theirs),
-    );
+    stubFetchSequence(errorResponse('REVISION_MISMATCH'), jsonResponse(200, theirs));
     openDraft('conf2-00002');
     typeTitle('My title');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

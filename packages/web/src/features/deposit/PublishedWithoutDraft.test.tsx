@@ -1,11 +1,10 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ADA, buildDraft, buildRecord } from '../../test/builders';
-import { jsonResponse, stubFetch } from '../../test/fetch';
+import { errorResponse, jsonResponse, stubFetch } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 
 const ID = 'pubd1-00001';
-const NOT_FOUND = { status: 404, message: 'The persistent identifier does not exist.' };
 
 function publishedRecord(owner: string) {
   return buildRecord({
@@ -25,7 +24,7 @@ describe('the editor of a published record without a draft', () => {
         return jsonResponse(201, { ...draft, is_published: true, status: 'published' });
       }
       if (request.url.startsWith(`/api/records/${ID}/draft`))
-        return opened ? jsonResponse(200, draft) : jsonResponse(404, NOT_FOUND);
+        return opened ? jsonResponse(200, draft) : errorResponse('PID_DOES_NOT_EXIST');
       return jsonResponse(200, publishedRecord(ADA.id));
     });
     renderApp({ path: `/uploads/${ID}` });
@@ -44,7 +43,7 @@ describe('the editor of a published record without a draft', () => {
   it('tells anyone else that the draft could not be loaded', async () => {
     stubFetch((request) =>
       request.url.startsWith(`/api/records/${ID}/draft`)
-        ? jsonResponse(404, NOT_FOUND)
+        ? errorResponse('PID_DOES_NOT_EXIST')
         : jsonResponse(200, publishedRecord('99')),
     );
     renderApp({ path: `/uploads/${ID}` });

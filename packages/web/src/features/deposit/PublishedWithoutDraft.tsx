@@ -6,9 +6,8 @@ import { serverMessageOf } from '../../api/client';
 import { useBootstrap } from '../../bootstrap';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
-import { useOpenDraft } from '../dashboard/api';
-import { isOwner, landingView } from '../records/landing';
-import { useRecord } from '../records/api';
+import { isOwner, landingView } from '../shared/landing';
+import { useOpenDraft, useRecord } from '../shared/records-api';
 import { draftKeys } from './api';
 
 /**

@@ -514,5 +514,5 @@ export function useDepositController({
 }
 
 function isConflict(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 412;
+  return error instanceof ApiError && error.code === 'REVISION_MISMATCH';
 }

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, List, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { identifierOf, l10n, personName, type Person } from './landing';
+import { identifierOf, l10n, personName, type Person } from '../shared/landing';
 
 /** How many people show at first, and how many more each "Show more" adds. */
 export const PEOPLE_PAGE = 25;

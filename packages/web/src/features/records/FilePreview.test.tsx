@@ -4,7 +4,7 @@ import { buildDraft } from '../../test/builders';
 import { stubFetch } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 import { parseDelimited, previewKind } from './FilePreview';
-import type { FileEntry } from './landing';
+import type { FileEntry } from '../shared/landing';
 
 const ID = 'abcde-12345';
 const PREFIX_BYTES = 64 * 1024;

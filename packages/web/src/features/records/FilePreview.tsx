@@ -5,7 +5,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { renderMarkdown } from '../../lib/markdown';
 import { PageLoader } from '../../components/PageLoader';
 import { useFilePrefix } from './api';
-import type { FileEntry } from './landing';
+import type { FileEntry } from '../shared/landing';
 
 /** Bytes read for a text, CSV or Markdown preview: enough for a screenful, never the whole file. */
 const PREFIX_BYTES = 64 * 1024;

@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useBootstrap } from '../../bootstrap';
 import { formatBytes } from '../../lib/format-bytes';
 import { FilePreview, firstPreview, previewKind } from './FilePreview';
-import { canReadFiles, type LandingRecord } from './landing';
+import { canReadFiles, type LandingRecord } from '../shared/landing';
 import { PagePagination } from '../../components/PagePagination';
 
 export const FILES_PAGE_SIZE = 25;

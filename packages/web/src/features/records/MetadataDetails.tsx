@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SafeHtml } from '../../components/SafeHtml';
 import { PeopleList } from './CreatorsList';
-import { identifierUrl, l10n, type LandingMetadata, type SchemedId } from './landing';
+import { identifierUrl, l10n, type LandingMetadata, type SchemedId } from '../shared/landing';
 
 function Term({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { serverMessageOf } from '../../api/client';
-import { useOpenDraft } from '../dashboard/api';
+import { useOpenDraft } from '../shared/records-api';
 
 /**
  * Edit and New version on a landing page, for the record's owner (the page decides who that is;

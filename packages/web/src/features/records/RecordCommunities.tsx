@@ -1,8 +1,8 @@
 import { Anchor, Group, List, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useRecordCommunities } from '../communities/api';
-import { CommunityLogo } from '../communities/CommunityLogo';
+import { CommunityLogo } from '../shared/CommunityLogo';
+import { useRecordCommunities } from '../shared/communities';
 
 /** The communities the record belongs to, each with its logo and a link to its page. */
 export function RecordCommunities({ id }: { id: string }) {

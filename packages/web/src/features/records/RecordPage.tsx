@@ -9,16 +9,16 @@ import { useBootstrap } from '../../bootstrap';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { SafeHtml } from '../../components/SafeHtml';
-import { useRecord } from './api';
+import { useRecord } from '../shared/records-api';
 import { CitationBox } from './CitationBox';
 import { PeopleList } from './CreatorsList';
 import { ExportLinks } from './ExportLinks';
 import { FilesSection } from './FilesSection';
-import { isOwner, landingView, l10n, type LandingRecord } from './landing';
+import { isOwner, landingView, l10n, type LandingRecord } from '../shared/landing';
 import { MetadataDetails } from './MetadataDetails';
 import { OwnerActions } from './OwnerActions';
 import { RecordCommunities } from './RecordCommunities';
-import { useVersionLabel } from './useVersionLabel';
+import { useVersionLabel } from '../shared/useVersionLabel';
 import { VersionsList } from './VersionsList';
 
 /** `/records/:id`, the landing page; `?preview=1` shows the draft, as InvenioRDM links it. */

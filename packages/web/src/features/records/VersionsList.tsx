@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useVersions, VERSIONS_PAGE_SIZE } from './api';
-import { useVersionLabel } from './useVersionLabel';
+import { useVersionLabel } from '../shared/useVersionLabel';
 
 /** The record's published versions, newest first, the latest marked and this one in bold. */
 export function VersionsList({ id }: { id: string }) {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildDraft, buildRecord } from '../../test/builders';
-import { jsonResponse, stubFetch, type RecordedRequest } from '../../test/fetch';
+import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
 
 const SITE = 'http://127.0.0.1:5000';
@@ -88,7 +88,7 @@ function serve(state: ServerState): RecordedRequest[] {
       return jsonResponse(200, { hits: { hits: state.events, total: state.events.length } });
     if (req.method === 'GET' && path === '/api/records/abcde-12345/draft')
       return state.draft === false
-        ? jsonResponse(404, { status: 404, message: 'The draft does not exist.' })
+        ? errorResponse('PID_DOES_NOT_EXIST')
         : jsonResponse(200, buildDraft({ metadata: { title: 'Gannet colony counts' } }));
     if (req.method === 'GET' && path === '/api/records/abcde-12345')
       return jsonResponse(200, buildRecord({ metadata: { title: 'Gannet colony counts' } }));
@@ -215,10 +215,7 @@ describe('RequestPage', () => {
     expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 
     state.failures = {
-      [`POST /api/requests/${ID}/comments`]: jsonResponse(403, {
-        status: 403,
-        message: 'Permission denied.',
-      }),
+      [`POST /api/requests/${ID}/comments`]: errorResponse('PERMISSION_DENIED'),
     };
     fireEvent.change(box, { target: { value: 'Added the README.\nSee v2.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Comment' }));
@@ -271,7 +268,7 @@ describe('RequestPage', () => {
   });
 
   it('says so when the request cannot be seen', async () => {
-    stubFetch(() => jsonResponse(403, { status: 403, message: 'Permission denied.' }));
+    stubFetch(() => errorResponse('PERMISSION_DENIED'));
     renderApp({ path: `/me/requests/${ID}` });
     expect(await screen.findByText('The request could not be loaded.')).toBeTruthy();
     expect(screen.getByText('Permission denied.')).toBeTruthy();

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { ApiError, serverMessageOf } from '../../api/client';
+import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { useRequest, useRequestTopic, type RequestJson } from './api';
@@ -120,7 +120,7 @@ function RequestRecord({ requestId, recordId }: { requestId: string; recordId: s
         <PageLoader label={t('app.loading')} />
       ) : topic.isError ? (
         <Text>
-          {topic.error instanceof ApiError && topic.error.status === 403
+          {errorCodeOf(topic.error) === 'PERMISSION_DENIED'
             ? t('requests.recordHidden')
             : (serverMessageOf(topic.error) ?? t('requests.recordLoadFailed'))}
         </Text>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ApiError } from '../../api/client';
+import { errorCodeOf } from '../../api/client';
 import { RecordJsonSchema, type RecordJson } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 
@@ -123,7 +123,7 @@ export function useRequestTopic(requestId: string, recordId: string | undefined)
       try {
         return { isDraft: true, record: RecordJsonSchema.parse(await client.get(`${path}/draft`)) };
       } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 404) throw error;
+        if (errorCodeOf(error) !== 'PID_DOES_NOT_EXIST') throw error;
       }
       return { isDraft: false, record: RecordJsonSchema.parse(await client.get(path)) };
     },

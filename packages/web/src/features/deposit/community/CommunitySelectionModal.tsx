@@ -16,7 +16,7 @@ import {
 import { COMMUNITY_PAGE_SIZE } from '@cairn/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CurationPolicy } from '../../communities/CurationPolicy';
+import { CurationPolicy } from '../../shared/CurationPolicy';
 import { useCommunitySearch, type CommunityScope } from './api';
 import { CommunityBadges, CommunityLogo } from './CommunityBadges';
 import {

@@ -9,7 +9,7 @@ import { AppProviders } from '../../../app/AppProviders';
 import { createQueryClient } from '../../../app/query-client';
 import { createI18n } from '../../../i18n/i18n';
 import { buildBootstrap, buildDraft, buildRecord } from '../../../test/builders';
-import { jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
+import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
 import { FileUploader, type FileUploaderProps } from './FileUploader';
 import type { ResumeRecord, ResumeStore } from './resume-store';
 import { sendBytesWithFetch } from './test-send-bytes';
@@ -582,7 +582,7 @@ describe('FileUploader', () => {
   it('counts a 404 on deleting an interrupted upload as deleted', async () => {
     const requests = serve((r) =>
       r.method === 'DELETE'
-        ? jsonResponse(404, { status: 404, message: 'File with key half.bin not found.' })
+        ? errorResponse('NOT_FOUND', { message: 'File with key half.bin not found.' })
         : undefined,
     );
     const { user } = renderUploader({

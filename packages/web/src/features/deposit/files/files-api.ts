@@ -52,11 +52,14 @@ export const ReceivedPartsSchema = z.looseObject({
 });
 export type ReceivedParts = z.infer<typeof ReceivedPartsSchema>;
 
-/** Deletes a draft file; a 404 on deleting a pending or unfinished file counts as deleted. */
+/** Deletes a draft file; a file or draft already gone (404) counts as deleted. */
 export async function deleteFile(api: ApiClient, self: string): Promise<void> {
   try {
     await api.request(self, { method: 'DELETE' });
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    const gone =
+      error instanceof ApiError &&
+      (error.code === 'NOT_FOUND' || error.code === 'PID_DOES_NOT_EXIST');
+    if (!gone) throw error;
   }
 }

@@ -1,7 +1,7 @@
 import { MULTIPART_MAX_PART, planTransfer } from '@cairn/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../api/client';
-import { jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
+import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
 import { createLocalResumeStore, fingerprintOf, resumeKey } from './resume-store';
 import { sendBytesWithFetch } from './test-send-bytes';
 import type { SendBytes } from './transport';
@@ -78,7 +78,7 @@ function filesApi(
     }
     const match = /^\/api\/records\/r1\/draft\/files\/([^/]+)(?:\/(\w+))?(?:\/(\d+))?$/.exec(r.url);
     const file = match && files.get(decodeURIComponent(match[1]!));
-    if (!match || !file) return jsonResponse(404, { status: 404, message: 'Not found.' });
+    if (!match || !file) return errorResponse('NOT_FOUND');
     const action = `${r.method} ${match[2] ?? 'self'}`;
     if (action === 'GET self') return jsonResponse(200, itemOf(file));
     if (action === 'PUT content') return jsonResponse(200, itemOf(file));
@@ -195,9 +195,7 @@ describe('createUploadEngine', () => {
       refuse: (r) => {
         if (r.method !== 'POST' || !r.url.endsWith('/commit') || busy === 0) return undefined;
         busy--;
-        return jsonResponse(409, {
-          status: 409,
-          code: 'CONFLICT',
+        return errorResponse('CONFLICT', {
           message: 'File with key "big.bin" is being committed by another request.',
         });
       },

@@ -326,7 +326,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
       try {
         return await api.post(link);
       } catch (error) {
-        const busy = error instanceof ApiError && error.status === 409;
+        const busy = error instanceof ApiError && error.code === 'CONFLICT';
         if (!busy || attempt >= COMMIT_ATTEMPTS) throw error;
         await new Promise((resolve) =>
           setTimeout(resolve, settings.commitWaitMs ?? COMMIT_WAIT_MS),

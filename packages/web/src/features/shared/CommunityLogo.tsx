@@ -1,6 +1,6 @@
 import { Image } from '@mantine/core';
 import { toRequestPath } from '../../api/client';
-import type { CommunityJson } from './api';
+import type { CommunityJson } from './communities';
 
 /** The logo, when the community has one; decorative beside the title, so no alternative text. */
 export function CommunityLogo({ community, size }: { community: CommunityJson; size: number }) {
