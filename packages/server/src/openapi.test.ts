@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { documentedResponse } from './lib/openapi.js';
 import { createTestApp, type TestApp } from './test/app.js';
 
 /** Routes under /api that are not part of the REST API: the reference page and the bench baseline. */
@@ -91,5 +93,31 @@ describe('the OpenAPI document', () => {
       return doc.paths[path]![method.toLowerCase()]!.requestBody === undefined;
     });
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the test app', () => {
+  it('fails an answer that breaks the schema its route documents, and passes one that keeps it', async () => {
+    const Answer = documentedResponse(z.object({ id: z.string() }), 'An answer');
+    const t = await createTestApp(
+      'sqlite',
+      {},
+      {},
+      {
+        beforeReady(app) {
+          app.get('/api/kept', { schema: { response: { 200: Answer } } }, () => ({ id: 'a' }));
+          app.get('/api/broken', { schema: { response: { 200: Answer } } }, () => ({ id: 5 }));
+        },
+      },
+    );
+    const report = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect((await t.request({ method: 'GET', url: '/api/kept' })).json()).toEqual({ id: 'a' });
+      expect((await t.request({ method: 'GET', url: '/api/broken' })).statusCode).toBe(500);
+      expect(String(report.mock.calls[0]?.[0])).toContain('GET /api/broken 200 breaks');
+    } finally {
+      report.mockRestore();
+      await t.close();
+    }
   });
 });

@@ -61,15 +61,25 @@ export const CommentPayload = z.object({
 export const FieldErrorSchema = z.looseObject({
   field: z.string(),
   messages: z.array(z.string()),
-  severity: z.string().optional(),
+  severity: z.enum(['error', 'warning', 'info']).optional(),
   description: z.string().optional(),
+});
+
+/**
+ * One community a bulk call on a record's communities could not include or remove, as
+ * InvenioRDM lists them: `{community_id | community, message}`.
+ */
+export const CommunityErrorSchema = z.looseObject({
+  community_id: z.string().optional(),
+  community: z.string().optional(),
+  message: z.string(),
 });
 
 /** The body of every 4xx and 5xx answer. */
 export const ErrorBodySchema = z.looseObject({
   status: z.number().optional(),
   message: z.string().optional(),
-  errors: z.array(FieldErrorSchema).optional(),
+  errors: z.array(z.union([FieldErrorSchema, CommunityErrorSchema])).optional(),
   code: z.string().optional(),
 });
 

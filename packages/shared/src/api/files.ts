@@ -44,15 +44,15 @@ export type PartLink = z.infer<typeof PartLinkSchema>;
 /** One file of a draft or record. */
 export const FileItemSchema = z.looseObject({
   key: z.string(),
-  size: z.number().nullish(),
-  checksum: z.string().nullish(),
+  size: z.number().optional(),
+  checksum: z.string().optional(),
   status: z.string().optional(),
-  mimetype: z.string().nullish(),
+  mimetype: z.string().optional(),
   transfer: z
     .looseObject({
       type: z.string().optional(),
-      parts: z.number().nullish(),
-      part_size: z.number().nullish(),
+      parts: z.number().optional(),
+      part_size: z.number().optional(),
     })
     .optional(),
   links: z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BooleanFilter, facet, searchQuery } from './common.js';
+import { BooleanFilter, CommunityErrorSchema, facet, searchQuery } from './common.js';
+import { RequestJsonSchema } from './requests.js';
 import { COMMUNITY_SORTS } from './communities.js';
 
 /** At most this many communities in one inclusion or removal call (InvenioRDM's max_number_of_additions and max_number_of_removals). */
@@ -43,4 +44,31 @@ export const DefaultCommunityBody = z.object({
     .string()
     .nullable()
     .describe('A community of the record (uuid or slug); null or "" unsets'),
+});
+
+/** The communities a record's parent holds: their ids and the default one. */
+export const ParentCommunitiesSchema = z.looseObject({
+  id: z.string(),
+  communities: z
+    .looseObject({ ids: z.array(z.string()).optional(), default: z.string().nullish() })
+    .optional(),
+});
+
+/** `POST …/communities`: the inclusion requests opened, and the communities refused. */
+export const IncludeCommunitiesResultSchema = z.looseObject({
+  processed: z
+    .array(
+      z.looseObject({
+        community_id: z.string(),
+        request_id: z.string(),
+        request: RequestJsonSchema,
+      }),
+    )
+    .optional(),
+  errors: z.array(CommunityErrorSchema).optional(),
+});
+
+/** `DELETE …/communities`: the communities the record could not leave. */
+export const RemoveCommunitiesResultSchema = z.looseObject({
+  errors: z.array(CommunityErrorSchema).optional(),
 });

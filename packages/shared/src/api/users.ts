@@ -21,3 +21,13 @@ export const TokenListSchema = z.looseObject({
 /** A token just created: the only answer that carries its secret. */
 export const CreatedTokenSchema = TokenSchema.extend({ token: z.string() });
 export type CreatedToken = z.infer<typeof CreatedTokenSchema>;
+
+/** The signed-in person as the API shows them to themselves. */
+export const UserJsonSchema = z.looseObject({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullish(),
+  is_admin: z.boolean(),
+});
+export const SessionSchema = z.looseObject({ user: UserJsonSchema });
+export const PreferencesSchema = z.looseObject({ locale: z.string().nullable() });

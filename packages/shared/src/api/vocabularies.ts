@@ -77,3 +77,16 @@ export const AffiliationHitSchema = z.looseObject({
   identifiers: z.array(IdentifierSchema).default([]),
 });
 export type AffiliationHit = z.infer<typeof AffiliationHitSchema>;
+
+/**
+ * An entry of a small vocabulary in either form: JSON carries `title` by language, the vnd form
+ * (`application/vnd.inveniordm.v1+json`) `title_l10n` in the asked language.
+ */
+export const VocabularyEntrySchema = z.looseObject({
+  id: z.string(),
+  title: TitlesSchema.optional(),
+  title_l10n: z.string().optional(),
+  props: z.record(z.string(), z.unknown()).optional(),
+  tags: z.array(z.string()).optional(),
+});
+export const VocabularyEntriesSchema = hitsOf(VocabularyEntrySchema);

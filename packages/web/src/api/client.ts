@@ -1,17 +1,15 @@
-import { ERROR_CATALOGUE, type ErrorCode } from '@cairn/shared';
-import { z } from 'zod';
-import { FieldErrorSchema, type FieldError } from './records';
+import {
+  ERROR_CATALOGUE,
+  ErrorBodySchema,
+  FieldErrorSchema,
+  type ErrorCode,
+  type FieldError,
+} from '@cairn/shared';
 
 /** The media type that makes InvenioRDM add the localised `ui` object to records. */
 export const INVENIO_JSON = 'application/vnd.inveniordm.v1+json';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-const ErrorBodySchema = z.looseObject({
-  message: z.string().optional(),
-  errors: z.array(FieldErrorSchema).optional(),
-  code: z.string().optional(),
-});
 
 /** A non-2xx answer (or no answer at all: `status` 0) in the wire error format. */
 export class ApiError extends Error {
@@ -167,7 +165,12 @@ function toApiError(response: Response, body: unknown): ApiError {
   if (!parsed.success) {
     return new ApiError(response.status, response.statusText || `HTTP ${response.status}`);
   }
-  const { message, errors } = parsed.data;
+  const { message } = parsed.data;
+  // Field errors only: a bulk call on a record's communities lists communities instead.
+  const errors = parsed.data.errors?.flatMap((error) => {
+    const field = FieldErrorSchema.safeParse(error);
+    return field.success ? [field.data] : [];
+  });
   const code = isErrorCode(parsed.data.code) ? parsed.data.code : undefined;
   return new ApiError(
     response.status,

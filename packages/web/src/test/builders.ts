@@ -1,3 +1,4 @@
+import type { RequestJson } from '@cairn/shared';
 import type { RecordJson } from '../api/records';
 import { BootstrapSchema, type Bootstrap } from '../bootstrap';
 
@@ -73,4 +74,29 @@ export function buildBootstrap(overrides: Partial<Bootstrap> = {}): Bootstrap {
     vocabularies: { resourcetypes: RESOURCE_TYPES },
     ...overrides,
   });
+}
+
+/** A community submission request as the API returns it; `links` are added to its own. */
+export function buildRequest(
+  overrides: Omit<Partial<RequestJson>, 'links'> & { links?: Partial<RequestJson['links']> } = {},
+): RequestJson {
+  const { links, ...rest } = overrides;
+  const api = `${SITE}/api/requests/r-1`;
+  return {
+    id: 'r-1',
+    number: '1',
+    type: 'community-submission',
+    status: 'created',
+    receiver: { community: 'c-1' },
+    topic: { record: 'abcde-12345' },
+    ...rest,
+    links: {
+      self: api,
+      self_html: `${SITE}/me/requests/r-1`,
+      comments: `${api}/comments`,
+      timeline: `${api}/timeline`,
+      actions: {},
+      ...links,
+    },
+  };
 }

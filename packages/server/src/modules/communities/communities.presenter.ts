@@ -1,4 +1,9 @@
+import type { CommunityJsonSchema } from '@cairn/shared';
+import type { z } from 'zod';
 import type { Community, CommunityPermissions } from './communities.service.js';
+
+/** A community as the API answers it: the contract the web app parses. */
+export type CommunityJson = z.input<typeof CommunityJsonSchema>;
 import { COMMUNITY_TYPES } from './communities.validation.js';
 
 export interface CommunityPresentOptions {
@@ -31,12 +36,12 @@ export function presentCommunity(
   community: Community,
   permissions: CommunityPermissions | undefined,
   o: CommunityPresentOptions,
-): Record<string, unknown> {
+): CommunityJson {
   const { row, data } = community;
   const metadata = { ...data.metadata };
   const typeId = (metadata.type as { id?: string } | undefined)?.id;
   if (typeId) metadata.type = { id: typeId, title: { en: COMMUNITY_TYPES[typeId]?.en ?? typeId } };
-  const body: Record<string, unknown> = {
+  const body: CommunityJson = {
     id: row.id,
     slug: row.slug,
     created: row.createdAt,
@@ -79,7 +84,7 @@ export function presentCommunityStub(
   id: string,
   siteUrl: string,
   permissions?: CommunityPermissions,
-): Record<string, unknown> {
+): CommunityJson {
   if (!community || community.row.deletedAt) {
     return {
       id,

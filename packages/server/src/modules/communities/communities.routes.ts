@@ -3,6 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AddMembersBody,
   BinaryBody,
+  CommunityHitsSchema,
+  CommunityJsonSchema,
+  FileItemSchema,
+  MemberHitsSchema,
   CommunityBody,
   CommunityIdParams,
   CommunityRenameBody,
@@ -22,7 +26,12 @@ import {
   requestLocale,
   VND_TYPE,
 } from '../../lib/http.js';
-import { documentedBody, documentedQuery } from '../../lib/openapi.js';
+import {
+  documentedBody,
+  documentedQuery,
+  documentedResponse,
+  noContent,
+} from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
 import { presentCommunity } from './communities.presenter.js';
 import {
@@ -33,6 +42,8 @@ import {
 } from './communities.service.js';
 
 const COMMUNITY_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const COMMUNITY = documentedResponse(CommunityJsonSchema, 'The community');
+const COMMUNITY_HITS = documentedResponse(CommunityHitsSchema, 'A page of communities');
 const acceptCommunityTypes = acceptOnly(COMMUNITY_TYPES);
 export interface CommunitiesRouteDeps {
   config: Config;
@@ -69,6 +80,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 201: COMMUNITY },
         tags,
         summary: 'Create a community (201); the caller becomes its owner',
         body: documentedBody(CommunityBody),
@@ -83,6 +95,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 200: COMMUNITY_HITS },
         tags,
         summary:
           'Search communities (q, sort bestmatch|newest|oldest, page, size, type, visibility)',
@@ -104,6 +117,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 200: COMMUNITY_HITS },
         tags,
         summary: "Search the caller's communities (403 anonymous)",
         querystring: documentedQuery(CommunitySearchQuery),
@@ -124,6 +138,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 200: COMMUNITY },
         tags,
         summary: 'Read a community by uuid or slug (410 once deleted)',
         params: CommunityIdParams,
@@ -140,6 +155,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 200: COMMUNITY },
         tags,
         summary: 'Update metadata and access (owners); If-Match honoured',
         params: CommunityIdParams,
@@ -167,6 +183,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 204: noContent('Deleted') },
         tags,
         summary: 'Delete a community (owners); it answers 410 afterwards',
         params: CommunityIdParams,
@@ -184,6 +201,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 200: COMMUNITY },
         tags,
         summary: 'Change the slug (owners)',
         params: CommunityIdParams,
@@ -207,6 +225,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       onRequest: acceptCommunityTypes,
       config: { binaryBody: true },
       schema: {
+        response: { 200: documentedResponse(FileItemSchema, 'The stored logo') },
         tags,
         summary: 'Upload the logo (owners; application/octet-stream, at most 1 MB)',
         params: CommunityIdParams,
@@ -235,7 +254,14 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
 
   api.get(
     '/api/communities/:id/logo',
-    { schema: { tags, summary: 'Download the logo (raw bytes)', params: CommunityIdParams } },
+    {
+      schema: {
+        response: { 200: documentedResponse(BinaryBody, 'The image') },
+        tags,
+        summary: 'Download the logo (raw bytes)',
+        params: CommunityIdParams,
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
       const logo = await communities.readLogo(request.identity.user, id);
@@ -255,7 +281,14 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
 
   api.delete(
     '/api/communities/:id/logo',
-    { schema: { tags, summary: 'Remove the logo (owners; 204)', params: CommunityIdParams } },
+    {
+      schema: {
+        response: { 204: noContent('Removed') },
+        tags,
+        summary: 'Remove the logo (owners; 204)',
+        params: CommunityIdParams,
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
       await communities.deleteLogo(request.identity.user, id);
@@ -277,6 +310,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
             : 'Search members (members only)',
           params: CommunityIdParams,
           querystring: documentedQuery(publicOnly ? PublicMembersQuery : MembersQuery),
+          response: { 200: documentedResponse(MemberHitsSchema, 'A page of members') },
         },
       },
       async (request, reply) => {
@@ -329,6 +363,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 204: noContent('Added') },
         tags: [...memberTags, 'Cairn extension'],
         summary: 'Add users with a role (owners, managers; 204). InvenioRDM invites users instead.',
         params: CommunityIdParams,
@@ -347,6 +382,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 204: noContent('Changed') },
         tags: memberTags,
         summary: "Change members' role or visibility (204)",
         params: CommunityIdParams,
@@ -365,6 +401,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
     {
       onRequest: acceptCommunityTypes,
       schema: {
+        response: { 204: noContent('Removed') },
         tags: memberTags,
         summary: 'Remove members, or leave (204)',
         params: CommunityIdParams,

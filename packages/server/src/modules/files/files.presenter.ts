@@ -1,3 +1,5 @@
+import type { FileItemSchema, FilesListSchema } from '@cairn/shared';
+import type { z } from 'zod';
 import { invenioTime } from '../records/records.presenter.js';
 import { readJson } from '../../database/schema.js';
 import type { BucketContext, FileView, FilesListView } from './files.service.js';
@@ -12,16 +14,16 @@ export function presentFile(
   siteUrl: string,
   context: BucketContext,
   view: FileView,
-): Record<string, unknown> {
+): z.input<typeof FileItemSchema> {
   const { row, object } = view;
   const self = `${base(siteUrl, context)}/files/${encodeKey(row.key)}`;
   const completed = row.status === 'completed' && object !== undefined;
   const multipartOpen = row.transferType === 'M' && !completed;
-  const links: Record<string, unknown> = { self };
+  const links: z.input<typeof FileItemSchema>['links'] = { self };
   if (!multipartOpen) links.content = `${self}/content`;
   if (context.isDraft) links.commit = `${self}/commit`;
-  if (multipartOpen && view.parts) links.parts = view.parts;
-  const item: Record<string, unknown> = {
+  if (multipartOpen && view.parts) links.parts = view.parts.map((part) => ({ ...part }));
+  const item: z.input<typeof FileItemSchema> = {
     key: row.key,
     created: invenioTime(row.createdAt),
     updated: invenioTime(row.updatedAt),
@@ -30,7 +32,9 @@ export function presentFile(
     access: { hidden: false },
     transfer: {
       type: row.transferType,
-      ...(multipartOpen ? { parts: row.parts, part_size: row.partSize } : {}),
+      ...(multipartOpen
+        ? { parts: row.parts ?? undefined, part_size: row.partSize ?? undefined }
+        : {}),
     },
     links,
   };
@@ -51,7 +55,10 @@ export function presentFile(
 }
 
 /** The files list: all entries of the bucket (an array here, unlike the record's map). */
-export function presentFiles(siteUrl: string, view: FilesListView): Record<string, unknown> {
+export function presentFiles(
+  siteUrl: string,
+  view: FilesListView,
+): z.input<typeof FilesListSchema> {
   const { context } = view;
   const links = {
     self: `${base(siteUrl, context)}/files`,

@@ -3,7 +3,10 @@ import { Readable } from 'node:stream';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   BinaryBody,
+  FileItemSchema,
   FileKeyParams,
+  FilesListSchema,
+  ReceivedPartsSchema,
   FileMetadataBody,
   FilesOwnerParams,
   InitFilesBody,
@@ -14,7 +17,7 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { acceptOnly, bodyStream, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
 import { parseClientJson } from '../../lib/client-text.js';
-import { documentedBody } from '../../lib/openapi.js';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { parseRange } from '../../lib/http-range.js';
 import { zipSize, zipStream } from '../../lib/zip-stream.js';
 import type { BucketContext, FileRef, FilesService, FileView } from './files.service.js';
@@ -23,6 +26,14 @@ import { isSafeInline } from './mimetypes.js';
 
 const FILE_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptFileTypes = acceptOnly(FILE_TYPES);
+const FILES = documentedResponse(FilesListSchema, 'The files');
+const FILE = documentedResponse(FileItemSchema, 'The file');
+const FILE_OR_CONTENT = documentedResponse(
+  z.union([FileItemSchema, ReceivedPartsSchema, BinaryBody]),
+  'The file, the parts received so far, or the content',
+);
+const PART_OF_CONTENT = documentedResponse(BinaryBody, 'The range of the content asked for');
+const ZIP = documentedResponse(BinaryBody, 'A zip archive');
 const draftTags = ['Draft files'];
 const recordTags = ['Record files'];
 
@@ -185,7 +196,12 @@ export function registerFileRoutes(
     '/api/records/:id/draft/files',
     {
       onRequest: acceptFileTypes,
-      schema: { tags: draftTags, summary: 'List draft files', params: FilesOwnerParams },
+      schema: {
+        response: { 200: FILES },
+        tags: draftTags,
+        summary: 'List draft files',
+        params: FilesOwnerParams,
+      },
     },
     async (request, reply) =>
       reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await draft(request)))),
@@ -196,6 +212,7 @@ export function registerFileRoutes(
     {
       onRequest: acceptFileTypes,
       schema: {
+        response: { 201: FILES },
         tags: draftTags,
         summary:
           'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
@@ -216,6 +233,7 @@ export function registerFileRoutes(
     '/api/records/:id/draft/files',
     {
       schema: {
+        response: { 204: noContent('Deleted') },
         tags: draftTags,
         summary: 'Delete every draft file (204)',
         params: FilesOwnerParams,
@@ -232,6 +250,7 @@ export function registerFileRoutes(
     method: ['GET', 'HEAD'],
     url: '/api/records/:id/draft/files/*',
     schema: {
+      response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
       tags: draftTags,
       summary:
         'A draft file ({key}), its content ({key}/content, Range and HEAD supported), or the parts received so far ({key}/parts, Cairn extension)',
@@ -261,6 +280,7 @@ export function registerFileRoutes(
     {
       config: BINARY_ROUTE,
       schema: {
+        response: { 200: FILE },
         tags: draftTags,
         summary:
           'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key}); content and parts answer 409 while the file is being committed',
@@ -320,6 +340,7 @@ export function registerFileRoutes(
     '/api/records/:id/draft/files/*',
     {
       schema: {
+        response: { 200: FILE },
         tags: [...draftTags, 'Cairn extension'],
         summary:
           'Commit an uploaded file ({key}/commit). Cairn extension: 409 with Retry-After while another commit of the file runs; a commit cut off by a crash is taken over, and finished, once its lease runs out',
@@ -338,6 +359,7 @@ export function registerFileRoutes(
     '/api/records/:id/draft/files/*',
     {
       schema: {
+        response: { 204: noContent('Deleted') },
         tags: draftTags,
         summary: 'Delete a draft file, aborting an unfinished upload (204)',
         params: FileKeyParams,
@@ -353,7 +375,12 @@ export function registerFileRoutes(
   api.get(
     '/api/records/:id/draft/files-archive',
     {
-      schema: { tags: draftTags, summary: 'Every draft file as one zip', params: FilesOwnerParams },
+      schema: {
+        response: { 200: ZIP },
+        tags: draftTags,
+        summary: 'Every draft file as one zip',
+        params: FilesOwnerParams,
+      },
     },
     async (request, reply) => archive(reply, await draft(request)),
   );
@@ -363,6 +390,7 @@ export function registerFileRoutes(
     {
       onRequest: acceptFileTypes,
       schema: {
+        response: { 201: FILES },
         tags: draftTags,
         summary: "Import the previous version's files without copying bytes (201)",
         params: FilesOwnerParams,
@@ -383,7 +411,12 @@ export function registerFileRoutes(
     '/api/records/:id/files',
     {
       onRequest: acceptFileTypes,
-      schema: { tags: recordTags, summary: 'List record files', params: FilesOwnerParams },
+      schema: {
+        response: { 200: FILES },
+        tags: recordTags,
+        summary: 'List record files',
+        params: FilesOwnerParams,
+      },
     },
     async (request, reply) =>
       reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await record(request)))),
@@ -393,6 +426,7 @@ export function registerFileRoutes(
     method: ['GET', 'HEAD'],
     url: '/api/records/:id/files/*',
     schema: {
+      response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
       tags: recordTags,
       summary: 'A record file ({key}) or its content ({key}/content; Range and HEAD supported)',
       params: FileKeyParams,
@@ -411,6 +445,7 @@ export function registerFileRoutes(
     '/api/records/:id/files-archive',
     {
       schema: {
+        response: { 200: ZIP },
         tags: recordTags,
         summary: 'Every record file as one zip',
         params: FilesOwnerParams,

@@ -1,9 +1,13 @@
+import type { ParentCommunitiesSchema } from '@cairn/shared';
+import type { z } from 'zod';
 import { readJson } from '../../database/schema.js';
 import type { ParentData } from '../records/records.presenter.js';
 import type { ParentRow } from '../records/records.repository.js';
 
 /** The parent as `PUT /api/records/{id}/communities` answers it: clients read `communities.default`. */
-export function presentParentCommunities(parent: ParentRow): Record<string, unknown> {
+export function presentParentCommunities(
+  parent: ParentRow,
+): z.input<typeof ParentCommunitiesSchema> {
   const data = readJson<ParentData>(parent.data);
   return { id: parent.id, access: data.access, communities: data.communities, pids: data.pids };
 }

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  CommunityHitsSchema,
   CommunitySuggestionsQuery,
+  IncludeCommunitiesResultSchema,
+  ParentCommunitiesSchema,
+  RemoveCommunitiesResultSchema,
   DefaultCommunityBody,
   IncludeCommunitiesBody,
   RecordCommunitiesQuery,
@@ -10,13 +14,26 @@ import {
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
-import { documentedBody, documentedQuery } from '../../lib/openapi.js';
+import {
+  documentedBody,
+  documentedQuery,
+  documentedResponse,
+  ERROR_RESPONSES,
+} from '../../lib/openapi.js';
 import { sendCommunityHits } from '../communities/communities.routes.js';
 import { presentParentCommunities } from './record-communities.presenter.js';
 import { presentRequest } from '../requests/requests.presenter.js';
 import type { RecordCommunitiesService } from './record-communities.service.js';
 
 const TYPES = [JSON_TYPE, VND_TYPE] as const;
+const INCLUDED = documentedResponse(
+  IncludeCommunitiesResultSchema,
+  'The inclusions made or requested, and those refused (400 when none was)',
+);
+const REMOVED = documentedResponse(
+  RemoveCommunitiesResultSchema,
+  'The communities the record could not leave (400 when it left none)',
+);
 const acceptTypes = acceptOnly(TYPES);
 export interface RecordCommunitiesRouteDeps {
   config: Config;
@@ -57,6 +74,7 @@ export function registerRecordCommunityRoutes(
           querystring: documentedQuery(
             path === 'communities-suggestions' ? CommunitySuggestionsQuery : RecordCommunitiesQuery,
           ),
+          response: { 200: documentedResponse(CommunityHitsSchema, 'A page of communities') },
         },
       },
       async (request, reply) => {
@@ -72,6 +90,7 @@ export function registerRecordCommunityRoutes(
     {
       onRequest: acceptTypes,
       schema: {
+        response: { 200: INCLUDED, 400: ERROR_RESPONSES['4XX'] },
         tags,
         summary:
           'Request inclusion in further communities (200 with processed and errors; 400 when none was processed)',
@@ -109,6 +128,7 @@ export function registerRecordCommunityRoutes(
     {
       onRequest: acceptTypes,
       schema: {
+        response: { 200: REMOVED, 400: ERROR_RESPONSES['4XX'] },
         tags,
         summary:
           'Remove the record from communities (record owner, or curators of each community); 400 when none was removed',
@@ -135,6 +155,7 @@ export function registerRecordCommunityRoutes(
     {
       onRequest: acceptTypes,
       schema: {
+        response: { 200: documentedResponse(ParentCommunitiesSchema, "The record's parent") },
         tags,
         summary: "Set or unset the record's default community (200 with the parent)",
         params: RecordIdParams,

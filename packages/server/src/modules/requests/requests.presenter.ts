@@ -1,3 +1,5 @@
+import type { RequestJsonSchema, TimelineEventSchema } from '@cairn/shared';
+import type { z } from 'zod';
 import type { User } from '../users/users.service.js';
 import type { EventRow } from './requests.repository.js';
 import { RequestsService, type RequestView } from './requests.service.js';
@@ -13,7 +15,10 @@ export function requestHtmlUrl(siteUrl: string, id: string): string {
  * Request JSON in InvenioRDM's shape; `links.actions` holds only what the caller may do now.
  * Cairn has no focused timeline and no locking of a conversation, so it lists no links for them.
  */
-export function presentRequest(view: RequestView, siteUrl: string): Record<string, unknown> {
+export function presentRequest(
+  view: RequestView,
+  siteUrl: string,
+): z.input<typeof RequestJsonSchema> {
   const { row } = view;
   const api = `${siteUrl}/api/requests/${row.id}`;
   return {
@@ -63,7 +68,7 @@ export function presentEvent(
   event: EventRow,
   user: User | undefined,
   siteUrl: string,
-): Record<string, unknown> {
+): z.input<typeof TimelineEventSchema> {
   const api = `${siteUrl}/api/requests/${event.requestId}/comments/${event.id}`;
   const mine =
     event.type === 'C' && user !== undefined && (event.createdBy === user.id || user.isAdmin);

@@ -6,14 +6,23 @@ import {
   RecordIdParams,
   RequestActionParams,
   RequestCommentParams,
+  RequestHitsSchema,
   RequestIdParams,
+  RequestJsonSchema,
   RequestSearchQuery,
   RequestTimelineQuery,
+  TimelineEventSchema,
+  TimelineSchema,
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, queryOf, VND_TYPE } from '../../lib/http.js';
-import { documentedBody, documentedQuery } from '../../lib/openapi.js';
+import {
+  documentedBody,
+  documentedQuery,
+  documentedResponse,
+  noContent,
+} from '../../lib/openapi.js';
 import { searchLinks, type SearchParams } from '../../lib/search.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
@@ -22,6 +31,9 @@ import { presentEvent, presentRequest, presentUserStub } from './requests.presen
 import type { RequestsService, RequestView } from './requests.service.js';
 
 const REQUEST_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const REQUEST = documentedResponse(RequestJsonSchema, 'The request');
+const REQUEST_HITS = documentedResponse(RequestHitsSchema, 'A page of requests');
+const EVENT = documentedResponse(TimelineEventSchema, 'The comment');
 const acceptRequestTypes = acceptOnly(REQUEST_TYPES);
 
 export interface RequestsRouteDeps {
@@ -101,6 +113,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 200: REQUEST_HITS },
         tags,
         summary:
           'Search the requests the caller takes part in (q, is_open, type, status; 403 anonymous)',
@@ -134,6 +147,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 200: REQUEST_HITS },
         tags,
         summary: "The caller's requests, made or received",
         querystring: documentedQuery(RequestSearchQuery),
@@ -157,6 +171,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
       {
         onRequest: acceptRequestTypes,
         schema: {
+          response: { 200: REQUEST_HITS },
           tags: ['Record communities'],
           summary: "Search the record's requests the caller takes part in (403 anonymous)",
           params: RecordIdParams,
@@ -184,6 +199,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 200: REQUEST_HITS },
         tags: ['Communities'],
         summary: "Search a community's requests (its curators)",
         params: CommunityIdParams,
@@ -211,6 +227,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 200: REQUEST },
         tags,
         summary: 'Read a request (expand=1: its creator and receiver)',
         params: RequestIdParams,
@@ -227,6 +244,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 200: REQUEST },
         tags,
         summary: 'Run an action (200); an optional payload becomes a comment',
         params: RequestActionParams,
@@ -249,6 +267,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 201: EVENT },
         tags,
         summary: 'Comment (201)',
         params: RequestIdParams,
@@ -271,7 +290,12 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     '/api/requests/:id/comments/:commentId',
     {
       onRequest: acceptRequestTypes,
-      schema: { tags, summary: 'Read a comment', params: RequestCommentParams },
+      schema: {
+        response: { 200: EVENT },
+        tags,
+        summary: 'Read a comment',
+        params: RequestCommentParams,
+      },
     },
     async (request, reply) => {
       const { id, commentId } = request.params;
@@ -289,6 +313,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 200: EVENT },
         tags,
         summary: 'Edit a comment (its author); If-Match honoured',
         params: RequestCommentParams,
@@ -317,6 +342,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 204: noContent('Deleted') },
         tags,
         summary: 'Delete a comment (204); the timeline keeps a log entry',
         params: RequestCommentParams,
@@ -339,6 +365,7 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
     {
       onRequest: acceptRequestTypes,
       schema: {
+        response: { 200: documentedResponse(TimelineSchema, 'A page of the timeline') },
         tags,
         summary: 'Comments and log events, oldest first (expand=1: their authors)',
         params: RequestIdParams,

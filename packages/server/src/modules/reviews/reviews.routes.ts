@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ReviewBody, ReviewDraftParams, SubmitReviewBody } from '@cairn/shared';
+import { RequestJsonSchema, ReviewBody, ReviewDraftParams, SubmitReviewBody } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
-import { documentedBody } from '../../lib/openapi.js';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { presentRequest } from '../requests/requests.presenter.js';
 import type { RequestView } from '../requests/requests.service.js';
 import type { ReviewsService } from './reviews.service.js';
+
+const REVIEW = documentedResponse(RequestJsonSchema, 'The review request');
 
 const TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptTypes = acceptOnly(TYPES);
@@ -29,7 +31,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
     extraLinks: Record<string, string> = {},
   ) {
     const body = presentRequest(view, config.siteUrl);
-    body.links = { ...(body.links as Record<string, unknown>), ...extraLinks };
+    body.links = { ...body.links, ...extraLinks };
     return reply
       .status(status)
       .header('etag', `"${view.row.revisionId}"`)
@@ -42,6 +44,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
     {
       onRequest: acceptTypes,
       schema: {
+        response: { 200: REVIEW },
         tags,
         summary: "The draft's review request (404 without one)",
         params: ReviewDraftParams,
@@ -58,6 +61,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
     {
       onRequest: acceptTypes,
       schema: {
+        response: { 200: REVIEW },
         tags,
         summary: 'Choose the community to submit to (200, status created); If-Match honoured',
         params: ReviewDraftParams,
@@ -81,6 +85,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
     {
       onRequest: acceptTypes,
       schema: {
+        response: { 204: noContent('Removed') },
         tags,
         summary: 'Remove the review (204); 400 while it is open',
         params: ReviewDraftParams,
@@ -98,6 +103,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
     {
       onRequest: acceptTypes,
       schema: {
+        response: { 202: REVIEW },
         tags,
         summary:
           'Submit for review (202); accepted and published at once when the caller may include directly',

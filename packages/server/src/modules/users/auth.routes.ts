@@ -1,10 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { LoginBody, SignupBody } from '@cairn/shared';
+import { LoginBody, SessionSchema, SignupBody, UserJsonSchema } from '@cairn/shared';
 import { bodyFields } from '../../lib/http.js';
-import { documentedBody } from '../../lib/openapi.js';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import type { Config } from '../../config.js';
 import { CSRF_COOKIE, ensureCsrfCookie, requireUser, SESSION_COOKIE } from '../../plugins/auth.js';
 import type { User, UsersService } from './users.service.js';
+
+const SESSION = documentedResponse(
+  SessionSchema,
+  'The signed-in person; the session cookie is set',
+);
 
 const tags = ['Accounts (Cairn extension)'];
 const THROTTLED =
@@ -38,6 +43,7 @@ export function registerAuthRoutes(
     {
       config: { throttle: 'login' },
       schema: {
+        response: { 200: SESSION },
         tags,
         summary: 'Log in with email and password; sets the session cookie',
         description: THROTTLED,
@@ -57,6 +63,7 @@ export function registerAuthRoutes(
     {
       config: { throttle: 'signup' },
       schema: {
+        response: { 201: SESSION },
         tags,
         summary: 'Create an account and log in',
         description: THROTTLED,
@@ -77,7 +84,7 @@ export function registerAuthRoutes(
 
   app.post(
     '/api/auth/logout',
-    { schema: { tags, summary: 'End the session' } },
+    { schema: { response: { 204: noContent('Logged out') }, tags, summary: 'End the session' } },
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await users.endSession(token);
@@ -88,7 +95,13 @@ export function registerAuthRoutes(
 
   app.get(
     '/api/me',
-    { schema: { tags, summary: 'The signed-in user (403 when anonymous)' } },
+    {
+      schema: {
+        response: { 200: documentedResponse(UserJsonSchema, 'The signed-in person') },
+        tags,
+        summary: 'The signed-in user (403 when anonymous)',
+      },
+    },
     async (request, reply) => {
       ensureCsrfCookie(request, reply, secure);
       return reply.send(publicUser(requireUser(request)));

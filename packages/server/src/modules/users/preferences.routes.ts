@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { PreferencesBody } from '@cairn/shared';
+import { PreferencesBody, PreferencesSchema } from '@cairn/shared';
 import { bodyFields } from '../../lib/http.js';
-import { documentedBody } from '../../lib/openapi.js';
+import { documentedBody, documentedResponse } from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
+
+const PREFERENCES = documentedResponse(PreferencesSchema, "The caller's preferences");
 
 const tags = ['Cairn extension'];
 
@@ -18,7 +20,13 @@ export function registerPreferenceRoutes(
 ): void {
   app.get(
     '/api/user/preferences',
-    { schema: { tags, summary: "The caller's preferences (`locale`: null until chosen)" } },
+    {
+      schema: {
+        response: { 200: PREFERENCES },
+        tags,
+        summary: "The caller's preferences (`locale`: null until chosen)",
+      },
+    },
     (request) => {
       const user = requireUser(request);
       return { locale: user.locale ?? null };
@@ -29,6 +37,7 @@ export function registerPreferenceRoutes(
     '/api/user/preferences',
     {
       schema: {
+        response: { 200: PREFERENCES },
         tags,
         summary: "Set the caller's preferences",
         description: `\`locale\`: the language of the pages, one of the site's languages (${deps.locales.join(', ')}); anything else is a 400 naming the field.`,

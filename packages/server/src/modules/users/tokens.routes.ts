@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CreateTokenBody, TokenParams } from '@cairn/shared';
-import { documentedBody } from '../../lib/openapi.js';
+import { CreatedTokenSchema, CreateTokenBody, TokenListSchema, TokenParams } from '@cairn/shared';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { invenioTime } from '../records/records.presenter.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
@@ -30,7 +30,15 @@ function presentToken(t: {
 export function registerTokenRoutes(app: FastifyInstance, users: UsersService): void {
   app.get(
     '/api/user/tokens',
-    { schema: { tags, summary: "The caller's personal access tokens (never their secrets)" } },
+    {
+      schema: {
+        response: {
+          200: documentedResponse(TokenListSchema, "The caller's tokens, without their secrets"),
+        },
+        tags,
+        summary: "The caller's personal access tokens (never their secrets)",
+      },
+    },
     async (request) => {
       const user = requireUser(request);
       const tokens = await users.listTokens(user.id);
@@ -43,6 +51,12 @@ export function registerTokenRoutes(app: FastifyInstance, users: UsersService): 
     {
       config: { throttle: 'tokens' },
       schema: {
+        response: {
+          201: documentedResponse(
+            CreatedTokenSchema,
+            'The token, with its secret: shown this once',
+          ),
+        },
         tags,
         summary: 'Create a personal access token (201); the secret is shown only in this answer',
         description:
@@ -57,16 +71,21 @@ export function registerTokenRoutes(app: FastifyInstance, users: UsersService): 
     },
   );
 
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .delete(
-      '/api/user/tokens/:id',
-      { schema: { tags, summary: 'Revoke a personal access token (204)', params: TokenParams } },
-      async (request, reply) => {
-        const user = requireUser(request);
-        const { id } = request.params;
-        await users.revokeToken(user.id, id);
-        return reply.status(204).send();
+  app.withTypeProvider<ZodTypeProvider>().delete(
+    '/api/user/tokens/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a personal access token (204)',
+        params: TokenParams,
+        response: { 204: noContent('Revoked') },
       },
-    );
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { id } = request.params;
+      await users.revokeToken(user.id, id);
+      return reply.status(204).send();
+    },
+  );
 }

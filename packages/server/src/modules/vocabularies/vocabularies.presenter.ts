@@ -1,3 +1,5 @@
+import type { VocabularyEntrySchema, VocabularyHitSchema } from '@cairn/shared';
+import type { z } from 'zod';
 import type { VocabularyEntry } from './vocabularies.repository.js';
 import { localizedText } from './vocabularies.service.js';
 
@@ -10,7 +12,7 @@ export function vocabularyItemUrl(siteUrl: string, entry: VocabularyEntry): stri
 export function presentVocabularyEntry(
   entry: VocabularyEntry,
   siteUrl: string,
-): Record<string, unknown> {
+): z.input<typeof VocabularyEntrySchema> {
   return {
     id: entry.id,
     type: entry.type,
@@ -31,7 +33,7 @@ export function presentLocalizedVocabularyEntry(
   entry: VocabularyEntry,
   locale: string,
   fallbackLocale: string,
-): Record<string, unknown> {
+): z.input<typeof VocabularyHitSchema> {
   const description = localizedText(entry.description, locale, fallbackLocale);
   return {
     id: entry.id,

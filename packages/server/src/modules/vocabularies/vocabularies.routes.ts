@@ -1,9 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { VocabularyItemParams, VocabularySearchQuery, VocabularyTypeParams } from '@cairn/shared';
+import {
+  ItemHitSchema,
+  ItemHitsSchema,
+  VocabularyEntriesSchema,
+  VocabularyEntrySchema,
+  VocabularyItemParams,
+  VocabularySearchQuery,
+  VocabularyTypeParams,
+} from '@cairn/shared';
+import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, requestLocale, VND_TYPE } from '../../lib/http.js';
-import { documentedBody, documentedQuery } from '../../lib/openapi.js';
+import {
+  documentedBody,
+  documentedQuery,
+  documentedResponse,
+  noContent,
+} from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
 import type { VocabularyItemsService } from './indexed/items.service.js';
 import { isIndexedType } from './indexed/kinds.js';
@@ -19,6 +33,7 @@ import {
 } from './vocabularies.presenter.js';
 
 const VOCABULARY_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const ENTRY = documentedResponse(z.union([VocabularyEntrySchema, ItemHitSchema]), 'The entry');
 const ENTRY_BODY = documentedBody(
   EntrySchema,
   'An entry of a small vocabulary; names, affiliations, funders, awards and subjects take the item of their own routes',
@@ -43,7 +58,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
   function presenter(request: FastifyRequest) {
     const type = negotiate(request, VOCABULARY_TYPES);
     const locale = requestLocale(request, config.locales, config.defaultLocale);
-    const present =
+    const present: (entry: VocabularyEntry) => z.input<typeof VocabularyEntrySchema> =
       type === VND_TYPE
         ? (e: VocabularyEntry) => presentLocalizedVocabularyEntry(e, locale, config.defaultLocale)
         : (e: VocabularyEntry) => presentVocabularyEntry(e, config.siteUrl);
@@ -55,6 +70,12 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     {
       onRequest: acceptVocabularyTypes,
       schema: {
+        response: {
+          200: documentedResponse(
+            z.union([VocabularyEntriesSchema, ItemHitsSchema]),
+            'A page of entries',
+          ),
+        },
         tags,
         summary: 'Search a vocabulary (q or suggest, tags, sort, page, size)',
         params: VocabularyTypeParams,
@@ -90,7 +111,12 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     '/api/vocabularies/:type/:id',
     {
       onRequest: acceptVocabularyTypes,
-      schema: { tags, summary: 'Read one vocabulary entry', params: VocabularyItemParams },
+      schema: {
+        response: { 200: ENTRY },
+        tags,
+        summary: 'Read one vocabulary entry',
+        params: VocabularyItemParams,
+      },
     },
     async (request, reply) => {
       const { type: vocabulary, id } = request.params;
@@ -108,6 +134,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     '/api/vocabularies/:type',
     {
       schema: {
+        response: { 201: ENTRY },
         tags,
         summary: 'Create a vocabulary entry (admins; 201)',
         params: VocabularyTypeParams,
@@ -130,6 +157,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     '/api/vocabularies/:type/:id',
     {
       schema: {
+        response: { 200: ENTRY },
         tags,
         summary: 'Replace a vocabulary entry (admins)',
         params: VocabularyItemParams,
@@ -152,6 +180,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, deps: Vocabularie
     '/api/vocabularies/:type/:id',
     {
       schema: {
+        response: { 204: noContent('Deleted') },
         tags,
         summary: 'Delete a vocabulary entry (admins; 204)',
         params: VocabularyItemParams,

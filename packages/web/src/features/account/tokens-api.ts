@@ -1,17 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { CreatedTokenSchema, TokenListSchema, type CreatedToken, type Token } from '@cairn/shared';
 import { useApiClient } from '../../api/useApiClient';
 
-const TokenSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  created: z.string(),
-  last_used: z.string().nullable().optional(),
-});
-export type Token = z.infer<typeof TokenSchema>;
-const TokenListSchema = z.looseObject({ hits: z.looseObject({ hits: z.array(TokenSchema) }) });
-const CreatedTokenSchema = TokenSchema.extend({ token: z.string() });
-export type CreatedToken = z.infer<typeof CreatedTokenSchema>;
+export type { CreatedToken, Token };
 
 const tokensKey = ['user-tokens'] as const;
 

@@ -1,3 +1,4 @@
+import { COMMUNITY_SORTS } from '@cairn/shared';
 import {
   Anchor,
   Button,
@@ -17,12 +18,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { SearchForm } from '../../components/SearchForm';
 import { PagePagination } from '../../components/PagePagination';
-import {
-  COMMUNITIES_PAGE_SIZE,
-  COMMUNITY_SORTS,
-  useCommunities,
-  type CommunitiesQuery,
-} from './api';
+import { COMMUNITIES_PAGE_SIZE, useCommunities, type CommunitiesQuery } from './api';
 import type { CommunityJson } from '../shared/communities';
 import { CommunityLogo } from '../shared/CommunityLogo';
 import { VerifiedBadge } from './VerifiedBadge';
@@ -129,7 +125,7 @@ function CommunityItem({ community }: { community: CommunityJson }) {
           <Group gap="xs">
             <Anchor
               component={Link}
-              to={`/communities/${encodeURIComponent(community.slug)}`}
+              to={`/communities/${encodeURIComponent(community.slug ?? community.id)}`}
               fw={600}
             >
               {community.metadata.title ?? community.slug}

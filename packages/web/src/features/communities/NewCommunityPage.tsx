@@ -40,7 +40,7 @@ export function NewCommunityPage() {
     setFormError(null);
     try {
       const community = await create.mutateAsync(values);
-      void navigate(`/communities/${encodeURIComponent(community.slug)}`);
+      void navigate(`/communities/${encodeURIComponent(community.slug ?? community.id)}`);
     } catch (error) {
       setFormError(
         applyServerErrors(form.setError, error, {

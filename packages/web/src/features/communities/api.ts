@@ -1,6 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { RecordJsonSchema } from '../../api/records';
+import { MemberHitsSchema, RecordHitsSchema } from '@cairn/shared';
 import { useApiClient } from '../../api/useApiClient';
 import {
   CommunityHitsSchema,
@@ -8,28 +7,9 @@ import {
   type CommunityJson,
 } from '../shared/communities';
 
-const RecordHitsSchema = z.looseObject({
-  hits: z.looseObject({ hits: z.array(RecordJsonSchema), total: z.number() }),
-});
-
-const MemberHitsSchema = z.looseObject({
-  hits: z.looseObject({
-    hits: z.array(
-      z.looseObject({
-        id: z.string(),
-        member: z.looseObject({ id: z.string(), name: z.string().optional() }),
-        /** Only in the members' own list: the public list names no roles, as in InvenioRDM. */
-        role: z.string().optional(),
-      }),
-    ),
-    total: z.number(),
-  }),
-});
-
 export const COMMUNITIES_PAGE_SIZE = 10;
 export const COMMUNITY_RECORDS_PAGE_SIZE = 10;
 export const MEMBERS_PAGE_SIZE = 25;
-export const COMMUNITY_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
 
 export interface CommunitiesQuery {
   q: string;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { RecordSearchResultSchema } from '../../api/records';
+import { RecordHitsSchema } from '@cairn/shared';
 import { useApiClient } from '../../api/useApiClient';
 
 export const UPLOADS_PAGE_SIZE = 10;
@@ -22,7 +22,7 @@ export function useUserRecords(query: UploadsQuery) {
   return useQuery({
     queryKey: userRecordsKeys.list(query),
     queryFn: async () =>
-      RecordSearchResultSchema.parse(
+      RecordHitsSchema.parse(
         await client.get('/api/user/records', {
           query: {
             ...(query.q ? { q: query.q } : {}),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../api/client';
-import { buildDraft } from '../../test/builders';
+import { buildDraft, buildRequest } from '../../test/builders';
 import { jsonResponse, stubFetchSequence } from '../../test/fetch';
 import { createDepositApi } from './api';
 
@@ -13,20 +13,8 @@ const DRAFT = buildDraft({
   },
 });
 
-function request(status: string, extraLinks: Record<string, unknown> = {}) {
-  return {
-    id: 'r-1',
-    number: '1',
-    type: 'community-submission',
-    status,
-    receiver: { community: 'c-1' },
-    topic: { record: 'abcde-12345' },
-    links: {
-      self: `${SITE}/api/requests/r-1`,
-      self_html: `${SITE}/me/requests/r-1`,
-      ...extraLinks,
-    },
-  };
+function request(status: string, extraLinks: Record<string, string> = {}) {
+  return buildRequest({ status, links: extraLinks });
 }
 
 function api() {

@@ -1,9 +1,16 @@
-import { doiTransitionAfter, type DoiTransition, type DraftPayload } from '@cairn/shared';
+import {
+  doiTransitionAfter,
+  RecordHitsSchema,
+  RecordJsonSchema,
+  RequestJsonSchema,
+  type DoiTransition,
+  type DraftPayload,
+  type RecordJson,
+  type RequestJson,
+} from '@cairn/shared';
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { z } from 'zod';
 import type { ApiClient } from '../../api/client';
-import { RecordJsonSchema, RecordSearchResultSchema, type RecordJson } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 import { readStreamedDraft, useBootstrap } from '../../bootstrap';
 
@@ -51,7 +58,7 @@ export function useDoiTransition(
     queryFn:
       link !== undefined
         ? async () =>
-            RecordSearchResultSchema.parse(
+            RecordHitsSchema.parse(
               await client.get(link, { query: { size: '1', sort: 'version' } }),
             ).hits.hits[0] ?? null
         : skipToken,
@@ -61,20 +68,6 @@ export function useDoiTransition(
   const doi = previous.data.pids?.['doi'] as { provider?: string } | undefined;
   return doiTransitionAfter(doi ? { provider: doi.provider ?? '' } : undefined);
 }
-
-/** The request JSON of a review (invenio-requests'), as far as the editor reads it. */
-export const ReviewRequestSchema = z.looseObject({
-  id: z.string(),
-  status: z.string().optional(),
-  links: z
-    .looseObject({
-      /** Where the editor goes after submitting: the request or the record page. */
-      next_html: z.string().optional(),
-      self_html: z.string().optional(),
-    })
-    .prefault({}),
-});
-export type ReviewRequest = z.infer<typeof ReviewRequestSchema>;
 
 /** What the submit-for-review dialog returns: the message to the curators, HTML or empty. */
 export interface ReviewComment {
@@ -109,7 +102,7 @@ export interface DepositApi {
   publish(draft: RecordJson): Promise<RecordJson>;
   remove(draft: RecordJson): Promise<void>;
   /** PUT {links.review}: creates or replaces the draft's review for `communityId`. */
-  putReview(draft: RecordJson, communityId: string): Promise<ReviewRequest>;
+  putReview(draft: RecordJson, communityId: string): Promise<RequestJson>;
   /** DELETE {links.review}: removes the review (the server refuses an open one, 400). */
   deleteReview(draft: RecordJson): Promise<void>;
   /** POST {links['submit-review']}; the answer's `links.next_html` is where to go next. */
@@ -117,7 +110,7 @@ export interface DepositApi {
     draft: RecordJson,
     comment: ReviewComment,
     options?: SubmitReviewOptions,
-  ): Promise<ReviewRequest>;
+  ): Promise<RequestJson>;
   reservePid(draft: RecordJson, scheme: string): Promise<RecordJson>;
   discardPid(draft: RecordJson, scheme: string): Promise<RecordJson>;
   /** POST {links.versions} of a published record: the new version's draft. */
@@ -146,7 +139,7 @@ export function createDepositApi(client: ApiClient, createUrl: string): DepositA
       await client.request(requireLink(draft, 'self'), { method: 'DELETE' });
     },
     async putReview(draft, communityId) {
-      return ReviewRequestSchema.parse(
+      return RequestJsonSchema.parse(
         await client.put(requireLink(draft, 'review'), {
           receiver: { community: communityId },
           type: 'community-submission',
@@ -157,7 +150,7 @@ export function createDepositApi(client: ApiClient, createUrl: string): DepositA
       await client.request(requireLink(draft, 'review'), { method: 'DELETE' });
     },
     async submitReview(draft, comment, options = {}) {
-      return ReviewRequestSchema.parse(
+      return RequestJsonSchema.parse(
         await client.post(requireLink(draft, 'submit-review'), submitReviewBody(comment, options)),
       );
     },

@@ -23,7 +23,7 @@ export function RecordCommunities({ id }: { id: string }) {
               <CommunityLogo community={community} size={28} />
               <Anchor
                 component={Link}
-                to={`/communities/${encodeURIComponent(community.slug)}`}
+                to={`/communities/${encodeURIComponent(community.slug ?? community.id)}`}
                 size="sm"
               >
                 {community.metadata.title || community.slug}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { RecordSearchResultSchema } from '../../api/records';
+import { RecordHitsSchema } from '@cairn/shared';
 import { useApiClient } from '../../api/useApiClient';
 
 /** `GET /api/records/{id}/versions`: the published versions, newest first, a page at a time. */
@@ -8,7 +8,7 @@ export function useVersions(id: string, page: number, enabled: boolean) {
   return useQuery({
     queryKey: ['records', id, 'versions', page] as const,
     queryFn: async () =>
-      RecordSearchResultSchema.parse(
+      RecordHitsSchema.parse(
         await client.get(`/api/records/${encodeURIComponent(id)}/versions`, {
           query: { page: String(page), size: String(VERSIONS_PAGE_SIZE), sort: 'version' },
         }),

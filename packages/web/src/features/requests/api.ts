@@ -1,74 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import {
+  RequestJsonSchema,
+  TimelineEventSchema,
+  TimelineSchema,
+  type RequestJson,
+  type TimelineEvent,
+} from '@cairn/shared';
 import { errorCodeOf } from '../../api/client';
 import { RecordJsonSchema, type RecordJson } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
 
-/** `expanded.created_by` of InvenioRDM: a person's display name, never their e-mail address. */
-const PersonStubSchema = z.looseObject({
-  id: z.string().optional(),
-  is_ghost: z.boolean().optional(),
-  profile: z.looseObject({ full_name: z.string().optional() }).optional(),
-});
-
-/** An invenio-requests request as `GET /api/requests/{id}?expand=1` answers it. */
-export const RequestJsonSchema = z.looseObject({
-  id: z.string(),
-  number: z.string().optional(),
-  title: z.string().optional(),
-  type: z.string(),
-  status: z.string(),
-  is_closed: z.boolean().optional(),
-  created: z.string().optional(),
-  created_by: z.looseObject({ user: z.string().optional() }).optional(),
-  receiver: z.looseObject({ community: z.string().optional() }).optional(),
-  topic: z.looseObject({ record: z.string().optional() }).nullable().optional(),
-  links: z.looseObject({
-    self: z.string(),
-    comments: z.string(),
-    timeline: z.string(),
-    actions: z.record(z.string(), z.string()).prefault({}),
-  }),
-  expanded: z
-    .looseObject({
-      created_by: PersonStubSchema.optional(),
-      receiver: z
-        .looseObject({
-          slug: z.string().optional(),
-          is_ghost: z.boolean().optional(),
-          metadata: z.looseObject({ title: z.string().optional() }).optional(),
-        })
-        .optional(),
-    })
-    .optional(),
-});
-export type RequestJson = z.infer<typeof RequestJsonSchema>;
-
-/** A comment (`C`) or log event (`L`) of the timeline. */
-export const TimelineEventSchema = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  payload: z
-    .looseObject({ content: z.string().optional(), event: z.string().optional() })
-    .prefault({}),
-  created: z.string().optional(),
-  updated: z.string().optional(),
-  revision_id: z.number().optional(),
-  created_by: z.looseObject({ user: z.string().optional() }).optional(),
-  permissions: z
-    .looseObject({
-      can_update_comment: z.boolean().optional(),
-      can_delete_comment: z.boolean().optional(),
-    })
-    .prefault({}),
-  links: z.looseObject({ self: z.string() }),
-  expanded: z.looseObject({ created_by: PersonStubSchema.optional() }).optional(),
-});
-export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
-
-const TimelineSchema = z.looseObject({
-  hits: z.looseObject({ hits: z.array(TimelineEventSchema), total: z.number() }),
-});
+export { RequestJsonSchema, TimelineEventSchema, type RequestJson, type TimelineEvent };
 
 export const TIMELINE_PAGE_SIZE = 25;
 

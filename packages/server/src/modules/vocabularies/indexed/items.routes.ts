@@ -1,16 +1,28 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IndexedItemParams, indexedSearchQuery } from '@cairn/shared';
+import {
+  IndexedItemParams,
+  indexedSearchQuery,
+  ItemHitSchema,
+  ItemHitsSchema,
+} from '@cairn/shared';
 import type { Config } from '../../../config.js';
 import { permissionDenied } from '../../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../../lib/http.js';
-import { documentedBody, documentedQuery } from '../../../lib/openapi.js';
+import {
+  documentedBody,
+  documentedQuery,
+  documentedResponse,
+  noContent,
+} from '../../../lib/openapi.js';
 import { searchLinks } from '../../../lib/search.js';
 import { requireUser } from '../../../plugins/auth.js';
 import type { ItemHits, StoredItem, VocabularyItemsService } from './items.service.js';
 import { INDEXED_KINDS, INDEXED_TYPES, type IndexedType } from './kinds.js';
 
 const ITEM_TYPES = [JSON_TYPE, VND_TYPE] as const;
+const ITEM = documentedResponse(ItemHitSchema, 'The item');
+const ITEM_HITS = documentedResponse(ItemHitsSchema, 'A page of items');
 const acceptItemTypes = acceptOnly(ITEM_TYPES);
 
 export interface ItemRouteDeps {
@@ -63,7 +75,12 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
       `${kind.root}/:id`,
       {
         onRequest: acceptItemTypes,
-        schema: { tags, summary: `Read one of the ${type}`, params: IndexedItemParams },
+        schema: {
+          tags,
+          summary: `Read one of the ${type}`,
+          params: IndexedItemParams,
+          response: { 200: ITEM },
+        },
       },
       async (request, reply) => {
         const { id } = request.params;
@@ -77,6 +94,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
         schema: {
           tags,
           summary: `Create one of the ${type} (admins; 201)`,
+          response: { 201: ITEM },
           body: documentedBody(kind.schema),
         },
       },
@@ -92,6 +110,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
         schema: {
           tags,
           summary: `Replace one of the ${type} (admins)`,
+          response: { 200: ITEM },
           params: IndexedItemParams,
           body: documentedBody(kind.schema),
         },
@@ -109,6 +128,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
           tags,
           summary: `Delete one of the ${type} (admins; 204)`,
           params: IndexedItemParams,
+          response: { 204: noContent('Deleted') },
         },
       },
       async (request, reply) => {
@@ -132,15 +152,16 @@ export function registerItemSearch(
 ): void {
   const kind = INDEXED_KINDS[type];
   const querystring = documentedQuery(indexedSearchQuery(kind.sortName, kind.facetParam));
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      path,
-      { onRequest: acceptItemTypes, schema: { ...schema, querystring } },
-      async (request, reply) => {
-        const accepted = negotiate(request, ITEM_TYPES);
-        const result = await items.search(type, request.query);
-        return reply.type(accepted).send(presentItemHits(result, base, accepted));
-      },
-    );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    path,
+    {
+      onRequest: acceptItemTypes,
+      schema: { ...schema, querystring, response: { 200: ITEM_HITS } },
+    },
+    async (request, reply) => {
+      const accepted = negotiate(request, ITEM_TYPES);
+      const result = await items.search(type, request.query);
+      return reply.type(accepted).send(presentItemHits(result, base, accepted));
+    },
+  );
 }

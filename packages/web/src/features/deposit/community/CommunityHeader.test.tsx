@@ -154,6 +154,7 @@ describe('CommunityHeader', () => {
           id: 'gone',
           is_ghost: true,
           metadata: { title: 'Deleted community' },
+          access: {},
           links: {},
         }}
         record={NEW_RECORD}

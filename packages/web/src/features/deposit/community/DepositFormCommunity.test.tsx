@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordJson } from '../../../api/records';
 import { browser } from '../../../browser';
-import { buildBootstrap, buildDraft } from '../../../test/builders';
+import { buildBootstrap, buildDraft, buildRequest } from '../../../test/builders';
 import { buildCommunity, buildCommunitySearch } from '../../../test/community-builders';
 import { jsonResponse, stubFetch } from '../../../test/fetch';
 import { descriptionOf, renderApp } from '../../../test/renderApp';
@@ -67,7 +67,7 @@ function draftForCommunity(community: CommunityJson): RecordJson {
 }
 
 function submitted(nextHtml: string) {
-  return jsonResponse(202, { id: 'r-1', status: 'submitted', links: { next_html: nextHtml } });
+  return jsonResponse(202, buildRequest({ status: 'submitted', links: { next_html: nextHtml } }));
 }
 
 /** Ticks every checkbox of the open dialog and presses its submit button. */

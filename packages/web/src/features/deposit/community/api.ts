@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { COMMUNITY_PAGE_SIZE } from '@cairn/shared';
 import { INVENIO_JSON } from '../../../api/client';
 import { useApiClient } from '../../../api/useApiClient';
-import { CommunitySearchResultSchema } from './community-json';
+import { CommunityHitsSchema } from '@cairn/shared';
 
 /** `all`: every community the caller may see; `mine`: those the caller is a member of. */
 export type CommunityScope = 'all' | 'mine';
@@ -36,7 +36,7 @@ export function useCommunitySearch(params: CommunitySearchParams) {
   return useQuery({
     queryKey: communityKeys.search(params),
     queryFn: async () =>
-      CommunitySearchResultSchema.parse(
+      CommunityHitsSchema.parse(
         await client.get(SEARCH_PATHS[params.scope], {
           accept: INVENIO_JSON,
           query: {

@@ -1,57 +1,11 @@
-import { z } from 'zod';
-
 /*
  * The slice of a community's JSON the deposit editor reads, both from the picker's search
  * (GET /api/communities with the vnd Accept header, which adds `ui`) and from a draft's
  * `expanded.parent.review.receiver` / `expanded.parent.communities.default` stubs.
  */
 
-export const CommunityPermissionsSchema = z.looseObject({
-  can_include_directly: z.boolean().optional(),
-  can_submit_record: z.boolean().optional(),
-});
-
-export const CommunityJsonSchema = z.looseObject({
-  id: z.string(),
-  slug: z.string().optional(),
-  is_ghost: z.boolean().optional(),
-  metadata: z
-    .looseObject({ title: z.string().optional(), description: z.string().optional() })
-    .prefault({}),
-  links: z
-    .looseObject({ logo: z.string().optional(), self_html: z.string().optional() })
-    .prefault({}),
-  access: z
-    .looseObject({
-      visibility: z.string().optional(),
-      record_submission_policy: z.string().optional(),
-      review_policy: z.string().optional(),
-    })
-    .optional(),
-  /** A themed community is a verified one (the Verified badge). */
-  theme: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
-  /** Cairn extension: the community has its own deposit form, reached from its page. */
-  upload_form: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
-  ui: z
-    .looseObject({
-      permissions: CommunityPermissionsSchema.optional(),
-      has_logo: z.boolean().optional(),
-      /** The caller's role in the community; absent for non-members. */
-      membership_role: z.string().optional(),
-    })
-    .optional(),
-});
-
-/** A community as the deposit editor shows and chooses it. */
-export type CommunityJson = z.infer<typeof CommunityJsonSchema>;
-
-export const CommunitySearchResultSchema = z.looseObject({
-  hits: z.looseObject({
-    hits: z.array(CommunityJsonSchema),
-    total: z.number(),
-  }),
-});
-export type CommunitySearchResult = z.infer<typeof CommunitySearchResultSchema>;
+export { CommunityJsonSchema, type CommunityJson } from '@cairn/shared';
+import type { CommunityJson } from '@cairn/shared';
 
 /** `user_communities_memberships` of the configuration: community id → the person's role. */
 export type Memberships = Readonly<Record<string, string>>;

@@ -1,6 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import {
+  AffiliationHitSchema,
+  hitsOf,
+  NameHitSchema,
+  VocabularyHitSchema,
+  type AffiliationHit,
+  type NameHit,
+} from '@cairn/shared';
+import type { z } from 'zod';
 import { INVENIO_JSON } from '../../../api/client';
 import { useApiClient } from '../../../api/useApiClient';
 import type { CreatorListName } from './creator-rules';
@@ -8,37 +16,8 @@ import type { CreatorListName } from './creator-rules';
 /** Suggestions asked for per query: enough to tell namesakes apart, few enough to scan. */
 const SUGGESTION_SIZE = 10;
 
-const IdentifierSchema = z.object({ scheme: z.string(), identifier: z.string() });
-
-const AffiliationRefSchema = z.object({ id: z.string().optional(), name: z.string().optional() });
-
-/** A person of the names vocabulary (`GET /api/names`), ORCID-backed. */
-export const NameHitSchema = z.object({
-  id: z.string(),
-  name: z.string().optional(),
-  given_name: z.string().optional(),
-  family_name: z.string().optional(),
-  identifiers: z.array(IdentifierSchema).default([]),
-  affiliations: z.array(AffiliationRefSchema).default([]),
-});
-export type NameHit = z.infer<typeof NameHitSchema>;
-
-/** An organisation of the affiliations vocabulary (`GET /api/affiliations`), ROR-backed. */
-export const AffiliationHitSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  acronym: z.string().optional(),
-  country_name: z.string().optional(),
-  location_name: z.string().optional(),
-  identifiers: z.array(IdentifierSchema).default([]),
-});
-export type AffiliationHit = z.infer<typeof AffiliationHitSchema>;
-
-const RoleSchema = z.object({ id: z.string(), title_l10n: z.string() });
+export type { AffiliationHit, NameHit };
 export type Role = { id: string; label: string };
-
-const hitsOf = <T extends z.ZodType>(item: T) =>
-  z.object({ hits: z.object({ hits: z.array(item) }) });
 
 const ROLE_VOCABULARY: Record<CreatorListName, string> = {
   'metadata.creators': 'creatorsroles',
@@ -57,7 +36,7 @@ export function useRoles(list: CreatorListName, enabled: boolean) {
   return useQuery({
     queryKey: ['vocabularies', type, i18n.language],
     queryFn: async (): Promise<Role[]> => {
-      const body = hitsOf(RoleSchema).parse(
+      const body = hitsOf(VocabularyHitSchema).parse(
         await client.get(`/api/vocabularies/${type}`, {
           query: { size: '200', ln: i18n.language },
           accept: INVENIO_JSON,

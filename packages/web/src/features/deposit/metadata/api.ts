@@ -8,7 +8,14 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import {
+  ItemHitSchema,
+  ItemHitsSchema,
+  VocabularyHitSchema,
+  VocabularyHitsSchema,
+  type ItemHit,
+  type VocabularyHit,
+} from '@cairn/shared';
 import { useApiClient } from '../../../api/useApiClient';
 import { useBootstrap } from '../../../bootstrap';
 
@@ -30,38 +37,7 @@ export const LICENSE_PAGE_SIZE = 12;
 /** Awards per search, as InvenioRDM's award search. */
 const AWARD_SIZE = 5;
 
-export const VocabularyHitSchema = z.looseObject({
-  id: z.string(),
-  title_l10n: z.string(),
-  description_l10n: z.string().optional(),
-  props: z.record(z.string(), z.unknown()).optional(),
-  tags: z.array(z.string()).optional(),
-});
-export type VocabularyHit = z.infer<typeof VocabularyHitSchema>;
-
-const VocabularyHitsSchema = z.object({
-  hits: z.object({ hits: z.array(VocabularyHitSchema), total: z.number() }),
-});
-
-const LocalizedSchema = z.record(z.string(), z.string());
-
-/** A subject, funder or award as `/api/subjects|funders|awards` answer (JSON or vnd). */
-export const ItemHitSchema = z.looseObject({
-  id: z.string(),
-  name: z.string().optional(),
-  subject: z.string().optional(),
-  scheme: z.string().optional(),
-  acronym: z.string().optional(),
-  number: z.string().optional(),
-  title: LocalizedSchema.optional(),
-  funder: z.looseObject({ id: z.string(), name: z.string().optional() }).optional(),
-  identifiers: z.array(z.looseObject({ scheme: z.string(), identifier: z.string() })).optional(),
-});
-export type ItemHit = z.infer<typeof ItemHitSchema>;
-
-const ItemHitsSchema = z.object({
-  hits: z.object({ hits: z.array(ItemHitSchema), total: z.number() }),
-});
+export type { ItemHit, VocabularyHit };
 
 /** The small vocabularies a widget lists whole (`/api/vocabularies/{type}`). */
 export type ListedVocabulary =
