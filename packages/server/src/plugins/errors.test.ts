@@ -28,6 +28,10 @@ describe.each(ENGINES)('error handler (%s)', (engine) => {
             await Promise.resolve();
             throw new TypeError(`Cannot read properties of undefined (reading '${SECRET}')`);
           });
+          // A plugin's client error carries a status and no code of ours.
+          app.get('/api/test/plugin-conflict', () => {
+            throw Object.assign(new Error('Busy elsewhere.'), { statusCode: 409 });
+          });
           app.post('/api/test/duplicate', async () => {
             const user = {
               email: 'twice@example.org',
@@ -80,6 +84,12 @@ describe.each(ENGINES)('error handler (%s)', (engine) => {
       code: 'CONFLICT',
       message: 'The resource was changed at the same time. Please retry.',
     });
+  });
+
+  it("gives a plugin's client error the generic code of its status, not a specific one", async () => {
+    const res = await t.request({ method: 'GET', url: '/api/test/plugin-conflict' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: 'Busy elsewhere.' });
   });
 
   it('answers an unknown route with the contract body', async () => {

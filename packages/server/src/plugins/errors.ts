@@ -6,6 +6,25 @@ import { bodyTimeout, stopWatchingBody } from './body-timeout.js';
 
 const NOT_FOUND_MESSAGE = 'The requested URL was not found on the server.';
 
+/**
+ * The code of a client error that Fastify or a plugin raised with a status only: the generic one
+ * for the status, never a specific one (a framework 401 is not a wrong password).
+ */
+const GENERIC_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  408: 'REQUEST_TIMEOUT',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
+  429: 'RATE_LIMITED',
+};
+
 function send(
   reply: FastifyReply,
   code: ErrorCode,
@@ -100,9 +119,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return send(reply, error.code, error.message, error.errors, error.extra);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const code: ErrorCode =
-        error.validationContext === 'querystring' ? 'VALIDATION_FAILED' : 'VALIDATION_FAILED';
-      return send(reply, code, undefined, zodErrors(error));
+      return send(reply, 'VALIDATION_FAILED', undefined, zodErrors(error));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -120,10 +137,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isUniqueViolation(error)) return send(reply, 'CONFLICT');
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
-      const code = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).find(
-        (c) => ERROR_CATALOGUE[c].status === error.statusCode,
-      );
-      return send(reply, code ?? 'VALIDATION_FAILED', error.message);
+      return send(reply, GENERIC_CODES[error.statusCode] ?? 'VALIDATION_FAILED', error.message);
     }
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');
     return send(reply, 'INTERNAL', undefined, undefined, { error_id: request.id });
