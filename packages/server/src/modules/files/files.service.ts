@@ -1,11 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import {
-  MULTIPART_MAX_PARTS,
-  MULTIPART_MAX_PART,
-  type ErrorItem,
-  type RecordData,
-} from '@cairn/shared';
+import { type ErrorItem, type RecordData } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
@@ -32,21 +27,9 @@ import {
   type FilesSummary,
 } from './files.summary.js';
 import { mimetypeOf } from './mimetypes.js';
+import { keyProblem, normalizeKey } from './file-keys.js';
+import { parseInitBody } from './init-body.js';
 import { crashPoint } from '../../lib/crash-points.js';
-
-const MAX_KEY_BYTES = 1024;
-const MAX_SEGMENT_BYTES = 255;
-const INIT_KEYS = new Set([
-  'key',
-  'size',
-  'checksum',
-  'metadata',
-  'access',
-  'storage_class',
-  'transfer',
-]);
-const TRANSFER_KEYS = new Set(['type', 'parts', 'part_size', 'url']);
-const S3_MIN_PART = 5 * 1024 * 1024;
 
 /** A bucket as the files endpoints see it: who may change it, and where its entries live. */
 export interface BucketContext {
@@ -84,44 +67,8 @@ export interface FilesListView {
   files: FileView[];
 }
 
-interface InitEntry {
-  key: string;
-  keyNormalized: string;
-  size?: number;
-  checksum?: string;
-  metadata?: Record<string, unknown>;
-  transfer: { type: 'L' | 'M'; parts?: number; partSize?: number };
-}
-
 function fail(message: string, errors?: ErrorItem[]): AppError {
   return new AppError('VALIDATION_FAILED', message, errors);
-}
-
-/** NFC, so "é" typed two ways is one key: file names are compared normalised. */
-export function normalizeKey(key: string): string {
-  return key.normalize('NFC');
-}
-
-/** Why a key cannot name a file, or undefined when it can. Keys may hold folders ("a/b.csv"). */
-export function keyProblem(key: string): string | undefined {
-  if (key.length === 0) return 'Missing data for required field.';
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(key)) return 'File names must not contain control characters.';
-  if (key.includes('\\')) return 'File names must use "/" between folders, not "\\".';
-  const segments = key.split('/');
-  if (key.startsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..')) {
-    return 'File names must be relative paths without empty, "." or ".." parts.';
-  }
-  if (Buffer.byteLength(key) > MAX_KEY_BYTES)
-    return `File names must be at most ${MAX_KEY_BYTES} bytes long.`;
-  if (segments.some((s) => Buffer.byteLength(s) > MAX_SEGMENT_BYTES)) {
-    return `Each folder or file name must be at most ${MAX_SEGMENT_BYTES} bytes long.`;
-  }
-  return undefined;
-}
-
-function isNonNegativeInt(v: unknown): v is number {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }
 
 /**
@@ -345,120 +292,6 @@ export class FilesService {
     await trx.writeDraftFiles(recordId, summary, data && JSON.stringify(data), nowIso());
   }
 
-  private parseInit(body: unknown, user: User): InitEntry[] {
-    if (!Array.isArray(body))
-      throw fail('A validation error occurred.', [
-        { field: '0._schema', messages: ['Invalid input type.'] },
-      ]);
-    if (body.length === 0) throw fail('No files to upload.');
-    const errors: ErrorItem[] = [];
-    let transferFailure: string | undefined;
-    const entries: InitEntry[] = [];
-    body.forEach((raw: unknown, i: number): void => {
-      const at = (field: string, message: string): void => {
-        errors.push({ field: `${i}.${field}`, messages: [message] });
-      };
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        return at('_schema', 'Invalid input type.');
-      const e = raw as Record<string, unknown>;
-      for (const k of Object.keys(e)) if (!INIT_KEYS.has(k)) at(k, 'Unknown field.');
-      const key = typeof e.key === 'string' ? e.key : undefined;
-      if (key === undefined)
-        at('key', e.key === undefined ? 'Missing data for required field.' : 'Not a valid string.');
-      const problem = key === undefined ? undefined : keyProblem(key);
-      if (problem) at('key', problem);
-      if (e.size !== undefined && !isNonNegativeInt(e.size)) at('size', 'Not a valid integer.');
-      if (
-        e.checksum !== undefined &&
-        (typeof e.checksum !== 'string' || !/^md5:[0-9a-f]{32}$/i.test(e.checksum))
-      ) {
-        at('checksum', 'Checksum must look like md5:<32 hexadecimal digits>.');
-      }
-      if (
-        e.metadata !== undefined &&
-        (typeof e.metadata !== 'object' || e.metadata === null || Array.isArray(e.metadata))
-      ) {
-        at('metadata', 'Not a valid mapping type.');
-      }
-      const transfer = e.transfer ?? { type: 'L' };
-      if (typeof transfer !== 'object' || transfer === null || Array.isArray(transfer))
-        return at('transfer', 'Transfer metadata must be a dictionary.');
-      const t = transfer as Record<string, unknown>;
-      for (const k of Object.keys(t))
-        if (!TRANSFER_KEYS.has(k)) at(`transfer.${k}`, 'Unknown field.');
-      const type = t.type ?? 'L';
-      if (type === 'F' || type === 'R') {
-        if (!user.isAdmin)
-          throw new AppError(
-            'PERMISSION_DENIED',
-            `Transfer type ${type} is reserved to administrators.`,
-          );
-        return at(
-          'transfer.type',
-          `Transfer type ${type} is not supported by this repository; use L or M.`,
-        );
-      }
-      if (type !== 'L' && type !== 'M')
-        return at(
-          'transfer.type',
-          `Unsupported transfer type ${typeof type === 'string' ? type : JSON.stringify(type)}; use L (one request) or M (multipart).`,
-        );
-      const entry: InitEntry = {
-        key: key ?? '',
-        keyNormalized: normalizeKey(key ?? ''),
-        ...(isNonNegativeInt(e.size) ? { size: e.size } : {}),
-        ...(typeof e.checksum === 'string' ? { checksum: e.checksum.toLowerCase() } : {}),
-        ...(e.metadata && typeof e.metadata === 'object'
-          ? { metadata: e.metadata as Record<string, unknown> }
-          : {}),
-        transfer: { type },
-      };
-      if (type === 'M') {
-        // The transfer's own refusals are top-level messages, as InvenioRDM raises them.
-        if (e.size === undefined) transferFailure ??= 'Multipart file transfer requires file size.';
-        if (t.parts === undefined) at('transfer.parts', 'Multipart file transfer requires parts.');
-        else if (!isNonNegativeInt(t.parts) || t.parts < 1 || t.parts > MULTIPART_MAX_PARTS) {
-          at('transfer.parts', `Parts must be a whole number from 1 to ${MULTIPART_MAX_PARTS}.`);
-        }
-        if (t.part_size === undefined) {
-          if (this.store.kind === 'local')
-            transferFailure ??= 'Multipart file transfer to local storage requires part_size.';
-        } else if (
-          !isNonNegativeInt(t.part_size) ||
-          t.part_size < 1 ||
-          t.part_size > MULTIPART_MAX_PART
-        ) {
-          at(
-            'transfer.part_size',
-            `part_size must be a whole number of bytes from 1 to ${MULTIPART_MAX_PART}.`,
-          );
-        }
-        if (isNonNegativeInt(e.size) && isNonNegativeInt(t.parts) && t.parts >= 1) {
-          const partSize =
-            isNonNegativeInt(t.part_size) && t.part_size > 0
-              ? t.part_size
-              : Math.ceil(e.size / t.parts);
-          if (partSize * t.parts < e.size || (t.parts > 1 && partSize * (t.parts - 1) >= e.size)) {
-            at(
-              'transfer.part_size',
-              `${t.parts} parts of ${partSize} bytes do not add up to a file of ${e.size} bytes.`,
-            );
-          } else if (this.store.kind === 's3' && t.parts > 1 && partSize < S3_MIN_PART) {
-            at(
-              'transfer.part_size',
-              `Parts must be at least ${S3_MIN_PART} bytes (except the last) with this storage.`,
-            );
-          }
-          entry.transfer = { type: 'M', parts: t.parts, partSize };
-        }
-      }
-      entries.push(entry);
-    });
-    if (errors.length > 0) throw fail('A validation error occurred.', errors);
-    if (transferFailure) throw fail(transferFailure);
-    return entries;
-  }
-
   /**
    * POST …/draft/files: announces files (201 with every entry of the draft). Quotas are checked
    * here, before any byte is sent: the number of files, and the bytes announced.
@@ -471,7 +304,7 @@ export class FilesService {
     if (!user) throw permissionDenied();
     if (!context.filesEnabled) throw new AppError('PERMISSION_DENIED', 'Files are not enabled.');
     if (!context.isDraft) throw permissionDenied();
-    const entries = this.parseInit(body, user);
+    const entries = parseInitBody(body, { isAdmin: user.isAdmin, storeKind: this.store.kind });
     const seen = new Set<string>();
     for (const e of entries) {
       if (seen.has(e.keyNormalized)) throw fail(`File with key ${e.key} already exists.`);
