@@ -176,6 +176,47 @@ describe.each(ENGINES)('files API on S3 (Ceph RADOS Gateway) on %s', (engine) =>
     expect(back.rawPayload.equals(bytes)).toBe(true);
   });
 
+  it('refuses a commit whose parts, sent straight to the bucket, add up to another size', async () => {
+    // Presigned parts never pass through Cairn, so only the assembled object shows their size:
+    // a file announced small (and counted so against the quota) must not become a large one.
+    const id = await draftId();
+    const entry = await init(id, {
+      key: 'grown.bin',
+      size: 5 * MiB + 10,
+      transfer: { type: 'M', parts: 2, part_size: 5 * MiB },
+    });
+    const [first, second] = entry.links.parts!;
+    expect(
+      (await fetch(first!.url, { method: 'PUT', body: crypto.randomBytes(5 * MiB) })).status,
+    ).toBe(200);
+    expect(
+      (await fetch(second!.url, { method: 'PUT', body: crypto.randomBytes(MiB) })).status,
+    ).toBe(200);
+
+    const commit = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/files/grown.bin/commit`,
+      headers: owner.headers,
+    });
+    expect(commit.statusCode, commit.body).toBe(400);
+    expect(commit.json().message).toBe(
+      'File size mismatch: grown.bin was announced as 5242890 bytes at initialisation.',
+    );
+    const file = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft/files/grown.bin`,
+      headers: owner.headers,
+    });
+    expect(file.json()).toMatchObject({ status: 'pending', size: 5 * MiB + 10 });
+    expect(file.json().links.parts).toHaveLength(2);
+    const listed = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft/files`,
+      headers: owner.headers,
+    });
+    expect(listed.json().entries).toMatchObject([{ key: 'grown.bin', status: 'pending' }]);
+  });
+
   it('deleting a pending multipart file aborts the upload in the bucket', async () => {
     const id = await draftId();
     const entry = await init(id, {

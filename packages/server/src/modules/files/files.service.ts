@@ -679,6 +679,16 @@ export class FilesService {
         checksum = row.uploadedChecksum!;
       }
       const wrongBytes = assembled ? 'fresh-upload' : 'untouched';
+      // Parts sent straight to the bucket never pass through here: their sum is known only now,
+      // and a file counted against the quota at its announced size must not turn out larger.
+      if (assembled && size !== row.declaredSize) {
+        throw new CommitRefused(
+          fail(
+            `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`,
+          ),
+          wrongBytes,
+        );
+      }
       if (size === 0 && !this.config.files.allowEmpty) {
         throw new CommitRefused(fail('Empty files are not accepted.'), wrongBytes);
       }
