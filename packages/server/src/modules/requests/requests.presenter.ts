@@ -86,7 +86,8 @@ export function presentEvent(
     permissions: {
       can_update_comment: mine,
       can_delete_comment: mine,
-      can_reply_comment: event.type === 'C' && user !== undefined,
+      // Comments are not threaded here: there is no reply route to offer.
+      can_reply_comment: false,
     },
     // Comments are not threaded here (no replies), and one is read on its request's page.
     links: { self: api, self_html: requestHtmlUrl(siteUrl, event.requestId) },

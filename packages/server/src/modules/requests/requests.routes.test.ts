@@ -288,7 +288,8 @@ describe.each(ENGINES)('requests API on %s', (engine) => {
       created_by: { user: String(curator.id) },
       revision_id: 1,
       parent_id: null,
-      permissions: { can_update_comment: true, can_delete_comment: true, can_reply_comment: true },
+      // No reply route exists (comments are not threaded here), so no client is offered one.
+      permissions: { can_update_comment: true, can_delete_comment: true, can_reply_comment: false },
       links: {
         self: `${SITE}/api/requests/${id}/comments/${c.id}`,
         self_html: `${SITE}/me/requests/${id}`,
