@@ -59,7 +59,12 @@ const RAISED_RATE_LIMITS: Record<string, string> = {
  */
 function holdAnswersToTheirContract(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || !/json/.test(String(reply.getHeader('content-type')))) {
+    // The API's own JSON, plain or vnd; exports (CSL, DataCite, JSON-LD…) follow other schemas.
+    const type = String(reply.getHeader('content-type'));
+    if (
+      typeof payload !== 'string' ||
+      !/^application\/(json|vnd\.inveniordm\.v1\+json)\b/.test(type)
+    ) {
       return payload;
     }
     const contract = responseContract(
