@@ -45,6 +45,11 @@ export interface AppOptions {
    * by default), writing to `stream` (standard output by default).
    */
   logger?: false | { level?: string; stream?: { write(line: string): void } };
+  /**
+   * Called before any route is registered, so that hooks it adds reach every route, those of
+   * encapsulated plugins included (tests hold answers to their documented schemas this way).
+   */
+  beforeRoutes?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -87,6 +92,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  options.beforeRoutes?.(app);
   registerBodyIdleTimeout(app, config.bodyIdleTimeoutSeconds);
 
   // Fastify's built-in text/plain parser would hand a string to routes that expect JSON; the

@@ -99,8 +99,10 @@ export async function createTestApp(
     { database: database.config, webDist: undefined, ...overrides },
   );
   const services = await createServices(config, database.handle);
-  const app = await buildApp(services, { logger: options.logger ?? false });
-  holdAnswersToTheirContract(app);
+  const app = await buildApp(services, {
+    logger: options.logger ?? false,
+    beforeRoutes: holdAnswersToTheirContract,
+  });
   options.beforeReady?.(app);
   await app.ready();
   return {
