@@ -31,14 +31,18 @@ afterEach(() => {
 /** The keys of the records each write puts into IndexedDB. */
 function watchPuts() {
   const keys: string[] = [];
-  const put = IDBObjectStore.prototype.put;
+  const put = Reflect.get<IDBObjectStore, 'put'>(IDBObjectStore.prototype, 'put');
   vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (
     this: IDBObjectStore,
     value: { key: string },
     key?: IDBValidKey,
   ) {
     keys.push(value.key);
-    return put.call(this, value, key);
+    return Reflect.apply<IDBObjectStore, [unknown, IDBValidKey?], IDBRequest<IDBValidKey>>(
+      put,
+      this,
+      [value, key],
+    );
   });
   return keys;
 }

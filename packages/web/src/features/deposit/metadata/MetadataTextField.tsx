@@ -78,7 +78,8 @@ function WrappingTextField({
   check,
 }: Omit<MetadataTextFieldProps, 'wraps'>) {
   const { register, getFieldState } = useFormContext<DepositFormValues>();
-  const field: UseFormRegisterReturn = register(name);
+  // Destructured: the React Compiler lint takes the registration for a ref because it holds one.
+  const { ref, name: fieldName, onChange, onBlur }: UseFormRegisterReturn = register(name);
   const error = getFieldState(name, useFormState<DepositFormValues>({ name, exact: true })).error;
   const text: unknown = error?.message;
   const message = typeof text === 'string' ? text : undefined;
@@ -91,8 +92,8 @@ function WrappingTextField({
       rows={2}
       classNames={{ input: 'cairn-wrapping-field' }}
       autoComplete="off"
-      name={field.name}
-      ref={field.ref}
+      name={fieldName}
+      ref={ref}
       label={label}
       description={help}
       required={required}
@@ -106,7 +107,7 @@ function WrappingTextField({
           input.value = value;
           input.setSelectionRange(caret, caret);
         }
-        void field.onChange(event);
+        void onChange(event);
         validate.onChange(value);
       }}
       onKeyDown={(event) => {
@@ -115,7 +116,7 @@ function WrappingTextField({
         event.currentTarget.form?.requestSubmit();
       }}
       onBlur={(event) => {
-        void field.onBlur(event);
+        void onBlur(event);
         validate.onBlur(event.currentTarget.value);
       }}
     />
