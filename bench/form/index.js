@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { benchOrcid, consortiumDraft } from '../api/drafts.js';
@@ -10,7 +11,7 @@ import { startServer } from '../lib/server.js';
  * @typedef {import('../lib/report.js').BenchOptions} BenchOptions
  * @typedef {import('playwright-core').Browser} Browser
  * @typedef {import('playwright-core').Page} Page
- * @typedef {{interactive: number[], htmlDone: number[], htmlKB: number, title: number[], filter: number[], add: number[], move: number[]}} Sample
+ * @typedef {{interactive: number[], htmlDone: number[], htmlKB: number, title: number[], filter: number[], add: number[], move: number[], titleBurst: number[], filterBurst: number[]}} Sample
  */
 
 const EMAIL = 'bench-form@cairn.example';
@@ -21,6 +22,15 @@ const SMALL = 10;
 const LOADS = 5;
 /** Keystrokes measured in each text box, per draft. */
 const KEYSTROKES = 40;
+/** Keys typed without pausing into each text box, per draft, and how many a second. */
+const BURST_KEYS = 100;
+const BURST_KEYS_PER_SECOND = 20;
+/** A person typing a burst has a form no slower than a bare text box by this factor (p95). */
+const BURST_P95_MAX_BARE = 2;
+/** …and, on the 10-creator draft, a median within this of the bare box's. */
+const BURST_P50_MAX_OVER_BARE_MS = 2;
+/** Quiet after a burst, longer than autosave's pause, so that its save is not in the next one. */
+const SETTLE_MS = 6_000;
 /** Creators added, and moves made, per draft. */
 const ACTIONS = 5;
 const INTERACTIVE_MAX_MS = 2_000;
@@ -42,7 +52,8 @@ const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
  * after the frame that shows its effect: a requestAnimationFrame callback runs just before the
  * frame is drawn, and a message posted from it is handled once the frame has been.
  * `rowText` waits until a creator row shows `arg`; `rowAt` until the row holding the clicked
- * button is at position `arg`.
+ * button is at position `arg`. `__record()` does the same for every keydown until
+ * `__stopRecording()`, into the array `__paints`, whether or not earlier keys have been painted.
  */
 const INSTRUMENT = `
   const check = () => {
@@ -67,6 +78,21 @@ const INSTRUMENT = `
       then();
     });
     observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+  };
+  // Every keydown until stopped, for keys typed without waiting for the previous one's frame.
+  window.__record = () => {
+    const paints = [];
+    window.__paints = paints;
+    const listener = (event) => {
+      const start = event.timeStamp;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { paints.push(performance.now() - start); };
+        channel.port2.postMessage(null);
+      });
+    };
+    document.addEventListener('keydown', listener, true);
+    window.__stopRecording = () => document.removeEventListener('keydown', listener, true);
   };
   window.__arm = (kind, arg) => {
     window.__paint = undefined;
@@ -96,11 +122,17 @@ const INSTRUMENT = `
 export async function run(options = {}) {
   const startedAt = new Date().toISOString();
   const server = await startServer(options);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await chromium
+    .launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    })
+    .catch(async (/** @type {unknown} */ error) => {
+      // Without a browser nothing stops the server otherwise.
+      await server.stop();
+      throw error;
+    });
   try {
     await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
     const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
@@ -112,8 +144,8 @@ export async function run(options = {}) {
 
     /** @type {{small: Sample, large: Sample}} */
     const samples = {
-      small: { interactive: [], htmlDone: [], htmlKB: 0, title: [], filter: [], add: [], move: [] },
-      large: { interactive: [], htmlDone: [], htmlKB: 0, title: [], filter: [], add: [], move: [] },
+      small: emptySample(),
+      large: emptySample(),
     };
     const order = /** @type {const} */ (['small', 'large']);
     for (let i = -1; i < LOADS; i++) {
@@ -132,6 +164,28 @@ export async function run(options = {}) {
         }
       }
     }
+    /** Bursts typed into a bare box styled as the form's, each just before the form's own. */
+    const bareBursts = {
+      title: /** @type {number[]} */ ([]),
+      filter: /** @type {number[]} */ ([]),
+    };
+    /**
+     * A burst into a bare copy of `box`, then one into `box`: the same conditions, a few seconds
+     * apart, on a machine whose load may change during the run.
+     * @param {Page} page
+     * @param {import('playwright-core').Locator} box
+     * @param {'title' | 'filter'} kind
+     * @param {string | undefined} tracePath
+     */
+    const burstBesideBare = async (page, box, kind, tracePath) => {
+      const bare = await openBareBox(browser, server.baseUrl, await boxOf(box));
+      try {
+        bareBursts[kind].push(...(await typeBurst(bare.page, bare.input, undefined)));
+      } finally {
+        await bare.close();
+      }
+      return await typeBurst(page, box, tracePath);
+    };
     /** The title and filter boxes as the large draft's form shows them, for the baseline. */
     const boxes = {
       title: { tag: 'input', style: '', value: '' },
@@ -147,10 +201,25 @@ export async function run(options = {}) {
         samples[name].title = await typeAndMeasure(page, title);
         const filter = page.getByRole('searchbox', { name: 'Filter creators' });
         // The filter shows above 10 entries only (CREATOR_FILTER_THRESHOLD).
-        if ((await filter.count()) > 0) {
+        const hasFilter = (await filter.count()) > 0;
+        if (hasFilter) {
           if (name === 'large') boxes.filter = await boxOf(filter);
           samples[name].filter = await typeAndMeasure(page, filter);
         }
+        const tracePath = (/** @type {string} */ box) =>
+          options.cpuProfDir && path.join(options.cpuProfDir, `form-${name}-${box}.trace.json`);
+        await page.waitForTimeout(SETTLE_MS);
+        samples[name].titleBurst = await burstBesideBare(page, title, 'title', tracePath('title'));
+        if (hasFilter) {
+          await page.waitForTimeout(SETTLE_MS);
+          samples[name].filterBurst = await burstBesideBare(
+            page,
+            filter,
+            'filter',
+            tracePath('filter'),
+          );
+        }
+        await page.waitForTimeout(SETTLE_MS);
         samples[name].add = await addCreators(page);
         samples[name].move = await moveCreator(page);
       } finally {
@@ -177,12 +246,22 @@ export async function run(options = {}) {
         titleP95Ms: round(p95(s.title)),
         filterP50Ms: round(median(s.filter)),
         filterP95Ms: round(p95(s.filter)),
+        titleBurstP50Ms: round(median(s.titleBurst)),
+        titleBurstP95Ms: round(p95(s.titleBurst)),
+        filterBurstP50Ms: round(median(s.filterBurst)),
+        filterBurstP95Ms: round(p95(s.filterBurst)),
         addMedianMs: round(median(s.add)),
         moveMedianMs: round(median(s.move)),
       };
     });
     const [small, large] = phases;
     if (!small || !large) throw new Error('a phase is missing');
+    const bareBurst = {
+      titleP50Ms: round(median(bareBursts.title)),
+      titleP95Ms: round(p95(bareBursts.title)),
+      filterP50Ms: round(median(bareBursts.filter)),
+      filterP95Ms: round(p95(bareBursts.filter)),
+    };
     const targets = [
       target({
         label: 'interactive, 10,000 creators',
@@ -219,6 +298,29 @@ export async function run(options = {}) {
           bound: RATIO_MAX,
         }),
       ),
+      .../** @type {const} */ (['title', 'filter']).flatMap((box) => [
+        target({
+          label: `${box} burst p95, 10,000 creators`,
+          value: large[`${box}BurstP95Ms`],
+          unit: 'ms',
+          comparison: '≤',
+          bound: KEYSTROKE_P95_MAX_MS,
+        }),
+        target({
+          label: `${box} burst p95, 10,000 creators / bare box`,
+          value: large[`${box}BurstP95Ms`] / bareBurst[`${box}P95Ms`],
+          unit: '×',
+          comparison: '≤',
+          bound: BURST_P95_MAX_BARE,
+        }),
+      ]),
+      target({
+        label: 'title burst p50, 10 creators − bare box',
+        value: round(small.titleBurstP50Ms - bareBurst.titleP50Ms),
+        unit: 'ms',
+        comparison: '≤',
+        bound: BURST_P50_MAX_OVER_BARE_MS,
+      }),
       target({
         label: 'deposit page JS, gzipped',
         value: js.gzipBytes / 1000,
@@ -259,6 +361,23 @@ export async function run(options = {}) {
         `the box it stands for (what Chromium itself takes; no target): title text ` +
         `${round(median(bare.title))} / ${round(p95(bare.title))} ms, filter (empty) ` +
         `${round(median(bare.filter))} / ${round(p95(bare.filter))} ms (p50 / p95)` +
+        `\n\nBursts: ${BURST_KEYS} keys at ${BURST_KEYS_PER_SECOND} a second (half letters, then ` +
+        `as many backspaces), keydown to paint, p50 / p95 ms\n\n` +
+        textTable([
+          ['text box', 'title', 'filter'],
+          ...phases.map((p) => [
+            p.name,
+            `${p.titleBurstP50Ms} / ${p.titleBurstP95Ms}`,
+            Number.isNaN(p.filterBurstP95Ms)
+              ? '- (no filter)'
+              : `${p.filterBurstP50Ms} / ${p.filterBurstP95Ms}`,
+          ]),
+          [
+            'bare box (just before each)',
+            `${bareBurst.titleP50Ms} / ${bareBurst.titleP95Ms}`,
+            `${bareBurst.filterP50Ms} / ${bareBurst.filterP95Ms}`,
+          ],
+        ]) +
         `\n\nJavaScript of the deposit page until interactive: ${js.files} files, ` +
         `${round(js.rawBytes / 1000)} KB, ${round(js.gzipBytes / 1000)} KB gzipped; ` +
         `requested in the ${LATE_MS / 1000} s after: ${js.later.files} files, ` +
@@ -276,6 +395,10 @@ export async function run(options = {}) {
         bareTitleP95Ms: round(p95(bare.title)),
         bareFilterP50Ms: round(median(bare.filter)),
         bareFilterP95Ms: round(p95(bare.filter)),
+        bareTitleBurstP50Ms: bareBurst.titleP50Ms,
+        bareTitleBurstP95Ms: bareBurst.titleP95Ms,
+        bareFilterBurstP50Ms: bareBurst.filterP50Ms,
+        bareFilterBurstP95Ms: bareBurst.filterP95Ms,
         jsFiles: js.files,
         jsRawKB: round(js.rawBytes / 1000),
         jsGzipKB: round(js.gzipBytes / 1000),
@@ -391,6 +514,89 @@ async function typeAndMeasure(page, box) {
 }
 
 /**
+ * Types `BURST_KEYS` keys into `box` at `BURST_KEYS_PER_SECOND`, half letters, then as many
+ * backspaces, each sent when it is due whether or not the page has handled the ones before, as a
+ * person typing a word does: work the page does after a key then delays the next ones. Resolves
+ * with each key's time to paint. With `tracePath`, writes a Chrome performance trace of the burst
+ * there (open it in DevTools, Performance).
+ * @param {Page} page
+ * @param {import('playwright-core').Locator} box
+ * @param {string | undefined} tracePath
+ */
+async function typeBurst(page, box, tracePath) {
+  await box.click();
+  await box.press('End');
+  const before = await box.inputValue();
+  const text = BURST_TEXT.slice(0, BURST_KEYS / 2);
+  const keys = [...text.split(''), ...text.split('').map(() => 'Backspace')];
+  // The keys go to the browser straight through the DevTools protocol, without waiting for the
+  // page: Playwright's `keyboard.press` waits for each key to be handled before it sends the next.
+  const cdp = await page.context().newCDPSession(page);
+  const browser = page.context().browser();
+  try {
+    await page.evaluate('window.__record()');
+    if (tracePath && browser) await browser.startTracing(page, { path: tracePath });
+    const interval = 1000 / BURST_KEYS_PER_SECOND;
+    const startedAt = performance.now();
+    /** @type {Promise<unknown>[]} */
+    const sent = [];
+    for (const [i, key] of keys.entries()) {
+      const wait = startedAt + i * interval - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      for (const event of keyEvents(key)) sent.push(cdp.send('Input.dispatchKeyEvent', event));
+    }
+    await Promise.all(sent);
+    await waitForDefined(page, `(window.__paints.length >= ${keys.length} || undefined)`, 30_000);
+    if (tracePath && browser) await browser.stopTracing();
+    await page.evaluate('window.__stopRecording()');
+    const paints = /** @type {number[]} */ (await page.evaluate('window.__paints'));
+    // Every letter typed and taken back again: no key was lost on the way.
+    if ((await box.inputValue()) !== before) throw new Error('a burst of keys was not typed whole');
+    return paints;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+const BURST_TEXT = 'lovelace glacier melt hydrochemistry ice sheet mass balance';
+
+/**
+ * The protocol's events for a key of `typeBurst`: a character, or Backspace.
+ * @param {string} key
+ * @returns {{type: 'keyDown' | 'keyUp' | 'rawKeyDown', key: string, code: string, windowsVirtualKeyCode: number, text?: string, unmodifiedText?: string}[]}
+ */
+function keyEvents(key) {
+  if (key === 'Backspace') {
+    const common = { key, code: key, windowsVirtualKeyCode: 8 };
+    return [
+      { type: /** @type {const} */ ('rawKeyDown'), ...common },
+      { type: /** @type {const} */ ('keyUp'), ...common },
+    ];
+  }
+  const code = key === ' ' ? 'Space' : `Key${key.toUpperCase()}`;
+  const common = { key, code, windowsVirtualKeyCode: key.toUpperCase().charCodeAt(0) };
+  return [
+    { type: /** @type {const} */ ('keyDown'), ...common, text: key, unmodifiedText: key },
+    { type: /** @type {const} */ ('keyUp'), ...common },
+  ];
+}
+
+/** @returns {Sample} */
+function emptySample() {
+  return {
+    interactive: [],
+    htmlDone: [],
+    htmlKB: 0,
+    title: [],
+    filter: [],
+    add: [],
+    move: [],
+    titleBurst: [],
+    filterBurst: [],
+  };
+}
+
+/**
  * What a text box looks like and holds: its computed box and font as CSS text, and its value.
  * @param {import('playwright-core').Locator} box
  */
@@ -421,6 +627,21 @@ function boxOf(box) {
  * @param {{tag: string, style: string, value: string}} box
  */
 async function bareInputLatencies(browser, baseUrl, box) {
+  const bare = await openBareBox(browser, baseUrl, box);
+  try {
+    return await typeAndMeasure(bare.page, bare.input);
+  } finally {
+    await bare.close();
+  }
+}
+
+/**
+ * A page of its own holding a bare text box of the same kind as `box`, styled and filled as it.
+ * @param {Browser} browser
+ * @param {string} baseUrl
+ * @param {{tag: string, style: string, value: string}} box
+ */
+async function openBareBox(browser, baseUrl, box) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -441,9 +662,11 @@ async function bareInputLatencies(browser, baseUrl, box) {
       input.value = ${JSON.stringify(box.value)};
       document.body.append(input);
     })()`);
-    return await typeAndMeasure(page, page.getByRole('textbox', { name: 'Bare', exact: true }));
-  } finally {
+    const input = page.getByRole('textbox', { name: 'Bare', exact: true });
+    return { page, input, close: () => context.close() };
+  } catch (error) {
     await context.close();
+    throw error;
   }
 }
 

@@ -100,10 +100,10 @@ function filesOf(draft: RecordJson | null, enabled: boolean): FilesProgress {
 }
 
 /**
- * The deposit form, laid out like InvenioRDM's RDMDepositForm (invenio-reference §4.2): the
- * feedback banner, the community header, the sections in a main column with a section nav, and a
- * sidebar with the status, the actions, visibility and delete. Validation is the server's (drafts
- * are stored even when invalid); its errors land on the fields after each save.
+ * The deposit form, laid out like InvenioRDM's, so that people who deposit there too find their way
+ * about it: the feedback banner, the community header, the sections in a main column with a section
+ * nav, and a sidebar with the status, the actions, visibility and delete. Validation is the
+ * server's (drafts are stored even when invalid); its errors land on the fields after each save.
  *
  * Widgets of the other editor parts mount in the places marked below (editor contract).
  */

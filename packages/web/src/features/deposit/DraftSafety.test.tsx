@@ -22,7 +22,13 @@ function openDraft(id: string, { autosave = false } = {}) {
 
 afterEach(() => {
   vi.useRealTimers();
+  setVisibility('visible');
 });
+
+function setVisibility(state: DocumentVisibilityState) {
+  Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
 
 describe('autosave', () => {
   it('saves after a pause, on the revision it last saw', async () => {
@@ -123,6 +129,23 @@ describe('edit journal', () => {
     expect(titleInput().value).toBe('Ocean temperatures');
     fireEvent.click(await screen.findByRole('button', { name: 'Restore changes' }));
     expect(titleInput().value).toBe('Typed before the crash');
+  });
+
+  it.each([
+    ['the tab is put away', () => setVisibility('hidden')],
+    ['the page is left', () => window.dispatchEvent(new Event('pagehide'))],
+  ])('writes the latest edits at once when %s', async (_, leave) => {
+    // Timers of a page put away may never run: only the flush can write the journal here.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    stubFetch(() => {
+      throw new Error('offline');
+    });
+    openDraft('jour6-00006');
+    typeTitle('Typed just before closing the laptop');
+    leave();
+
+    const entry = await createDraftJournal().read('jour6-00006');
+    expect(entry?.values.metadata.title).toBe('Typed just before closing the laptop');
   });
 
   it('restores edits after a save refused because the session expired (401)', async () => {

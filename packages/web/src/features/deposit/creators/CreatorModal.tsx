@@ -61,9 +61,9 @@ export interface CreatorModalProps {
 }
 
 /**
- * The dialog that adds or edits one creator or contributor. It has a form of its own, checked
- * when it is submitted only (SPEC §5), so typing in it never touches the deposit form and no row
- * of a long list re-renders until the creator is saved.
+ * The dialog that adds or edits one creator or contributor. It has a form of its own, checked when
+ * it is submitted only, so typing in it never touches the deposit form and no row of a long list
+ * re-renders until the creator is saved.
  */
 export function CreatorModal({ list, opened, creator, onClose, ...rest }: CreatorModalProps) {
   const { t } = useTranslation();
@@ -139,7 +139,8 @@ function CreatorEditor({
   function pickOrganization(hit: AffiliationHit) {
     setValue('name', hit.name);
     setValue('organizational', {
-      // GRID is retired; its ids are the only ones InvenioRDM drops (SPEC §5).
+      // GRID is retired and its ids lead nowhere any more: the one scheme a picked organisation's
+      // identifiers lose.
       identifiers: hit.identifiers
         .filter((entry) => entry.scheme !== 'grid')
         .map((entry) => ({ ...entry })),
@@ -284,7 +285,8 @@ interface SearchHit {
 
 /**
  * The search above the fields: people through `/api/names`, organisations through
- * `/api/affiliations` (search-first for both, unlike InvenioRDM's organisations, §6.8).
+ * `/api/affiliations` (search-first for both, organisations too: a picked one brings its
+ * identifiers, which a typed name lacks).
  */
 function CreatorSearch({
   type,

@@ -64,12 +64,12 @@ export interface CreatorsFieldProps {
 type EditorState = { index: number | null } | null;
 
 /**
- * The creators (or contributors) of the record: a list of rows, each edited in a dialog, that
- * stays fluid at 10,000 entries (invenio-reference §6.1). Only the rows in view are rendered
- * (a virtualised scroll box); each row watches its own entry, so nothing else re-renders when one
- * changes, and the parent never watches the array. Long lists get a filter; rows are reordered
- * by dragging, by the keyboard (dnd-kit's keyboard sensor) or by move-up/move-down buttons, with
- * every move announced.
+ * The creators (or contributors) of the record: a list of rows, each edited in a dialog, that stays
+ * fluid at 10,000 entries, as a large consortium's author list has. Only the rows in view are
+ * rendered (a virtualised scroll box); each row watches its own entry, so nothing else re-renders
+ * when one changes, and the parent never watches the array. Long lists get a filter; rows are
+ * reordered by dragging, by the keyboard (dnd-kit's keyboard sensor) or by move-up/move-down
+ * buttons, with every move announced.
  *
  * Needs: a React Hook Form `FormProvider` of `DepositFormValues` around it, and the API's
  * `GET /api/vocabularies/{creatorsroles|contributorsroles}`, `/api/names` and `/api/affiliations`.

@@ -1,6 +1,9 @@
 import type { CreatorFormValues } from '@cairn/shared';
 
-/** The identifier schemes a row shows as an icon that links out (SPEC §9). */
+/**
+ * The identifier schemes a row shows as an icon that links out: those whose identifiers each have
+ * a public page.
+ */
 export const LINKED_SCHEMES = ['orcid', 'ror', 'gnd'] as const;
 export type LinkedScheme = (typeof LINKED_SCHEMES)[number];
 
@@ -48,7 +51,7 @@ export function identifierLinks(creator: CreatorFormValues | undefined): Identif
 
 /**
  * The text the inline filter matches: name and affiliations, case- and accent-insensitive
- * ("Müller" is found by "muller"), as InvenioRDM's filter does (invenio-reference §4.5.1).
+ * ("Müller" is found by "muller"), so a name is found however the person types it.
  */
 export function filterText(creator: CreatorFormValues | undefined): string {
   return foldForSearch([creatorName(creator), ...affiliationNames(creator)].join(' '));

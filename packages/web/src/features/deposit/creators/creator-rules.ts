@@ -24,7 +24,8 @@ export interface PartyValues {
 
 /**
  * The creator editor's own values. Identifiers and affiliations are remembered separately for
- * the person and the organisation (invenio-reference §4.5.1: switching type keeps both).
+ * the person and the organisation: switching the type and back, by mistake or to compare, keeps
+ * what was entered for each.
  */
 export interface CreatorEditorValues {
   type: CreatorType;
@@ -88,11 +89,10 @@ export function detectPersonOrOrgScheme(value: string): IdentifierScheme | '' {
 }
 
 /**
- * The shared schema the editor is checked with when it is submitted (SPEC §5): a person needs a
- * family name, an organisation a name, a contributor a role. Beyond InvenioRDM, which lets the
- * server guess an identifier's scheme after saving (invenio-reference §6.8), identifiers are
- * checked too, so a typo is reported in the dialog where it was typed. The schema checks
- * `fromEditorValues`' result, the creator the form would store.
+ * The shared schema the editor is checked with when it is submitted: a person needs a family name,
+ * an organisation a name, a contributor a role. Identifiers are checked too, rather than left for
+ * the server to make sense of after saving, so a typo is reported in the dialog where it was typed.
+ * The schema checks `fromEditorValues`' result, the creator the form would store.
  */
 export function creatorSchemaFor(list: CreatorListName) {
   return list === 'metadata.contributors' ? ContributorFormSchema : CreatorFormSchema;

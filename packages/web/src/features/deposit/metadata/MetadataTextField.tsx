@@ -1,6 +1,11 @@
 import { Textarea, TextInput, type TextInputProps } from '@mantine/core';
 import type { DepositFormValues } from '@cairn/shared';
-import type { FieldPath } from 'react-hook-form';
+import {
+  useFormContext,
+  useFormState,
+  type FieldPath,
+  type UseFormRegisterReturn,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import type { FormFieldProps } from '../../../components/form/form-field-props';
 import { useTextFieldBinding } from '../../../components/form/useTextFieldBinding';
@@ -22,45 +27,24 @@ export type MetadataTextFieldProps = Omit<FormFieldProps<DepositFormValues>, 'na
 } & Omit<TextInputProps, 'name' | 'label' | 'description' | 'value' | 'onChange' | 'error'>;
 
 /** A text input bound by `name` that checks its value against a shared schema on blur. */
-export function MetadataTextField({
+export function MetadataTextField({ wraps = false, ...props }: MetadataTextFieldProps) {
+  return wraps ? <WrappingTextField {...props} /> : <LineTextField {...props} />;
+}
+
+function LineTextField({
   name,
   label,
   help,
   required,
   schema,
   check,
-  wraps = false,
   ...inputProps
-}: MetadataTextFieldProps) {
+}: Omit<MetadataTextFieldProps, 'wraps'>) {
   const binding = useTextFieldBinding<DepositFormValues>({ name, label, help, required });
   const validate = useBlurValidation(
     name,
     (value) => (schema ? schemaMessage(schema, value) : undefined) ?? check?.(value),
   );
-  if (wraps) {
-    return (
-      <Textarea
-        rows={2}
-        classNames={{ input: 'cairn-wrapping-field' }}
-        autoComplete="off"
-        {...binding}
-        onChange={(event) => {
-          const value = oneLine(event.currentTarget.value);
-          binding.onChange(value);
-          validate.onChange(value);
-        }}
-        onKeyDown={(event) => {
-          if (event.key !== 'Enter') return;
-          event.preventDefault();
-          event.currentTarget.form?.requestSubmit();
-        }}
-        onBlur={(event) => {
-          binding.onBlur(event);
-          validate.onBlur(event.currentTarget.value);
-        }}
-      />
-    );
-  }
   return (
     <TextInput
       autoComplete="off"
@@ -72,6 +56,67 @@ export function MetadataTextField({
       }}
       onBlur={(event) => {
         binding.onBlur(event);
+        validate.onBlur(event.currentTarget.value);
+      }}
+    />
+  );
+}
+
+/**
+ * The wrapping field, left to the browser while it is typed in (registered, not controlled): a
+ * controlled text area re-renders and rewrites its whole text into the DOM twice (value and
+ * default value) on every keystroke, which the title, typed in most, need not pay. React Hook
+ * Form still gets every change, and sets the text itself when the form is reset (a restored
+ * journal, the other tab's version).
+ */
+function WrappingTextField({
+  name,
+  label,
+  help,
+  required,
+  schema,
+  check,
+}: Omit<MetadataTextFieldProps, 'wraps'>) {
+  const { register, getFieldState } = useFormContext<DepositFormValues>();
+  // Destructured: the React Compiler lint takes the registration for a ref because it holds one.
+  const { ref, name: fieldName, onChange, onBlur }: UseFormRegisterReturn = register(name);
+  const error = getFieldState(name, useFormState<DepositFormValues>({ name, exact: true })).error;
+  const text: unknown = error?.message;
+  const message = typeof text === 'string' ? text : undefined;
+  const validate = useBlurValidation(
+    name,
+    (value) => (schema ? schemaMessage(schema, value) : undefined) ?? check?.(value),
+  );
+  return (
+    <Textarea
+      rows={2}
+      classNames={{ input: 'cairn-wrapping-field' }}
+      autoComplete="off"
+      name={fieldName}
+      ref={ref}
+      label={label}
+      description={help}
+      required={required}
+      error={message}
+      onChange={(event) => {
+        const input = event.currentTarget;
+        const value = oneLine(input.value);
+        if (value !== input.value) {
+          // Where the line break was typed or pasted, the caret stays.
+          const caret = input.selectionStart - (input.value.length - value.length);
+          input.value = value;
+          input.setSelectionRange(caret, caret);
+        }
+        void onChange(event);
+        validate.onChange(value);
+      }}
+      onKeyDown={(event) => {
+        if (event.key !== 'Enter') return;
+        event.preventDefault();
+        event.currentTarget.form?.requestSubmit();
+      }}
+      onBlur={(event) => {
+        void onBlur(event);
         validate.onBlur(event.currentTarget.value);
       }}
     />

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Profiler } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { descriptionOf } from '../../../test/renderApp';
 import { hitsBody, renderField, stubApi, TITLE_TYPES, vocabularyHit } from './test-utils';
@@ -38,6 +39,23 @@ describe('TitlesField', () => {
     expect(submitted).toHaveBeenCalledTimes(1);
     expect(title.value).toBe('Glacier melt in Greenland 2018');
     expect(metadata().title).toBe('Glacier melt in Greenland 2018');
+  });
+
+  it('renders nothing again while the title is typed', () => {
+    stubApi({ '/api/vocabularies/titletypes': () => hitsBody(TITLE_TYPES) });
+    const renders = vi.fn();
+    const { metadata } = renderField(
+      <Profiler id="titles" onRender={renders}>
+        <TitlesField />
+      </Profiler>,
+    );
+    const title = screen.getByRole('textbox', { name: 'Title' });
+    fireEvent.change(title, { target: { value: 'Oc' } });
+    renders.mockClear();
+
+    for (const value of ['Oce', 'Ocea', 'Ocean']) fireEvent.change(title, { target: { value } });
+    expect(renders).not.toHaveBeenCalled();
+    expect(metadata().title).toBe('Ocean');
   });
 
   it('adds an additional title as an alternative title, with its type shown by title', async () => {
