@@ -133,3 +133,10 @@ export type RecordJson = z.infer<typeof RecordJsonSchema>;
 /** A search over records, drafts or versions. */
 export const RecordHitsSchema = hitsOf(RecordJsonSchema);
 export type RecordHits = z.infer<typeof RecordHitsSchema>;
+
+/** A moved record (301): where it went, as InvenioRDM answers a redirected id. */
+export const RedirectSchema = z.looseObject({
+  status: z.literal(301),
+  message: z.string(),
+  location: z.string(),
+});
