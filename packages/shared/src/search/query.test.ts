@@ -201,11 +201,10 @@ describe('parseSearchQuery', () => {
     ['a (b (c) d', 3, 'Unbalanced parenthesis at character 3: no ) closes it.'],
     ['a OR b) c', 7, 'Unbalanced parenthesis at character 7: no ( opens it.'],
     [') a', 1, 'Unbalanced parenthesis at character 1: no ( opens it.'],
-    [
-      'a ()',
-      4,
-      'Unexpected ) at character 4: expected a word, a phrase or ( inside the parentheses.',
-    ],
+    ['a OR )', 6, 'Unbalanced parenthesis at character 6: no ( opens it.'],
+    ['(a OR )', 7, 'Unexpected ) at character 7: expected a word, a phrase or (.'],
+    ['metadata.title:(a))', 19, 'Unbalanced parenthesis at character 19: no ( opens it.'],
+    ['a ()', 4, 'Unexpected ) at character 4: expected a word, a phrase or (.'],
   ])('refuses unbalanced parentheses: %s', (q, position, message) => {
     const error = refusal(q);
     expect(error).toMatchObject({ position, message });
@@ -337,6 +336,20 @@ describe('parseSearchQuery', () => {
     expect(error.message).toMatch(
       new RegExp(`^${start.replace(/[*?]/g, '\\$&')}: an index cannot answer it`),
     );
+  });
+
+  it('reads nesting as deep as the length limit allows', () => {
+    expect(parse(`${'('.repeat(249)}a${')'.repeat(249)}`)).toEqual(term('a'));
+    const negations = parse(`${'-'.repeat(SEARCH_QUERY_MAX_LENGTH - 1)}a`);
+    expect(formatSearchQuery(negations as SearchQuery)).toBe(
+      `${'NOT '.repeat(SEARCH_QUERY_MAX_LENGTH - 1)}a`,
+    );
+  });
+
+  it('throws an Error named SearchQueryError, with a reason for callers to map', () => {
+    const error = refusal('(a');
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ name: 'SearchQueryError', reason: 'unbalanced-parenthesis' });
   });
 
   it('counts positions in characters, not UTF-16 units', () => {

@@ -363,10 +363,10 @@ class Parser {
         }
         return this.range(token, field);
       case 'rparen':
-        if (field === undefined && !this.inGroup()) {
+        if (!this.inGroup()) {
           this.fail(token, 'unbalanced-parenthesis', 'Unbalanced parenthesis', 'no ( opens it');
         }
-        return this.unexpected(token, 'a word, a phrase or ( inside the parentheses');
+        return this.unexpected(token, 'a word, a phrase or (');
       default:
         return this.unexpected(token, 'a word, a phrase or (');
     }
