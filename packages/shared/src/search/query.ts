@@ -36,10 +36,12 @@
  * writes a tree back as a query, and parsing that gives the same tree.
  *
  * Written by hand rather than with a parser library: the grammar is a dozen rules, and what matters
- * is a precise message for each mistake (which parenthesis, which field, which wildcard). The
- * generated parsers looked at (liqe on nearley, lucene on peggy, chevrotain) report a generic
- * "unexpected token" and still need a pass over their tree for fields, kinds, wildcards and limits;
- * a recursive descent parser does both in one place, with no dependency in the browser bundle.
+ * is a precise message for each mistake (which parenthesis, which field, which wildcard). liqe
+ * (nearley) says only "Syntax error at line 1 column N", or "Found no parsings." for an unfinished
+ * query; the peggy-generated `lucene` names what it expected in grammar terms; chevrotain brings
+ * five packages for a dozen rules. Each would still need a pass over its tree for fields, kinds,
+ * wildcards and limits. A recursive descent parser does both in one place, with no dependency in
+ * the browser bundle.
  */
 import { SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MAX_WORDS } from '../limits.js';
 
