@@ -358,6 +358,8 @@ describe('parseSearchQuery', () => {
   it('counts positions in characters, not UTF-16 units', () => {
     expect(refusal('😀 (a').position).toBe(3);
     expect(refusal('𠀋𠀋 *x').position).toBe(4);
+    expect(refusal('a𠀋*x').position).toBe(3);
+    expect(refusal('a\\ 𠀋*x').position).toBe(5);
   });
 
   it(`accepts ${SEARCH_QUERY_MAX_LENGTH} characters and refuses one more, measured after NFKC`, () => {
@@ -516,6 +518,8 @@ describe('search query properties', () => {
           ' TO ',
           ' ',
           '-5',
+          '𠀋',
+          '😀',
         ),
       ),
       { maxLength: 20 },
@@ -530,10 +534,16 @@ describe('search query properties', () => {
           t = parse(q);
         } catch (error) {
           expect(error).toBeInstanceOf(SearchQueryError);
-          const { position, message } = error as SearchQueryError;
+          const { position, message, reason } = error as SearchQueryError;
           expect(message).toContain(`at character ${position}`);
           expect(position).toBeGreaterThanOrEqual(1);
-          expect(position).toBeLessThanOrEqual(Array.from(q.normalize('NFKC')).length + 1);
+          const characters = Array.from(q.normalize('NFKC'));
+          expect(position).toBeLessThanOrEqual(characters.length + 1);
+          // The position names the character at fault.
+          const at = characters[position - 1];
+          if (reason === 'wildcard') expect(at).toMatch(/^[*?]$/);
+          if (reason === 'unbalanced-parenthesis') expect(at).toMatch(/^[()]$/);
+          if (reason === 'unbalanced-quote') expect(at).toBe('"');
           return;
         }
         if (t !== null) expect(parse(formatSearchQuery(t))).toStrictEqual(t);

@@ -472,14 +472,15 @@ class Parser {
     };
   }
 
-  /** Where in the source the `index`th character of a word's value is (escapes take room). */
+  /** Where in the source the UTF-16 unit `index` of a word's value is (escapes take room). */
   private offset(token: Extract<Token, { type: 'word' }>, index: number): number {
     let source = token.start;
-    for (let k = 0; k < index; k++) {
+    for (let unit = 0; unit < index;) {
       if (this.text[source] === '\\') source++;
-      source += (this.text.codePointAt(source) as number) > 0xffff ? 2 : 1;
+      const width = (this.text.codePointAt(source) as number) > 0xffff ? 2 : 1;
+      source += width;
+      unit += width;
     }
-    if (this.text[source] === '\\') source++;
     return source - token.start;
   }
 
