@@ -10,3 +10,4 @@ export * from './deposit/empty-rows.js';
 export * from './deposit/deposit-state.js';
 export * from './deposit/public-config.js';
 export * from './api/index.js';
+export * from './search/query.js';
