@@ -9,7 +9,7 @@ import {
   type Community,
   type CommunityHits,
 } from '../communities/communities.service.js';
-import type { ParentData } from '../records/records.presenter.js';
+import type { ParentData } from '../records/records.repository.js';
 import type { ParentRow } from '../records/records.repository.js';
 import type { RecordResult, RecordsService } from '../records/records.service.js';
 import type { RequestRow } from '../requests/requests.repository.js';

@@ -19,6 +19,27 @@ export type ParentRow = Selectable<ParentsTable>;
 export type PidRow = Selectable<PidsTable>;
 type Executor = Db | Transaction<Database>;
 
+/** What `parents.data` holds: the parent-level part of every version (owner, communities, concept PID). */
+export interface ParentData {
+  access: {
+    owned_by: { user: string };
+    settings: Record<string, unknown>;
+    grants: unknown[];
+    links: unknown[];
+  };
+  communities: Record<string, unknown>;
+  pids: Record<string, unknown>;
+  /** The community-submission request of a first-version draft, its status copied in. */
+  review?: ParentReview;
+}
+
+export interface ParentReview {
+  id: string;
+  type: 'community-submission';
+  receiver: { community: string };
+  status: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
+}
+
 export interface RecordSearch {
   q: string;
   sort: string;

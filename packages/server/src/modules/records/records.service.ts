@@ -20,8 +20,14 @@ import { checkRevision } from '../../lib/revision.js';
 import type { User } from '../users/users.service.js';
 import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import { isRecordId, newRecordId } from './record-id.js';
-import type { DraftRow, ParentRow, RecordRow, RecordsRepository } from './records.repository.js';
-import type { ParentData, ParentReview } from './records.presenter.js';
+import type {
+  DraftRow,
+  ParentData,
+  ParentReview,
+  ParentRow,
+  RecordRow,
+  RecordsRepository,
+} from './records.repository.js';
 import type { FilesLifecycle } from '../files/files.lifecycle.js';
 import { EMPTY_SUMMARY, readSummary, type FilesSummary } from '../files/files.summary.js';
 

@@ -5,8 +5,8 @@ import { checkRevision } from '../../lib/revision.js';
 import type { User } from '../users/users.service.js';
 import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
-import type { ParentData, ParentReview, PresentOptions } from '../records/records.presenter.js';
-import type { ParentRow } from '../records/records.repository.js';
+import type { PresentOptions } from '../records/records.presenter.js';
+import type { ParentData, ParentReview, ParentRow } from '../records/records.repository.js';
 import {
   reviewOf,
   type LoadedDraft,
