@@ -1,7 +1,7 @@
 import type { User } from '../users/users.service.js';
 import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { ParentRow, RecordRow, RecordsRepository, DraftRow } from './records.repository.js';
-import type { RecordsService } from './records.service.js';
+import type { RecordAccessService } from './records-access.service.js';
 
 export { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
 import { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
@@ -32,7 +32,7 @@ function isTrue(values: string[] | undefined): boolean {
 export class RecordsSearchService {
   constructor(
     private readonly repo: RecordsRepository,
-    private readonly records: RecordsService,
+    private readonly access: RecordAccessService,
   ) {}
 
   private async withParents<T extends { parentId: string }>(
@@ -85,7 +85,7 @@ export class RecordsSearchService {
     id: string,
     query: Record<string, unknown>,
   ): Promise<RecordHits> {
-    const { parent, includeRestricted } = await this.records.parentForVersions(user, id);
+    const { parent, includeRestricted } = await this.access.parentForVersions(user, id);
     const params = parseSearchParams(query, {
       sorts: ['version', ...RECORD_SORTS],
       defaultSort: () => 'version',

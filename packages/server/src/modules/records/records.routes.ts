@@ -32,7 +32,11 @@ import {
   resourceTypeLabel,
   type PresentOptions,
 } from './records.presenter.js';
-import type { DraftResult, RecordResult, RecordsService } from './records.service.js';
+import type { RecordAccessService } from './records-access.service.js';
+import type { RecordDraftsService } from './records-drafts.service.js';
+import type { RecordPidsService } from './records-pids.service.js';
+import type { RecordPublishingService } from './records-publishing.service.js';
+import type { DraftResult, RecordResult } from './records.shared.js';
 
 type ParentRow = DraftResult['parent'];
 import type { RecordHits, RecordsSearchService } from './records-search.service.js';
@@ -46,7 +50,10 @@ const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES];
 
 export interface RecordsRouteDeps {
   config: Config;
-  records: RecordsService;
+  drafts: RecordDraftsService;
+  publishing: RecordPublishingService;
+  pids: RecordPidsService;
+  access: RecordAccessService;
   search: RecordsSearchService;
   vocabularies: VocabulariesService;
   users: UsersService;
@@ -68,7 +75,7 @@ export interface RecordsRouteDeps {
 
 /** InvenioRDM's records and drafts resource, versions included. */
 export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDeps): void {
-  const { config, records, search } = deps;
+  const { config, drafts, publishing, pids, access, search } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   async function options(request: FastifyRequest, type: string): Promise<PresentOptions> {
@@ -207,12 +214,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       },
     },
     async (request, reply) =>
-      sendDraft(
-        request,
-        reply,
-        201,
-        await records.createDraft(request.identity.user, request.body),
-      ),
+      sendDraft(request, reply, 201, await drafts.createDraft(request.identity.user, request.body)),
   );
 
   async function sendSearch(
@@ -285,7 +287,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      const result = await records.readRecord(request.identity.user, id);
+      const result = await access.readRecord(request.identity.user, id);
       if ('redirect' in result) return redirect(reply, result.redirect);
       const format = exportFormatByType(negotiate(request, RECORD_ITEM_TYPES));
       if (format) return sendExport(reply, result, format, deps);
@@ -301,7 +303,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendDraft(request, reply, 200, await records.readDraft(request.identity.user, id));
+      return sendDraft(request, reply, 200, await drafts.readDraft(request.identity.user, id));
     },
   );
 
@@ -322,7 +324,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         request,
         reply,
         200,
-        await records.updateDraft(
+        await drafts.updateDraft(
           request.identity.user,
           id,
           request.body,
@@ -340,7 +342,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      await records.deleteDraft(request.identity.user, id, request.headers['if-match']);
+      await drafts.deleteDraft(request.identity.user, id, request.headers['if-match']);
       return reply.status(204).send();
     },
   );
@@ -357,7 +359,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendDraft(request, reply, 201, await records.edit(request.identity.user, id));
+      return sendDraft(request, reply, 201, await drafts.edit(request.identity.user, id));
     },
   );
 
@@ -373,7 +375,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendRecord(request, reply, 202, await records.publish(request.identity.user, id));
+      return sendRecord(request, reply, 202, await publishing.publish(request.identity.user, id));
     },
   );
 
@@ -389,7 +391,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         request,
         reply,
         201,
-        await records.reservePid(request.identity.user, id, scheme),
+        await pids.reservePid(request.identity.user, id, scheme),
       );
     },
   );
@@ -410,7 +412,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         request,
         reply,
         200,
-        await records.discardPid(request.identity.user, id, scheme),
+        await pids.discardPid(request.identity.user, id, scheme),
       );
     },
   );
@@ -427,7 +429,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendDraft(request, reply, 201, await records.newVersion(request.identity.user, id));
+      return sendDraft(request, reply, 201, await drafts.newVersion(request.identity.user, id));
     },
   );
 
@@ -461,7 +463,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return redirect(reply, await records.latestVersionId(request.identity.user, id));
+      return redirect(reply, await access.latestVersionId(request.identity.user, id));
     },
   );
 
