@@ -12,7 +12,12 @@ import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
 import type { DraftRow, ParentData, PidRow, RecordsRepository } from './records.repository.js';
-import { type DraftResult, type LoadedDraft, type RecordStore } from './records.shared.js';
+import {
+  revisionMismatch,
+  type DraftResult,
+  type LoadedDraft,
+  type RecordStore,
+} from './records.shared.js';
 
 /**
  * The persistent identifiers of drafts and records: reserving and discarding a managed DOI,
@@ -312,12 +317,9 @@ export class RecordPidsService {
     };
     await this.repo.transaction(async (trx) => {
       await extra(trx);
-      if (!(await trx.updateDraft(row.id, row.revisionId, set))) {
-        throw new AppError(
-          'REVISION_MISMATCH',
-          `Revision id provided(${row.revisionId}) doesn't match record's one(${row.revisionId + 1})`,
-        );
-      }
+      // Someone saved since the draft was read: the 412 names the revision they left.
+      if (!(await trx.updateDraft(row.id, row.revisionId, set)))
+        throw await revisionMismatch(trx, row);
     });
     return this.store.draftResult(
       { ...row, ...set, revisionId: row.revisionId + 1 },

@@ -31,6 +31,8 @@ class MemoryRecords {
   readonly drafts = new Map<string, DraftRow>();
   readonly records = new Map<string, RecordRow>();
   readonly pids = new Map<string, PidRow>();
+  /** Someone else's save that lands just before the next conditional draft write. */
+  interleavedSave?: () => void;
 
   // A handle that is "already a transaction": inTransaction runs its callback in place.
   readonly executor = { isTransaction: true } as unknown as RecordsRepository['executor'];
@@ -102,6 +104,8 @@ class MemoryRecords {
     expected: number,
     set: Pick<DraftRow, 'data' | 'updatedAt' | 'title' | 'searchText'>,
   ) {
+    this.interleavedSave?.();
+    this.interleavedSave = undefined;
     const row = this.drafts.get(id);
     if (!row || row.revisionId !== expected) return false;
     this.drafts.set(id, { ...row, ...set, revisionId: expected + 1 });
@@ -347,6 +351,20 @@ describe('records rules (in memory)', () => {
     expect(await codeOf(s.publishing.assertPublishable(second))).toBe('VALIDATION_FAILED');
     await s.pids.reservePid(owner, second.id, 'doi');
     await s.publishing.assertPublishable(s.repo.drafts.get(second.id)!);
+  });
+
+  it('names the revision a refused write met, as it now is', async () => {
+    const s = setUp();
+    const { row } = await s.drafts.createDraft(owner, metadataOnly);
+    // Two saves by someone else land between reading the draft and writing its DOI.
+    s.repo.interleavedSave = () => {
+      const current = s.repo.drafts.get(row.id)!;
+      s.repo.drafts.set(row.id, { ...current, revisionId: current.revisionId + 2 });
+    };
+    await expect(s.pids.reservePid(owner, row.id, 'doi')).rejects.toMatchObject({
+      code: 'REVISION_MISMATCH',
+      message: "Revision id provided(1) doesn't match record's one(3)",
+    });
   });
 
   it('lifts an embargo whose date has come, in the record and its open edit', async () => {
