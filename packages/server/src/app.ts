@@ -182,6 +182,7 @@ export async function buildApp(
     pids: services.recordPids,
     access: services.recordAccess,
     search: services.search,
+    renderer: services.recordsRenderer,
     vocabularies: services.vocabularies,
     users: services.users,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),

@@ -14,6 +14,7 @@ import { RecordDraftsService } from './modules/records/records-drafts.service.js
 import { RecordPidsService } from './modules/records/records-pids.service.js';
 import { RecordPublishingService } from './modules/records/records-publishing.service.js';
 import { RecordsSearchService } from './modules/records/records-search.service.js';
+import { RecordsRenderer } from './modules/records/records.rendering.js';
 import { DoiRegistrationService } from './modules/pids/doi-registration.service.js';
 import { FilesLifecycle } from './modules/files/files.lifecycle.js';
 import { FilesRepository } from './modules/files/files.repository.js';
@@ -44,6 +45,8 @@ export interface Services {
   /** The parent's lock and the parent-level data the records services share. */
   recordStore: RecordStore;
   search: RecordsSearchService;
+  /** Drafts, records and searches as the API answers them, with the render cache. */
+  recordsRenderer: RecordsRenderer;
   doi: DoiRegistrationService;
   files: FilesService;
   store: FileStore;
@@ -132,6 +135,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     recordPids,
     recordStore,
     search: new RecordsSearchService(recordsRepo, recordAccess),
+    recordsRenderer: new RecordsRenderer(vocabularies),
     doi,
     files,
     store,

@@ -19,19 +19,11 @@ import {
   requestLocale,
   VND_TYPE,
 } from '../../lib/http.js';
-import { searchLinks } from '../../lib/search.js';
 import { documentedBody, documentedQuery } from '../../lib/openapi.js';
-import { RenderCache } from '../../lib/render-cache.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
-import {
-  presentDraft,
-  presentRecord,
-  withIndexedLookup,
-  resourceTypeLabel,
-  type PresentOptions,
-} from './records.presenter.js';
+import type { PresentOptions } from './records.presenter.js';
 import type { RecordAccessService } from './records-access.service.js';
 import type { RecordDraftsService } from './records-drafts.service.js';
 import type { RecordPidsService } from './records-pids.service.js';
@@ -39,7 +31,8 @@ import type { RecordPublishingService } from './records-publishing.service.js';
 import type { DraftResult, RecordResult } from './records.shared.js';
 
 type ParentRow = DraftResult['parent'];
-import type { RecordHits, RecordsSearchService } from './records-search.service.js';
+import type { RecordsSearchService } from './records-search.service.js';
+import type { RecordsRenderer } from './records.rendering.js';
 import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
 import { sendExport } from './exports/exports.routes.js';
 
@@ -55,6 +48,8 @@ export interface RecordsRouteDeps {
   pids: RecordPidsService;
   access: RecordAccessService;
   search: RecordsSearchService;
+  /** Presents drafts, records and searches, and keeps the render cache. */
+  renderer: RecordsRenderer;
   vocabularies: VocabulariesService;
   users: UsersService;
   /** The review receiver and default community as expanded stubs (communities module). */
@@ -75,7 +70,7 @@ export interface RecordsRouteDeps {
 
 /** InvenioRDM's records and drafts resource, versions included. */
 export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDeps): void {
-  const { config, drafts, publishing, pids, access, search } = deps;
+  const { config, drafts, publishing, pids, access, search, renderer } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   async function options(request: FastifyRequest, type: string): Promise<PresentOptions> {
@@ -87,26 +82,6 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       locale: requestLocale(request, config.locales, config.defaultLocale),
       vocab: await deps.vocabularies.snapshot(),
     };
-  }
-
-  // Reading a draft or record is the hottest path (editors reload, landing pages are visited):
-  // rendering and serialising cost more than the two queries before them.
-  const rendered = new RenderCache(32 * 1024 * 1024);
-
-  async function sendCached(
-    reply: FastifyReply,
-    status: number,
-    type: string,
-    revision: number,
-    key: string | undefined,
-    render: () => Promise<Record<string, unknown>>,
-  ) {
-    let body = key === undefined ? undefined : rendered.get(key);
-    if (body === undefined) {
-      body = JSON.stringify(await render());
-      if (key !== undefined) rendered.set(key, body);
-    }
-    return reply.status(status).header('etag', `"${revision}"`).type(type).send(body);
   }
 
   async function withOwner(
@@ -132,20 +107,8 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ) {
     const type = negotiate(request, RECORD_TYPES);
     const o = await withOwner(await options(request, type), result.parent, request.identity.user);
-    const { row, parent } = result;
-    const key =
-      request.method === 'GET' && result.errors.length === 0 && !o.expand
-        ? `d:${row.id}:${row.revisionId}:${row.updatedAt}:${parent.updatedAt}:${result.isPublished}:${result.isLatestDraft}:${type}:${o.locale}:${deps.vocabularies.generation}`
-        : undefined;
-    return sendCached(reply, status, type, row.revisionId, key, async () => {
-      const body = presentDraft(row, parent, {
-        ...(await withIndexedLookup(o, [row], deps.vocabularies)),
-        isPublished: result.isPublished,
-        isLatestDraft: result.isLatestDraft,
-      });
-      if (result.errors.length > 0) body.errors = result.errors;
-      return body;
-    });
+    const body = await renderer.draft(result, o, request.method === 'GET' ? type : undefined);
+    return reply.status(status).header('etag', `"${result.row.revisionId}"`).type(type).send(body);
   }
 
   async function sendRecord(
@@ -156,39 +119,8 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ) {
     const type = negotiate(request, RECORD_TYPES);
     const o = await withOwner(await options(request, type), result.parent, request.identity.user);
-    const { row, parent } = result;
-    const key =
-      request.method === 'GET' && !o.expand
-        ? `r:${row.id}:${row.revisionId}:${row.updatedAt}:${row.isLatest}:${parent.updatedAt}:${type}:${o.locale}:${deps.vocabularies.generation}`
-        : undefined;
-    return sendCached(reply, status, type, row.revisionId, key, async () =>
-      presentRecord(row, parent, await withIndexedLookup(o, [row], deps.vocabularies)),
-    );
-  }
-
-  async function sendHits(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    path: string,
-    result: RecordHits,
-    aggregations: Record<string, unknown>,
-  ) {
-    const type = negotiate(request, RECORD_TYPES);
-    const o = await withIndexedLookup(
-      await options(request, type),
-      result.records.map((r) => r.row),
-      deps.vocabularies,
-    );
-    return reply.type(type).send({
-      hits: {
-        hits: result.records.map((r) => presentRecord(r.row, r.parent, o)),
-        total: result.total,
-      },
-      aggregations,
-      sortBy: result.params.sort,
-      page: result.params.page,
-      links: searchLinks(`${config.siteUrl}${path}`, result.params, result.total),
-    });
+    const body = await renderer.record(result, o, request.method === 'GET' ? type : undefined);
+    return reply.status(status).header('etag', `"${result.row.revisionId}"`).type(type).send(body);
   }
 
   function redirect(reply: FastifyReply, id: string) {
@@ -224,20 +156,9 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     scope: { communityId?: string; seesAll?: boolean } = {},
   ) {
     const result = await search.search(request.identity.user, queryOf(request), scope);
-    const o = await options(request, JSON_TYPE);
-    const selected = new Set(result.params.filters.resource_type ?? []);
-    return sendHits(request, reply, path, result, {
-      resource_type: {
-        label: 'Resource types',
-        buckets: result.resourceTypes.map((b) => ({
-          key: b.key,
-          doc_count: b.count,
-          label: resourceTypeLabel(o, b.key),
-          is_selected: selected.has(b.key),
-          inner: { buckets: [] },
-        })),
-      },
-    });
+    const type = negotiate(request, RECORD_TYPES);
+    const o = await options(request, type);
+    return reply.type(type).send(await renderer.search(result, o, `${config.siteUrl}${path}`));
   }
 
   api.get(
@@ -447,7 +368,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     async (request, reply) => {
       const { id } = request.params;
       const result = await search.versions(request.identity.user, id, request.query);
-      return sendHits(request, reply, `/api/records/${id}/versions`, result, {});
+      const type = negotiate(request, RECORD_TYPES);
+      const o = await options(request, type);
+      const self = `${config.siteUrl}/api/records/${id}/versions`;
+      return reply.type(type).send(await renderer.hits(result, o, self));
     },
   );
 
@@ -481,50 +405,9 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       const user = requireUser(request);
       const result = await search.userRecords(user, request.query);
       const type = negotiate(request, RECORD_TYPES);
-      const o = await withIndexedLookup(
-        await options(request, type),
-        result.hits.map((h) => h.row),
-        deps.vocabularies,
-      );
-      const selected = result.params.filters.is_published?.[0];
-      return reply.type(type).send({
-        hits: {
-          hits: result.hits.map((h) =>
-            h.kind === 'draft'
-              ? presentDraft(h.row, h.parent, {
-                  ...o,
-                  isPublished: h.isPublished,
-                  isLatestDraft: true,
-                })
-              : presentRecord(h.row, h.parent, o),
-          ),
-          total: result.total,
-        },
-        aggregations: {
-          is_published: {
-            label: 'Status',
-            buckets: [
-              {
-                key: 'true',
-                doc_count: result.published,
-                label: 'Published',
-                is_selected: selected === 'true',
-                inner: { buckets: [] },
-              },
-              {
-                key: 'false',
-                doc_count: result.drafts,
-                label: 'Unpublished',
-                is_selected: selected === 'false',
-                inner: { buckets: [] },
-              },
-            ],
-          },
-        },
-        sortBy: result.params.sort,
-        page: result.params.page,
-        links: searchLinks(`${config.siteUrl}/api/user/records`, result.params, result.total),
-      });
+      const o = await options(request, type);
+      const self = `${config.siteUrl}/api/user/records`;
+      return reply.type(type).send(await renderer.userRecords(result, o, self));
     },
   );
 }
