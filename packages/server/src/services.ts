@@ -14,6 +14,7 @@ import { RecordDraftsService } from './modules/records/records-drafts.service.js
 import { RecordPidsService } from './modules/records/records-pids.service.js';
 import { RecordPublishingService } from './modules/records/records-publishing.service.js';
 import { RecordsSearchService } from './modules/records/records-search.service.js';
+import { RecordsSearchRepository } from './modules/records/records-search.repository.js';
 import { RecordsRenderer } from './modules/records/records.rendering.js';
 import { DoiRegistrationService } from './modules/pids/doi-registration.service.js';
 import { FilesLifecycle } from './modules/files/files.lifecycle.js';
@@ -134,7 +135,11 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     publishing,
     recordPids,
     recordStore,
-    search: new RecordsSearchService(recordsRepo, recordAccess),
+    search: new RecordsSearchService(
+      recordsRepo,
+      new RecordsSearchRepository(database.db, database.engine),
+      recordAccess,
+    ),
     recordsRenderer: new RecordsRenderer(vocabularies),
     doi,
     files,
