@@ -40,11 +40,11 @@ export interface PagesDeps {
    * The review receiver and default community as expanded stubs (communities module), as
    * `GET /api/records/{id}/draft?expand=1` gives them: the editor reads its community there.
    */
-  expandParent?: RecordsRouteDeps['expandParent'];
+  expandParent: RecordsRouteDeps['expandParent'];
   /** The signed-in person's role in each community it belongs to (communities module). */
-  memberships?: (user: User) => Promise<Record<string, string>>;
+  memberships: (user: User) => Promise<Record<string, string>>;
   /** The files and bytes a record of `user` may hold: their own quota, else the configured one. */
-  quota?: (user: User) => Promise<{ maxFiles: number; maxBytes: number }>;
+  quota: (user: User) => Promise<{ maxFiles: number; maxBytes: number }>;
 }
 
 /**
@@ -106,10 +106,10 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     const [resourceTypes, memberships, quota] = await Promise.all([
       deps.vocabularies.list('resourcetypes'),
       // The community header and picker of the deposit form show the person's role as a badge.
-      page.page === 'deposit' && user && deps.memberships ? deps.memberships(user) : {},
+      page.page === 'deposit' && user ? deps.memberships(user) : {},
       // The uploader warns before it sends what the server would refuse, so it needs the quota
       // that applies to this person, which `cairn users quota` may have set apart.
-      page.page === 'deposit' && user && deps.quota ? deps.quota(user) : configuredQuota,
+      page.page === 'deposit' && user ? deps.quota(user) : configuredQuota,
     ]);
     const publicConfig: PublicConfigInput = {
       siteUrl: config.siteUrl,
@@ -313,7 +313,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         const options = { ...(await presentOptions()), ui: false };
         // The community the draft is submitted to, as the API expands it: the editor's header
         // and buttons need it after a reload.
-        const expandedParent = await deps.expandParent?.(result.parent, user, true);
+        const expandedParent = await deps.expandParent(result.parent, user, true);
         const draft = presentDraft(result.row, result.parent, {
           ...(await withIndexedLookup(options, [{ data }], deps.vocabularies)),
           ...(expandedParent ? { expandedParent } : {}),

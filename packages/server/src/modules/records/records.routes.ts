@@ -53,7 +53,7 @@ export interface RecordsRouteDeps {
   vocabularies: VocabulariesService;
   users: UsersService;
   /** The review receiver and default community as expanded stubs (communities module). */
-  expandParent?: (
+  expandParent: (
     parent: ParentRow,
     user: User | undefined,
     ui: boolean,
@@ -62,7 +62,7 @@ export interface RecordsRouteDeps {
    * A community's records search (record-communities module): the community's uuid and whether
    * the caller may view all its records. Throws the community's 404, 410 or 403.
    */
-  communityScope?: (
+  communityScope: (
     user: User | undefined,
     idOrSlug: string,
   ) => Promise<{ communityId: string; seesAll: boolean }>;
@@ -91,7 +91,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ): Promise<PresentOptions> {
     if (!o.expand) return o;
     const owner = await deps.users.findById(parent.ownerId);
-    const expandedParent = await deps.expandParent?.(parent, user, o.ui);
+    const expandedParent = await deps.expandParent(parent, user, o.ui);
     return {
       ...o,
       ...(owner ? { owner: { id: owner.id, email: owner.email, name: owner.name } } : {}),
@@ -174,27 +174,24 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     async (request, reply) => sendSearch(request, reply, '/api/records'),
   );
 
-  const { communityScope } = deps;
-  if (communityScope) {
-    api.get(
-      '/api/communities/:id/records',
-      {
-        onRequest: acceptRecordTypes,
-        schema: {
-          tags: ['Communities'],
-          summary:
-            "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
-          params: CommunityIdParams,
-          querystring: documentedQuery(RecordSearchQuery),
-        },
+  api.get(
+    '/api/communities/:id/records',
+    {
+      onRequest: acceptRecordTypes,
+      schema: {
+        tags: ['Communities'],
+        summary:
+          "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
+        params: CommunityIdParams,
+        querystring: documentedQuery(RecordSearchQuery),
       },
-      async (request, reply) => {
-        const { id } = request.params;
-        const scope = await communityScope(request.identity.user, id);
-        return sendSearch(request, reply, `/api/communities/${scope.communityId}/records`, scope);
-      },
-    );
-  }
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const scope = await deps.communityScope(request.identity.user, id);
+      return sendSearch(request, reply, `/api/communities/${scope.communityId}/records`, scope);
+    },
+  );
 
   api.get(
     '/api/records/:id',
