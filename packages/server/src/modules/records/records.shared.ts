@@ -17,10 +17,6 @@ import type {
 
 const DRAFT_LIFETIME_DAYS = 365;
 
-export interface Viewer {
-  user?: User;
-}
-
 export interface DraftResult {
   row: DraftRow;
   parent: ParentRow;
@@ -67,6 +63,7 @@ export function isOwner(user: User | undefined, parent: ParentRow): boolean {
   return parent.ownerId === user.id;
 }
 
+/** PERMISSION_DENIED unless `user` manages the parent (see `isOwner`). */
 export function assertCanManage(user: User | undefined, parent: ParentRow): asserts user is User {
   if (!isOwner(user, parent)) throw permissionDenied();
 }
