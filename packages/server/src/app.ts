@@ -190,8 +190,12 @@ export async function buildApp(
   registerAuthRoutes(app, config, services.users);
   registerRecordRoutes(app, {
     config,
-    records: services.records,
+    drafts: services.drafts,
+    publishing: services.publishing,
+    pids: services.recordPids,
+    access: services.recordAccess,
     search: services.search,
+    renderer: services.recordsRenderer,
     vocabularies: services.vocabularies,
     users: services.users,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
@@ -208,7 +212,7 @@ export async function buildApp(
   registerPreferenceRoutes(app, { users: services.users, locales: config.locales });
   registerRecordExportRoutes(app, {
     config,
-    records: services.records,
+    access: services.recordAccess,
     vocabularies: services.vocabularies,
   });
   registerCurationRoutes(app, services);
@@ -216,7 +220,8 @@ export async function buildApp(
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
     config,
-    records: services.records,
+    drafts: services.drafts,
+    access: services.recordAccess,
     vocabularies: services.vocabularies,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
     memberships: (user) => services.communities.membershipsOf(user.id),

@@ -41,7 +41,7 @@ export async function loadDemo(services: Services): Promise<{ created: string[] 
   if (!ada) return { created };
   const mine = await services.search.userRecords(ada, { q: 'Glacier meltwater' });
   if (mine.total === 0) {
-    const draft = await services.records.createDraft(ada, {
+    const draft = await services.drafts.createDraft(ada, {
       metadata: {
         title: 'Glacier meltwater chemistry, Vatnajökull 2019–2023',
         resource_type: { id: 'dataset' },
@@ -72,7 +72,7 @@ export async function loadDemo(services: Services): Promise<{ created: string[] 
       access: { record: 'public', files: 'public' },
       files: { enabled: false },
     });
-    await services.records.publish(ada, draft.row.id);
+    await services.publishing.publish(ada, draft.row.id);
     created.push(`record ${draft.row.id}`);
   }
   created.push(...(await loadDemoCommunities(services, ada, ids[DEMO_USERS[1].email]!)));

@@ -8,8 +8,14 @@ import { VocabulariesService } from './modules/vocabularies/vocabularies.service
 import { VocabularyItemsRepository } from './modules/vocabularies/indexed/items.repository.js';
 import { VocabularyItemsService } from './modules/vocabularies/indexed/items.service.js';
 import { RecordsRepository } from './modules/records/records.repository.js';
-import { RecordsService } from './modules/records/records.service.js';
+import { RecordStore } from './modules/records/records.shared.js';
+import { RecordAccessService } from './modules/records/records-access.service.js';
+import { RecordDraftsService } from './modules/records/records-drafts.service.js';
+import { RecordPidsService } from './modules/records/records-pids.service.js';
+import { RecordPublishingService } from './modules/records/records-publishing.service.js';
 import { RecordsSearchService } from './modules/records/records-search.service.js';
+import { RecordsSearchRepository } from './modules/records/records-search.repository.js';
+import { RecordsRenderer } from './modules/records/records.rendering.js';
 import { DoiRegistrationService } from './modules/pids/doi-registration.service.js';
 import { FilesLifecycle } from './modules/files/files.lifecycle.js';
 import { FilesRepository } from './modules/files/files.repository.js';
@@ -21,6 +27,7 @@ import { CommunitiesService } from './modules/communities/communities.service.js
 import { RequestsRepository } from './modules/requests/requests.repository.js';
 import { RequestsService } from './modules/requests/requests.service.js';
 import { ReviewsService } from './modules/reviews/reviews.service.js';
+import { ReviewLinks } from './modules/reviews/review-links.js';
 import { RecordCommunitiesService } from './modules/record-communities/record-communities.service.js';
 import { RateLimitsRepository } from './modules/throttle/throttle.repository.js';
 
@@ -31,8 +38,16 @@ export interface Services {
   users: UsersService;
   vocabularies: VocabulariesService;
   vocabularyItems: VocabularyItemsService;
-  records: RecordsService;
+  /** Who may see, edit and manage records and drafts; embargo lifting. */
+  recordAccess: RecordAccessService;
+  drafts: RecordDraftsService;
+  publishing: RecordPublishingService;
+  recordPids: RecordPidsService;
+  /** The parent's lock and the parent-level data the records services share. */
+  recordStore: RecordStore;
   search: RecordsSearchService;
+  /** Drafts, records and searches as the API answers them, with the render cache. */
+  recordsRenderer: RecordsRenderer;
   doi: DoiRegistrationService;
   files: FilesService;
   store: FileStore;
@@ -62,14 +77,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
   const doi = new DoiRegistrationService(recordsRepo, vocabularies, config);
   const store = createFileStore(config);
   const lifecycle = new FilesLifecycle(store, database.db, database.engine);
-  const records = new RecordsService(recordsRepo, vocabularies, config, lifecycle, doi);
-  const files = new FilesService(
-    new FilesRepository(database.db, database.engine),
-    records,
-    lifecycle,
-    store,
-    config,
-  );
   const users = new UsersService(new UsersRepository(database.db), config.sessionDays);
   const communities = new CommunitiesService(
     new CommunitiesRepository(database.db, database.engine),
@@ -80,22 +87,72 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     communities,
     config.requestExpiryDays,
   );
-  const reviews = new ReviewsService(records, communities, requests, config.siteUrl);
+  const recordStore = new RecordStore(recordsRepo, communities);
+  const recordAccess = new RecordAccessService(recordStore);
+  const recordPids = new RecordPidsService(recordStore, config);
+  const publishing = new RecordPublishingService(
+    recordStore,
+    recordPids,
+    vocabularies,
+    config,
+    lifecycle,
+    doi,
+  );
+  const reviewLinks = new ReviewLinks(recordStore, communities, requests);
+  const drafts = new RecordDraftsService(
+    recordStore,
+    recordPids,
+    vocabularies,
+    config,
+    lifecycle,
+    reviewLinks,
+  );
+  const files = new FilesService(
+    new FilesRepository(database.db, database.engine),
+    { store: recordStore, access: recordAccess, drafts },
+    lifecycle,
+    store,
+    config,
+  );
+  const reviews = new ReviewsService(
+    recordStore,
+    recordAccess,
+    drafts,
+    publishing,
+    reviewLinks,
+    communities,
+    requests,
+    config.siteUrl,
+  );
   return {
     config,
     database,
     users,
     vocabularies,
     vocabularyItems,
-    records,
-    search: new RecordsSearchService(recordsRepo, records),
+    recordAccess,
+    drafts,
+    publishing,
+    recordPids,
+    recordStore,
+    search: new RecordsSearchService(
+      recordsRepo,
+      new RecordsSearchRepository(database.db, database.engine),
+      recordAccess,
+    ),
+    recordsRenderer: new RecordsRenderer(vocabularies),
     doi,
     files,
     store,
     communities,
     requests,
     reviews,
-    recordCommunities: new RecordCommunitiesService(records, communities, requests),
+    recordCommunities: new RecordCommunitiesService(
+      recordStore,
+      recordAccess,
+      communities,
+      requests,
+    ),
     rateLimits: new RateLimitsRepository(database.db),
   };
 }

@@ -22,7 +22,11 @@ export function startSweeps(
   observe: SweepObserver = () => {},
 ): () => Promise<void> {
   const sweeps: Sweep[] = [
-    { name: 'embargo-lift', lockKey: 734001, run: () => services.records.liftExpiredEmbargoes() },
+    {
+      name: 'embargo-lift',
+      lockKey: 734001,
+      run: () => services.recordAccess.liftExpiredEmbargoes(),
+    },
     { name: 'doi-registration', lockKey: 734002, run: () => services.doi.drain() },
     { name: 'session-cleanup', lockKey: 734003, run: () => services.users.sweepSessions() },
     { name: 'abandoned-uploads', lockKey: 734004, run: () => services.files.sweepAbandoned() },

@@ -1,10 +1,11 @@
-import type { CommunityJsonSchema } from '@cairn/shared';
+import type { CommunityHitsSchema, CommunityJsonSchema } from '@cairn/shared';
 import type { z } from 'zod';
-import type { Community, CommunityPermissions } from './communities.service.js';
+import { searchLinks } from '../../lib/search.js';
+import type { Community, CommunityHits, CommunityPermissions } from './communities.service.js';
+import { COMMUNITY_TYPES } from './communities.validation.js';
 
 /** A community as the API answers it: the contract the web app parses. */
 export type CommunityJson = z.input<typeof CommunityJsonSchema>;
-import { COMMUNITY_TYPES } from './communities.validation.js';
 
 export interface CommunityPresentOptions {
   siteUrl: string;
@@ -118,5 +119,45 @@ export function presentCommunityStub(
           },
         }
       : {}),
+  };
+}
+
+/**
+ * A community search in InvenioRDM's envelope, with the type and visibility facets; `self` is
+ * the search's own address.
+ */
+export function presentCommunityHits(
+  result: CommunityHits,
+  o: CommunityPresentOptions,
+  self: string,
+): z.input<typeof CommunityHitsSchema> {
+  const bucket =
+    (selected: string[] | undefined, label: (k: string) => string) =>
+    (b: { key: string; count: number }) => ({
+      key: b.key,
+      doc_count: b.count,
+      label: label(b.key),
+      is_selected: selected?.includes(b.key) ?? false,
+      inner: { buckets: [] },
+    });
+  const capital = (k: string) => k.charAt(0).toUpperCase() + k.slice(1);
+  return {
+    hits: {
+      hits: result.communities.map((c) => presentCommunity(c, c.permissions, o)),
+      total: result.total,
+    },
+    aggregations: {
+      type: {
+        label: 'Type',
+        buckets: result.facets.type.map(bucket(result.params.filters.type, capital)),
+      },
+      visibility: {
+        label: 'Visibility',
+        buckets: result.facets.visibility.map(bucket(result.params.filters.visibility, capital)),
+      },
+    },
+    sortBy: result.params.sort,
+    page: result.params.page,
+    links: searchLinks(self, result.params, result.total),
   };
 }

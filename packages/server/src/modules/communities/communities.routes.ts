@@ -33,7 +33,7 @@ import {
   noContent,
 } from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
-import { presentCommunity } from './communities.presenter.js';
+import { presentCommunity, presentCommunityHits } from './communities.presenter.js';
 import {
   type CommunitiesService,
   type Community,
@@ -430,35 +430,7 @@ export function sendCommunityHits(
     ui: type === VND_TYPE,
     locale: requestLocale(request, config.locales, config.defaultLocale),
   };
-  const bucket =
-    (selected: string[] | undefined, label: (k: string) => string) =>
-    (b: { key: string; count: number }) => ({
-      key: b.key,
-      doc_count: b.count,
-      label: label(b.key),
-      is_selected: selected?.includes(b.key) ?? false,
-      inner: { buckets: [] },
-    });
-  const capital = (k: string) => k.charAt(0).toUpperCase() + k.slice(1);
-  return reply.type(type).send({
-    hits: {
-      hits: result.communities.map((c) => presentCommunity(c, c.permissions, o)),
-      total: result.total,
-    },
-    aggregations: {
-      type: {
-        label: 'Type',
-        buckets: result.facets.type.map(bucket(result.params.filters.type, capital)),
-      },
-      visibility: {
-        label: 'Visibility',
-        buckets: result.facets.visibility.map(bucket(result.params.filters.visibility, capital)),
-      },
-    },
-    sortBy: result.params.sort,
-    page: result.params.page,
-    links: searchLinks(`${config.siteUrl}${path}`, result.params, result.total),
-  });
+  return reply.type(type).send(presentCommunityHits(result, o, `${config.siteUrl}${path}`));
 }
 
 /** The logo's type from its first bytes; anything unrecognised is served as bytes. */

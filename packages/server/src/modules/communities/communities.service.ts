@@ -173,6 +173,12 @@ export class CommunitiesService {
     return isRole(role) ? role : undefined;
   }
 
+  /** Whether the user curates the community (owner, manager or curator of it). */
+  async isCurator(communityId: string, userId: number): Promise<boolean> {
+    const role = await this.roleOf(communityId, userId);
+    return role !== undefined && CURATOR_ROLES.has(role);
+  }
+
   /** The caller's role in every community it belongs to (the picker's badges). */
   async membershipsOf(userId: number): Promise<Record<string, CommunityRole>> {
     const roles = await this.repo.rolesOf(userId);

@@ -6,7 +6,16 @@ import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
-import type { RecordsService } from '../records/records.service.js';
+import type { RecordAccessService } from '../records/records-access.service.js';
+import type { RecordDraftsService } from '../records/records-drafts.service.js';
+import type { RecordStore } from '../records/records.shared.js';
+
+/** What files need of the records module: drafts and records as the caller may see them, and the lock. */
+export interface RecordsForFiles {
+  store: Pick<RecordStore, 'lockedDraft'>;
+  access: Pick<RecordAccessService, 'draftForFiles' | 'recordForFiles'>;
+  drafts: Pick<RecordDraftsService, 'previousVersionForImport'>;
+}
 import {
   FileStoreError,
   type ByteRange,
@@ -84,7 +93,7 @@ export class FilesService {
 
   constructor(
     private readonly repo: FilesRepository,
-    private readonly records: RecordsService,
+    private readonly records: RecordsForFiles,
     private readonly lifecycle: FilesLifecycle,
     private readonly store: FileStore,
     private readonly config: Config,
@@ -94,7 +103,7 @@ export class FilesService {
 
   /** The draft's bucket, for its owner (403 others; 404 unknown). */
   async draftContext(user: User | undefined, id: string): Promise<BucketContext> {
-    const loaded = await this.records.draftForFiles(user, id);
+    const loaded = await this.records.access.draftForFiles(user, id);
     const data = readJson<RecordData>(loaded.row.data);
     const own = loaded.ownerQuota;
     return {
@@ -112,7 +121,7 @@ export class FilesService {
 
   /** A published record's bucket, readable when its files are (403 otherwise). */
   async recordContext(user: User | undefined, id: string): Promise<BucketContext> {
-    const { row, parent, data } = await this.records.recordForFiles(user, id);
+    const { row, parent, data } = await this.records.access.recordForFiles(user, id);
     return {
       recordId: row.id,
       bucket: recordBucket(row.id),
@@ -961,9 +970,9 @@ export class FilesService {
    * imports one wins, the others find the files there (400).
    */
   async importFromPrevious(user: User | undefined, id: string): Promise<FilesListView> {
-    const context = await this.records.lockedDraft(user, id, 'review', async () => {
+    const context = await this.records.store.lockedDraft(user, id, 'review', async () => {
       const context = await this.draftContext(user, id);
-      const previous = await this.records.previousVersionForImport(id);
+      const previous = await this.records.drafts.previousVersionForImport(id);
       const field = (message: string) =>
         fail(message, [{ field: 'files.enabled', messages: [message] }]);
       if (!context.filesEnabled) throw field('Files support must be enabled.');

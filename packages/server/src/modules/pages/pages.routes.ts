@@ -11,7 +11,8 @@ import { queryOf } from '../../lib/http.js';
 import { ensureCsrfCookie } from '../../plugins/auth.js';
 import { l10n } from '../records/records.ui.js';
 import type { RecordsRouteDeps } from '../records/records.routes.js';
-import type { RecordsService } from '../records/records.service.js';
+import type { RecordAccessService } from '../records/records-access.service.js';
+import type { RecordDraftsService } from '../records/records-drafts.service.js';
 import type { User } from '../users/users.service.js';
 import {
   presentDraft,
@@ -32,17 +33,18 @@ export const STREAMED_DRAFT_ELEMENT_ID = 'cairn-draft';
 
 export interface PagesDeps {
   config: Config;
-  records: RecordsService;
+  drafts: RecordDraftsService;
+  access: RecordAccessService;
   vocabularies: VocabulariesService;
   /**
    * The review receiver and default community as expanded stubs (communities module), as
    * `GET /api/records/{id}/draft?expand=1` gives them: the editor reads its community there.
    */
-  expandParent?: RecordsRouteDeps['expandParent'];
+  expandParent: RecordsRouteDeps['expandParent'];
   /** The signed-in person's role in each community it belongs to (communities module). */
-  memberships?: (user: User) => Promise<Record<string, string>>;
+  memberships: (user: User) => Promise<Record<string, string>>;
   /** The files and bytes a record of `user` may hold: their own quota, else the configured one. */
-  quota?: (user: User) => Promise<{ maxFiles: number; maxBytes: number }>;
+  quota: (user: User) => Promise<{ maxFiles: number; maxBytes: number }>;
 }
 
 /**
@@ -104,10 +106,10 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     const [resourceTypes, memberships, quota] = await Promise.all([
       deps.vocabularies.list('resourcetypes'),
       // The community header and picker of the deposit form show the person's role as a badge.
-      page.page === 'deposit' && user && deps.memberships ? deps.memberships(user) : {},
+      page.page === 'deposit' && user ? deps.memberships(user) : {},
       // The uploader warns before it sends what the server would refuse, so it needs the quota
       // that applies to this person, which `cairn users quota` may have set apart.
-      page.page === 'deposit' && user && deps.quota ? deps.quota(user) : configuredQuota,
+      page.page === 'deposit' && user ? deps.quota(user) : configuredQuota,
     ]);
     const publicConfig: PublicConfigInput = {
       siteUrl: config.siteUrl,
@@ -282,22 +284,22 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   typed.get('/uploads/:id', byId, async (request, reply) => {
     if (!requireLogin(request, reply)) return reply;
     const { id } = request.params;
-    let result: Awaited<ReturnType<RecordsService['readDraft']>>;
+    let result: Awaited<ReturnType<RecordDraftsService['readDraft']>>;
     try {
-      result = await deps.records.readDraft(request.identity.user, id);
+      result = await deps.drafts.readDraft(request.identity.user, id);
     } catch (error) {
       // A published record without an open draft: the page offers its owner to edit it.
       if (
         error instanceof AppError &&
         error.status === 404 &&
-        (await deps.records.canEditPublished(request.identity.user, id))
+        (await deps.access.canEditPublished(request.identity.user, id))
       ) {
         return render(request, reply, { title: 'Edit upload', page: 'deposit' });
       }
       return renderError(request, reply, error);
     }
     const user = request.identity.user;
-    const permissions = deps.records.draftPermissions(user, result.parent);
+    const permissions = deps.access.draftPermissions(user, result.parent);
     // The draft follows the page: checking and presenting 10,000 creators takes a while.
     return renderStreamed(
       request,
@@ -305,13 +307,13 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       { title: 'Edit upload', page: 'deposit', permissions },
       STREAMED_DRAFT_ELEMENT_ID,
       async () => {
-        const { data, errors } = deps.records.draftFeedback(result.row);
+        const { data, errors } = deps.drafts.draftFeedback(result.row);
         // Without `ui`: the form never reads it, and with it a draft of 10,000 creators doubles
         // in size (its creators again, with labels), which the browser must parse.
         const options = { ...(await presentOptions()), ui: false };
         // The community the draft is submitted to, as the API expands it: the editor's header
         // and buttons need it after a reload.
-        const expandedParent = await deps.expandParent?.(result.parent, user, true);
+        const expandedParent = await deps.expandParent(result.parent, user, true);
         const draft = presentDraft(result.row, result.parent, {
           ...(await withIndexedLookup(options, [{ data }], deps.vocabularies)),
           ...(expandedParent ? { expandedParent } : {}),
@@ -329,7 +331,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   typed.get('/records/:id/latest', byId, async (request, reply) => {
     const { id } = request.params;
     try {
-      const latest = await deps.records.latestVersionId(request.identity.user, id);
+      const latest = await deps.access.latestVersionId(request.identity.user, id);
       return await reply.redirect(`/records/${encodeURIComponent(latest)}`);
     } catch (error) {
       return renderError(request, reply, error);
@@ -341,14 +343,14 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     const preview = queryOf(request).preview === '1';
     const found = preview
       ? undefined
-      : await deps.records.readRecord(request.identity.user, id).catch(() => undefined);
+      : await deps.access.readRecord(request.identity.user, id).catch(() => undefined);
     if (found && 'redirect' in found) return reply.redirect(`/records/${found.redirect}`);
     return guarded(request, reply, 'Record', 'record', async () => {
       // The page shows the people from the metadata; `ui` would repeat them with labels.
       const o = { ...(await presentOptions()), uiPeople: false };
       if (preview) {
         try {
-          const result = await deps.records.readDraft(request.identity.user, id);
+          const result = await deps.drafts.readDraft(request.identity.user, id);
           return {
             record: presentDraft(result.row, result.parent, {
               ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
@@ -363,7 +365,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         }
       }
       // Read again only to answer the error the first read swallowed, through the error page.
-      const result = found ?? (await deps.records.readRecord(request.identity.user, id));
+      const result = found ?? (await deps.access.readRecord(request.identity.user, id));
       if ('redirect' in result) return {};
       const record = presentRecord(
         result.row,

@@ -2,8 +2,12 @@ import type { Config } from '../../config.js';
 import type { RecordData } from '@cairn/shared';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
-import type { RecordsRepository } from '../records/records.repository.js';
-import { presentRecord, withIndexedLookup } from '../records/records.presenter.js';
+import type { ParentData, RecordsRepository } from '../records/records.repository.js';
+import {
+  indexedLookupFor,
+  ownedJson,
+  withVocabularyTitles,
+} from '../records/records.vocabulary-titles.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import { DataCiteClient, DataCiteError } from './datacite/datacite-client.js';
 import { toDataCiteAttributes, type RecordForDataCite } from './datacite/datacite-serializer.js';
@@ -75,23 +79,27 @@ export class DoiRegistrationService {
         });
         continue;
       }
-      const options = {
-        siteUrl: this.config.siteUrl,
-        ui: false,
-        expand: false,
-        locale: this.config.defaultLocale,
-        vocab,
+      // What DataCite is told of a record: its metadata with vocabulary titles, its PIDs and its
+      // parent's, as the records API shows them.
+      const data = ownedJson<RecordData>(row.data);
+      const record: RecordForDataCite = {
+        id: row.id,
+        metadata: withVocabularyTitles(
+          data,
+          vocab,
+          await indexedLookupFor([row], this.vocabularies),
+        ) as unknown as RecordForDataCite['metadata'],
+        pids: data.pids,
+        parent: {
+          id: parent.id,
+          pids: readJson<ParentData>(parent.data).pids as RecordForDataCite['pids'],
+        },
       };
-      const json = presentRecord(
-        row,
-        parent,
-        await withIndexedLookup(options, [row], this.vocabularies),
-      );
-      const pids = json.pids as Record<string, { identifier: string }>;
+      const pids = record.pids!;
       if (conceptOf) pids.doi = { identifier: pid.identifier };
       const doi = pids.doi?.identifier ?? pid.identifier;
       try {
-        const attributes = toDataCiteAttributes(json as unknown as RecordForDataCite, {
+        const attributes = toDataCiteAttributes(record, {
           publisherFallback: this.config.siteName,
           siteUrl: this.config.siteUrl,
           ...(conceptOf ? { versionDois: await this.versionDois(conceptOf.id) } : {}),

@@ -155,8 +155,8 @@ describe.each(ENGINES)('a record’s communities on %s', (engine) => {
     const parentId = (await req('GET', `/api/records/${id}`, depositor)).json().parent.id as string;
     // Straight to the service, at once: each reads the parent's communities and writes them back.
     await Promise.all([
-      t.services.records.changeCommunities(parentId, { add: c.direct }),
-      t.services.records.changeCommunities(parentId, { add: c.home }),
+      t.services.recordStore.changeCommunities(parentId, { add: c.direct }),
+      t.services.recordStore.changeCommunities(parentId, { add: c.home }),
     ]);
     expect(((await communitiesOf(id)).ids as string[]).sort()).toEqual([c.direct, c.home].sort());
   });

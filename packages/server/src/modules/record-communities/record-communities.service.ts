@@ -9,9 +9,10 @@ import {
   type Community,
   type CommunityHits,
 } from '../communities/communities.service.js';
-import type { ParentData } from '../records/records.presenter.js';
+import type { ParentData } from '../records/records.repository.js';
 import type { ParentRow } from '../records/records.repository.js';
-import type { RecordResult, RecordsService } from '../records/records.service.js';
+import type { RecordAccessService } from '../records/records-access.service.js';
+import type { RecordResult, RecordStore } from '../records/records.shared.js';
 import type { RequestRow } from '../requests/requests.repository.js';
 import {
   readCommentPayload,
@@ -137,13 +138,14 @@ function readCommunitiesBody(body: unknown, withOptions: boolean): InclusionEntr
  */
 export class RecordCommunitiesService {
   constructor(
-    private readonly records: RecordsService,
+    private readonly store: RecordStore,
+    private readonly records: RecordAccessService,
     private readonly communities: CommunitiesService,
     private readonly requests: RequestsService,
   ) {
     requests.registerHandler('community-inclusion', {
       onAction: (action, row) => this.onAction(action, row),
-      serialize: (row, fn) => records.lockedTopic(row.topicRecordId, fn),
+      serialize: (row, fn) => store.lockedTopic(row.topicRecordId, fn),
     });
   }
 
@@ -254,9 +256,7 @@ export class RecordCommunitiesService {
         // Under the record's lock: parallel calls cannot both find the community missing and
         // both open a request for it.
         processed.push(
-          await this.records.lockedTopic(record.row.id, () =>
-            this.includeOne(user!, record, entry),
-          ),
+          await this.store.lockedTopic(record.row.id, () => this.includeOne(user!, record, entry)),
         );
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500 || error.code === 'CONFLICT')
@@ -320,7 +320,7 @@ export class RecordCommunitiesService {
     if (!community)
       throw new AppError('VALIDATION_FAILED', 'The community of this request was deleted.');
     this.assertAccessFits(record.row.data, community);
-    await this.records.changeCommunities(record.parent.id, { add: community.row.id });
+    await this.store.changeCommunities(record.parent.id, { add: community.row.id });
   }
 
   /**
@@ -358,7 +358,7 @@ export class RecordCommunitiesService {
       removable.push(communityId);
     }
     if (removable.length > 0)
-      await this.records.changeCommunities(record.parent.id, { remove: removable });
+      await this.store.changeCommunities(record.parent.id, { remove: removable });
     return { removed: removable.length, errors };
   }
 
@@ -377,11 +377,11 @@ export class RecordCommunitiesService {
     const raw = isObject(body.default) ? body.default.id : body.default;
     if (raw !== null && raw !== undefined && typeof raw !== 'string')
       throw validationFailed([{ field: 'default', messages: ['Not a valid string.'] }]);
-    if (!raw) return this.records.changeCommunities(record.parent.id, { default: null });
+    if (!raw) return this.store.changeCommunities(record.parent.id, { default: null });
     const community = await this.communities.find(raw);
     const communityId = community?.row.id;
     if (!communityId || !this.idsOf(record.parent).includes(communityId))
       throw new AppError('VALIDATION_FAILED', NOT_IN_COMMUNITY_DEFAULT_MESSAGE);
-    return this.records.changeCommunities(record.parent.id, { default: communityId });
+    return this.store.changeCommunities(record.parent.id, { default: communityId });
   }
 }

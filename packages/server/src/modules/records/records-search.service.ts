@@ -1,7 +1,8 @@
 import type { User } from '../users/users.service.js';
 import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { ParentRow, RecordRow, RecordsRepository, DraftRow } from './records.repository.js';
-import type { RecordsService } from './records.service.js';
+import type { RecordAccessService } from './records-access.service.js';
+import type { RecordsSearchRepository } from './records-search.repository.js';
 
 export { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
 import { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
@@ -32,7 +33,8 @@ function isTrue(values: string[] | undefined): boolean {
 export class RecordsSearchService {
   constructor(
     private readonly repo: RecordsRepository,
-    private readonly records: RecordsService,
+    private readonly searches: RecordsSearchRepository,
+    private readonly access: RecordAccessService,
   ) {}
 
   private async withParents<T extends { parentId: string }>(
@@ -60,7 +62,7 @@ export class RecordsSearchService {
     });
     const viewerId = user?.isAdmin || scope.seesAll ? undefined : (user?.id ?? null);
     const [{ rows, total }, resourceTypes] = await Promise.all([
-      this.repo.searchRecords({
+      this.searches.searchRecords({
         q: params.q,
         sort: params.sort,
         offset: (params.page - 1) * params.size,
@@ -71,7 +73,7 @@ export class RecordsSearchService {
         viewerId,
         ...(scope.communityId === undefined ? {} : { communityId: scope.communityId }),
       }),
-      this.repo.resourceTypeCounts(viewerId, scope.communityId),
+      this.searches.resourceTypeCounts(viewerId, scope.communityId),
     ]);
     return { params, records: await this.withParents(rows), total, resourceTypes };
   }
@@ -85,7 +87,7 @@ export class RecordsSearchService {
     id: string,
     query: Record<string, unknown>,
   ): Promise<RecordHits> {
-    const { parent, includeRestricted } = await this.records.parentForVersions(user, id);
+    const { parent, includeRestricted } = await this.access.parentForVersions(user, id);
     const params = parseSearchParams(query, {
       sorts: ['version', ...RECORD_SORTS],
       defaultSort: () => 'version',
@@ -108,7 +110,7 @@ export class RecordsSearchService {
       filters: ['is_published', 'shared_with_me', 'allversions'],
     });
     const published = params.filters.is_published?.[0];
-    const result = await this.repo.searchUserRecords({
+    const result = await this.searches.searchUserRecords({
       ownerId: user.id,
       q: params.q,
       sort: params.sort,

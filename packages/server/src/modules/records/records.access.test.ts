@@ -141,7 +141,7 @@ describe.each(ENGINES)('access rules (%s)', (engine) => {
       ).id as string,
     );
     expect(record.access.status).toBe('embargoed');
-    expect(await t.services.records.liftExpiredEmbargoes()).toBe(0);
+    expect(await t.services.recordAccess.liftExpiredEmbargoes()).toBe(0);
 
     // Time passes: the embargo date moves into the past, as a day of waiting would leave it.
     const { db } = t.services.database;
@@ -158,7 +158,7 @@ describe.each(ENGINES)('access rules (%s)', (engine) => {
       .where('id', '=', row.id)
       .execute();
 
-    expect(await t.services.records.liftExpiredEmbargoes()).toBe(1);
+    expect(await t.services.recordAccess.liftExpiredEmbargoes()).toBe(1);
     const lifted = await t.request({ method: 'GET', url: `/api/records/${record.id}` });
     expect(lifted.statusCode).toBe(200);
     expect(lifted.json().revision_id).toBe(record.revision_id + 1);
@@ -168,7 +168,7 @@ describe.each(ENGINES)('access rules (%s)', (engine) => {
       embargo: { active: false, until: isoDay(-1) },
       status: 'metadata-only',
     });
-    expect(await t.services.records.liftExpiredEmbargoes()).toBe(0);
+    expect(await t.services.recordAccess.liftExpiredEmbargoes()).toBe(0);
   });
 });
 

@@ -1,35 +1,16 @@
-import {
-  collectVocabularyRefs,
-  computeAccessStatus,
-  computeRecordStatus,
-  type RecordData,
-} from '@cairn/shared';
+import { computeAccessStatus, computeRecordStatus, type RecordData } from '@cairn/shared';
 import { readJson } from '../../database/schema.js';
-import type { DraftRow, ParentRow, RecordRow } from './records.repository.js';
+import type { DraftRow, ParentData, ParentRow, RecordRow } from './records.repository.js';
 import { buildUi, l10n } from './records.ui.js';
 import { readSummary } from '../files/files.summary.js';
-import type { VocabularyEntry } from '../vocabularies/vocabularies.repository.js';
 import type { IndexedLookup } from '../vocabularies/vocabularies.service.js';
-
-export interface ParentData {
-  access: {
-    owned_by: { user: string };
-    settings: Record<string, unknown>;
-    grants: unknown[];
-    links: unknown[];
-  };
-  communities: Record<string, unknown>;
-  pids: Record<string, unknown>;
-  /** The community-submission request of a first-version draft, its status copied in. */
-  review?: ParentReview;
-}
-
-export interface ParentReview {
-  id: string;
-  type: 'community-submission';
-  receiver: { community: string };
-  status: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
-}
+import {
+  indexedLookupFor,
+  ownedJson,
+  withVocabularyTitles,
+  type IndexedLookupSource,
+  type VocabularyOf,
+} from './records.vocabulary-titles.js';
 
 export interface PresentOptions {
   siteUrl: string;
@@ -41,7 +22,7 @@ export interface PresentOptions {
   uiPeople?: boolean;
   expand: boolean;
   locale: string;
-  vocab: (type: string, id: string) => VocabularyEntry | undefined;
+  vocab: VocabularyOf;
   /** Entries of the large vocabularies the records refer to (see `withIndexedLookup`). */
   indexed?: IndexedLookup;
   owner?: { id: number; email: string; name: string };
@@ -59,96 +40,6 @@ function draftExpiry(iso: string): string {
     .replace('T', ' ')
     .replace(/\.(\d{3})Z$/, '.$1000')
     .replace(/Z$/, '');
-}
-
-/**
- * A private copy of a JSON column: the presenter decorates it in place. SQLite hands out text,
- * parsed afresh here; pg hands out an object that the row still shares, so that one is cloned.
- */
-function ownedJson<T>(value: unknown): T {
-  return (typeof value === 'string' ? JSON.parse(value) : structuredClone(value)) as T;
-}
-
-/** Vocabulary references gain their `title` (and licence props) on the way out, as InvenioRDM dumps them. */
-function withVocabularyTitles(
-  data: RecordData,
-  vocab: PresentOptions['vocab'],
-  indexed: IndexedLookup = () => undefined,
-): RecordData['metadata'] {
-  const m = data.metadata as Record<string, unknown>;
-  const title = (type: string, ref: unknown) => {
-    const r = ref as { id?: string } | undefined;
-    if (!r?.id) return;
-    const e = vocab(type, r.id);
-    if (e) (r as Record<string, unknown>).title = e.title;
-  };
-  const each = (key: string, fn: (item: Record<string, unknown>) => void) => {
-    const list = m[key];
-    if (Array.isArray(list))
-      for (const item of list)
-        if (item && typeof item === 'object') fn(item as Record<string, unknown>);
-  };
-  title('resourcetypes', m.resource_type);
-  each('languages', (l) => title('languages', l));
-  each('additional_titles', (t) => {
-    title('titletypes', t.type);
-    title('languages', t.lang);
-  });
-  each('additional_descriptions', (d) => {
-    title('descriptiontypes', d.type);
-    title('languages', d.lang);
-  });
-  each('dates', (d) => title('datetypes', d.type));
-  const affiliationNames = (person: Record<string, unknown>) => {
-    if (!Array.isArray(person.affiliations)) return;
-    for (const affiliation of person.affiliations as Array<{ id?: string; name?: string }>) {
-      const entry = affiliation.id ? indexed('affiliations', affiliation.id) : undefined;
-      if (typeof entry?.name === 'string') affiliation.name = entry.name;
-    }
-  };
-  each('creators', (c) => {
-    title('creatorsroles', c.role);
-    affiliationNames(c);
-  });
-  each('contributors', (c) => {
-    title('contributorsroles', c.role);
-    affiliationNames(c);
-  });
-  each('subjects', (s) => {
-    const entry = typeof s.id === 'string' ? indexed('subjects', s.id) : undefined;
-    if (!entry) return;
-    s.subject = entry.subject;
-    s.scheme = entry.scheme;
-  });
-  each('funding', (f) => {
-    const funder = f.funder as { id?: string } | undefined;
-    const funderEntry = funder?.id ? indexed('funders', funder.id) : undefined;
-    if (funder && typeof funderEntry?.name === 'string') {
-      (funder as Record<string, unknown>).name = funderEntry.name;
-    }
-    const award = f.award as { id?: string } | undefined;
-    const awardEntry = award?.id ? indexed('awards', award.id) : undefined;
-    if (award && awardEntry) {
-      for (const key of ['title', 'number', 'acronym', 'program', 'identifiers'] as const) {
-        if (awardEntry[key] !== undefined)
-          (award as Record<string, unknown>)[key] = awardEntry[key];
-      }
-    }
-  });
-  each('related_identifiers', (r) => {
-    title('relationtypes', r.relation_type);
-    title('resourcetypes', r.resource_type);
-  });
-  each('rights', (r) => {
-    if (typeof r.id !== 'string') return;
-    const e = vocab('licenses', r.id);
-    if (!e) return;
-    r.title = e.title;
-    if (e.description) r.description = e.description;
-    if (e.icon) r.icon = e.icon;
-    r.props = { url: e.props?.url ?? '', scheme: e.props?.scheme ?? 'spdx' };
-  });
-  return m;
 }
 
 /** The files section: settings from the record data, entries from the stored files summary. */
@@ -376,14 +267,6 @@ export function resourceTypeLabel(o: PresentOptions, id: string): string {
   return l10n(o.vocab('resourcetypes', id)?.title, o.locale) || id;
 }
 
-/** What `withIndexedLookup` needs of a vocabularies service. */
-export interface IndexedLookupSource {
-  indexedLookup(refs: Iterable<{ type: string; id: string }>): Promise<IndexedLookup>;
-}
-
-// Only these fields refer to the large vocabularies; a record without them needs no query.
-const INDEXED_FIELDS = /"(?:affiliations|subjects|funding)"/;
-
 /**
  * `o` with the entries of the large vocabularies that the rows refer to, fetched in one query per
  * type before rendering (presenters are synchronous).
@@ -393,11 +276,6 @@ export async function withIndexedLookup(
   rows: ReadonlyArray<{ data: unknown }>,
   source: IndexedLookupSource,
 ): Promise<PresentOptions> {
-  const refs: Array<{ type: string; id: string }> = [];
-  for (const row of rows) {
-    if (typeof row.data === 'string' && !INDEXED_FIELDS.test(row.data)) continue;
-    refs.push(...collectVocabularyRefs(readJson<RecordData>(row.data)));
-  }
-  if (refs.length === 0) return o;
-  return { ...o, indexed: await source.indexedLookup(refs) };
+  const indexed = await indexedLookupFor(rows, source);
+  return indexed ? { ...o, indexed } : o;
 }

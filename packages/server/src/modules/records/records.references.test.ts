@@ -79,7 +79,7 @@ describe.each(ENGINES)('references to the large vocabularies (%s)', (engine) => 
 
   it('stores the ids only and shows the names on the draft, twice (cached render)', async () => {
     const user = await t.services.users.findById(owner.id);
-    const stored = await t.services.records.readDraft(user, draftId);
+    const stored = await t.services.drafts.readDraft(user, draftId);
     expect(JSON.stringify(stored.row.data)).not.toContain('Stale name');
     for (let i = 0; i < 2; i++) {
       const res = await t.request({

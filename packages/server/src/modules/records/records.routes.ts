@@ -19,23 +19,20 @@ import {
   requestLocale,
   VND_TYPE,
 } from '../../lib/http.js';
-import { searchLinks } from '../../lib/search.js';
 import { documentedBody, documentedQuery } from '../../lib/openapi.js';
-import { RenderCache } from '../../lib/render-cache.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
-import {
-  presentDraft,
-  presentRecord,
-  withIndexedLookup,
-  resourceTypeLabel,
-  type PresentOptions,
-} from './records.presenter.js';
-import type { DraftResult, RecordResult, RecordsService } from './records.service.js';
+import type { PresentOptions } from './records.presenter.js';
+import type { RecordAccessService } from './records-access.service.js';
+import type { RecordDraftsService } from './records-drafts.service.js';
+import type { RecordPidsService } from './records-pids.service.js';
+import type { RecordPublishingService } from './records-publishing.service.js';
+import type { DraftResult, RecordResult } from './records.shared.js';
 
 type ParentRow = DraftResult['parent'];
-import type { RecordHits, RecordsSearchService } from './records-search.service.js';
+import type { RecordsSearchService } from './records-search.service.js';
+import type { RecordsRenderer } from './records.rendering.js';
 import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
 import { sendExport } from './exports/exports.routes.js';
 
@@ -46,12 +43,17 @@ const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES];
 
 export interface RecordsRouteDeps {
   config: Config;
-  records: RecordsService;
+  drafts: RecordDraftsService;
+  publishing: RecordPublishingService;
+  pids: RecordPidsService;
+  access: RecordAccessService;
   search: RecordsSearchService;
+  /** Presents drafts, records and searches, and keeps the render cache. */
+  renderer: RecordsRenderer;
   vocabularies: VocabulariesService;
   users: UsersService;
   /** The review receiver and default community as expanded stubs (communities module). */
-  expandParent?: (
+  expandParent: (
     parent: ParentRow,
     user: User | undefined,
     ui: boolean,
@@ -60,7 +62,7 @@ export interface RecordsRouteDeps {
    * A community's records search (record-communities module): the community's uuid and whether
    * the caller may view all its records. Throws the community's 404, 410 or 403.
    */
-  communityScope?: (
+  communityScope: (
     user: User | undefined,
     idOrSlug: string,
   ) => Promise<{ communityId: string; seesAll: boolean }>;
@@ -68,7 +70,7 @@ export interface RecordsRouteDeps {
 
 /** InvenioRDM's records and drafts resource, versions included. */
 export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDeps): void {
-  const { config, records, search } = deps;
+  const { config, drafts, publishing, pids, access, search, renderer } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   async function options(request: FastifyRequest, type: string): Promise<PresentOptions> {
@@ -82,26 +84,6 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     };
   }
 
-  // Reading a draft or record is the hottest path (editors reload, landing pages are visited):
-  // rendering and serialising cost more than the two queries before them.
-  const rendered = new RenderCache(32 * 1024 * 1024);
-
-  async function sendCached(
-    reply: FastifyReply,
-    status: number,
-    type: string,
-    revision: number,
-    key: string | undefined,
-    render: () => Promise<Record<string, unknown>>,
-  ) {
-    let body = key === undefined ? undefined : rendered.get(key);
-    if (body === undefined) {
-      body = JSON.stringify(await render());
-      if (key !== undefined) rendered.set(key, body);
-    }
-    return reply.status(status).header('etag', `"${revision}"`).type(type).send(body);
-  }
-
   async function withOwner(
     o: PresentOptions,
     parent: ParentRow,
@@ -109,7 +91,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ): Promise<PresentOptions> {
     if (!o.expand) return o;
     const owner = await deps.users.findById(parent.ownerId);
-    const expandedParent = await deps.expandParent?.(parent, user, o.ui);
+    const expandedParent = await deps.expandParent(parent, user, o.ui);
     return {
       ...o,
       ...(owner ? { owner: { id: owner.id, email: owner.email, name: owner.name } } : {}),
@@ -125,20 +107,8 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ) {
     const type = negotiate(request, RECORD_TYPES);
     const o = await withOwner(await options(request, type), result.parent, request.identity.user);
-    const { row, parent } = result;
-    const key =
-      request.method === 'GET' && result.errors.length === 0 && !o.expand
-        ? `d:${row.id}:${row.revisionId}:${row.updatedAt}:${parent.updatedAt}:${result.isPublished}:${result.isLatestDraft}:${type}:${o.locale}:${deps.vocabularies.generation}`
-        : undefined;
-    return sendCached(reply, status, type, row.revisionId, key, async () => {
-      const body = presentDraft(row, parent, {
-        ...(await withIndexedLookup(o, [row], deps.vocabularies)),
-        isPublished: result.isPublished,
-        isLatestDraft: result.isLatestDraft,
-      });
-      if (result.errors.length > 0) body.errors = result.errors;
-      return body;
-    });
+    const body = await renderer.draft(result, o, request.method === 'GET' ? type : undefined);
+    return reply.status(status).header('etag', `"${result.row.revisionId}"`).type(type).send(body);
   }
 
   async function sendRecord(
@@ -149,39 +119,8 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
   ) {
     const type = negotiate(request, RECORD_TYPES);
     const o = await withOwner(await options(request, type), result.parent, request.identity.user);
-    const { row, parent } = result;
-    const key =
-      request.method === 'GET' && !o.expand
-        ? `r:${row.id}:${row.revisionId}:${row.updatedAt}:${row.isLatest}:${parent.updatedAt}:${type}:${o.locale}:${deps.vocabularies.generation}`
-        : undefined;
-    return sendCached(reply, status, type, row.revisionId, key, async () =>
-      presentRecord(row, parent, await withIndexedLookup(o, [row], deps.vocabularies)),
-    );
-  }
-
-  async function sendHits(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    path: string,
-    result: RecordHits,
-    aggregations: Record<string, unknown>,
-  ) {
-    const type = negotiate(request, RECORD_TYPES);
-    const o = await withIndexedLookup(
-      await options(request, type),
-      result.records.map((r) => r.row),
-      deps.vocabularies,
-    );
-    return reply.type(type).send({
-      hits: {
-        hits: result.records.map((r) => presentRecord(r.row, r.parent, o)),
-        total: result.total,
-      },
-      aggregations,
-      sortBy: result.params.sort,
-      page: result.params.page,
-      links: searchLinks(`${config.siteUrl}${path}`, result.params, result.total),
-    });
+    const body = await renderer.record(result, o, request.method === 'GET' ? type : undefined);
+    return reply.status(status).header('etag', `"${result.row.revisionId}"`).type(type).send(body);
   }
 
   function redirect(reply: FastifyReply, id: string) {
@@ -207,12 +146,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       },
     },
     async (request, reply) =>
-      sendDraft(
-        request,
-        reply,
-        201,
-        await records.createDraft(request.identity.user, request.body),
-      ),
+      sendDraft(request, reply, 201, await drafts.createDraft(request.identity.user, request.body)),
   );
 
   async function sendSearch(
@@ -222,20 +156,9 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     scope: { communityId?: string; seesAll?: boolean } = {},
   ) {
     const result = await search.search(request.identity.user, queryOf(request), scope);
-    const o = await options(request, JSON_TYPE);
-    const selected = new Set(result.params.filters.resource_type ?? []);
-    return sendHits(request, reply, path, result, {
-      resource_type: {
-        label: 'Resource types',
-        buckets: result.resourceTypes.map((b) => ({
-          key: b.key,
-          doc_count: b.count,
-          label: resourceTypeLabel(o, b.key),
-          is_selected: selected.has(b.key),
-          inner: { buckets: [] },
-        })),
-      },
-    });
+    const type = negotiate(request, RECORD_TYPES);
+    const o = await options(request, type);
+    return reply.type(type).send(await renderer.search(result, o, `${config.siteUrl}${path}`));
   }
 
   api.get(
@@ -251,27 +174,24 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     async (request, reply) => sendSearch(request, reply, '/api/records'),
   );
 
-  const { communityScope } = deps;
-  if (communityScope) {
-    api.get(
-      '/api/communities/:id/records',
-      {
-        onRequest: acceptRecordTypes,
-        schema: {
-          tags: ['Communities'],
-          summary:
-            "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
-          params: CommunityIdParams,
-          querystring: documentedQuery(RecordSearchQuery),
-        },
+  api.get(
+    '/api/communities/:id/records',
+    {
+      onRequest: acceptRecordTypes,
+      schema: {
+        tags: ['Communities'],
+        summary:
+          "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
+        params: CommunityIdParams,
+        querystring: documentedQuery(RecordSearchQuery),
       },
-      async (request, reply) => {
-        const { id } = request.params;
-        const scope = await communityScope(request.identity.user, id);
-        return sendSearch(request, reply, `/api/communities/${scope.communityId}/records`, scope);
-      },
-    );
-  }
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const scope = await deps.communityScope(request.identity.user, id);
+      return sendSearch(request, reply, `/api/communities/${scope.communityId}/records`, scope);
+    },
+  );
 
   api.get(
     '/api/records/:id',
@@ -285,7 +205,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      const result = await records.readRecord(request.identity.user, id);
+      const result = await access.readRecord(request.identity.user, id);
       if ('redirect' in result) return redirect(reply, result.redirect);
       const format = exportFormatByType(negotiate(request, RECORD_ITEM_TYPES));
       if (format) return sendExport(reply, result, format, deps);
@@ -301,7 +221,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendDraft(request, reply, 200, await records.readDraft(request.identity.user, id));
+      return sendDraft(request, reply, 200, await drafts.readDraft(request.identity.user, id));
     },
   );
 
@@ -322,7 +242,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         request,
         reply,
         200,
-        await records.updateDraft(
+        await drafts.updateDraft(
           request.identity.user,
           id,
           request.body,
@@ -340,7 +260,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      await records.deleteDraft(request.identity.user, id, request.headers['if-match']);
+      await drafts.deleteDraft(request.identity.user, id, request.headers['if-match']);
       return reply.status(204).send();
     },
   );
@@ -357,7 +277,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendDraft(request, reply, 201, await records.edit(request.identity.user, id));
+      return sendDraft(request, reply, 201, await drafts.edit(request.identity.user, id));
     },
   );
 
@@ -373,7 +293,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendRecord(request, reply, 202, await records.publish(request.identity.user, id));
+      return sendRecord(request, reply, 202, await publishing.publish(request.identity.user, id));
     },
   );
 
@@ -389,7 +309,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         request,
         reply,
         201,
-        await records.reservePid(request.identity.user, id, scheme),
+        await pids.reservePid(request.identity.user, id, scheme),
       );
     },
   );
@@ -410,7 +330,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
         request,
         reply,
         200,
-        await records.discardPid(request.identity.user, id, scheme),
+        await pids.discardPid(request.identity.user, id, scheme),
       );
     },
   );
@@ -427,7 +347,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendDraft(request, reply, 201, await records.newVersion(request.identity.user, id));
+      return sendDraft(request, reply, 201, await drafts.newVersion(request.identity.user, id));
     },
   );
 
@@ -445,7 +365,10 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     async (request, reply) => {
       const { id } = request.params;
       const result = await search.versions(request.identity.user, id, request.query);
-      return sendHits(request, reply, `/api/records/${id}/versions`, result, {});
+      const type = negotiate(request, RECORD_TYPES);
+      const o = await options(request, type);
+      const self = `${config.siteUrl}/api/records/${id}/versions`;
+      return reply.type(type).send(await renderer.hits(result, o, self));
     },
   );
 
@@ -461,7 +384,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     },
     async (request, reply) => {
       const { id } = request.params;
-      return redirect(reply, await records.latestVersionId(request.identity.user, id));
+      return redirect(reply, await access.latestVersionId(request.identity.user, id));
     },
   );
 
@@ -479,50 +402,9 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       const user = requireUser(request);
       const result = await search.userRecords(user, request.query);
       const type = negotiate(request, RECORD_TYPES);
-      const o = await withIndexedLookup(
-        await options(request, type),
-        result.hits.map((h) => h.row),
-        deps.vocabularies,
-      );
-      const selected = result.params.filters.is_published?.[0];
-      return reply.type(type).send({
-        hits: {
-          hits: result.hits.map((h) =>
-            h.kind === 'draft'
-              ? presentDraft(h.row, h.parent, {
-                  ...o,
-                  isPublished: h.isPublished,
-                  isLatestDraft: true,
-                })
-              : presentRecord(h.row, h.parent, o),
-          ),
-          total: result.total,
-        },
-        aggregations: {
-          is_published: {
-            label: 'Status',
-            buckets: [
-              {
-                key: 'true',
-                doc_count: result.published,
-                label: 'Published',
-                is_selected: selected === 'true',
-                inner: { buckets: [] },
-              },
-              {
-                key: 'false',
-                doc_count: result.drafts,
-                label: 'Unpublished',
-                is_selected: selected === 'false',
-                inner: { buckets: [] },
-              },
-            ],
-          },
-        },
-        sortBy: result.params.sort,
-        page: result.params.page,
-        links: searchLinks(`${config.siteUrl}/api/user/records`, result.params, result.total),
-      });
+      const o = await options(request, type);
+      const self = `${config.siteUrl}/api/user/records`;
+      return reply.type(type).send(await renderer.userRecords(result, o, self));
     },
   );
 }

@@ -405,7 +405,7 @@ describe.each(ENGINES)('record searches: every filter and sort (%s)', (engine) =
         .set({ embargoUntil: '2020-01-01', data: JSON.stringify(data) })
         .where('id', '=', ids.lake)
         .execute();
-      expect(await t.services.records.liftExpiredEmbargoes()).toBe(1);
+      expect(await t.services.recordAccess.liftExpiredEmbargoes()).toBe(1);
       expect(await names('/api/records?access_status=embargoed')).toEqual([]);
       expect(await names('/api/records?access_status=metadata-only')).toEqual(['lake', 'ocean']);
     });

@@ -1,19 +1,17 @@
 import type { RecordData } from '@cairn/shared';
-import { AppError, permissionDenied, validationFailed } from '../../errors.js';
+import { AppError, validationFailed } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
 import { checkRevision } from '../../lib/revision.js';
 import type { User } from '../users/users.service.js';
-import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
+import type { CommunitiesService } from '../communities/communities.service.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
-import type { ParentData, ParentReview, PresentOptions } from '../records/records.presenter.js';
-import type { ParentRow } from '../records/records.repository.js';
-import {
-  reviewOf,
-  type LoadedDraft,
-  type PreparedReview,
-  type RecordsService,
-  type ReviewGate,
-} from '../records/records.service.js';
+import type { PresentOptions } from '../records/records.presenter.js';
+import type { ParentData, ParentReview, ParentRow } from '../records/records.repository.js';
+import type { RecordAccessService } from '../records/records-access.service.js';
+import type { RecordDraftsService } from '../records/records-drafts.service.js';
+import type { RecordPublishingService } from '../records/records-publishing.service.js';
+import { reviewOf, type LoadedDraft, type RecordStore } from '../records/records.shared.js';
+import { isObject, type ReviewLinks } from './review-links.js';
 import type { RequestRow } from '../requests/requests.repository.js';
 import {
   readCommentPayload,
@@ -33,35 +31,26 @@ export const AUTO_ACCEPT_MESSAGE =
   'This request has been automatically accepted, as the uploader can submit to community directly without review.';
 const CLOSED = new Set(['declined', 'expired', 'cancelled']);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Community submission of a first-version draft, as InvenioRDM handles it: the review link on the
  * parent, submitting, automatic acceptance, and publishing on accept.
  */
-export class ReviewsService implements ReviewGate {
+export class ReviewsService {
   constructor(
-    private readonly records: RecordsService,
+    private readonly store: RecordStore,
+    private readonly access: RecordAccessService,
+    private readonly drafts: RecordDraftsService,
+    private readonly publishing: RecordPublishingService,
+    private readonly links: ReviewLinks,
     private readonly communities: CommunitiesService,
     private readonly requests: RequestsService,
     private readonly siteUrl: string,
   ) {
-    records.reviewGate = this;
     requests.registerHandler('community-submission', {
       onAction: (action, row, actor) => this.onAction(action, row, actor),
       submit: (row, user, payload) => this.submitRequest(row, user, payload),
-      serialize: (row, fn) => records.lockedTopic(row.topicRecordId, fn),
+      serialize: (row, fn) => store.lockedTopic(row.topicRecordId, fn),
     });
-  }
-
-  /** Curators of the receiving community work on the draft while the review is open. */
-  async mayReview(user: User, parent: ParentRow): Promise<boolean> {
-    const review = reviewOf(parent);
-    if (review?.status !== 'submitted') return false;
-    const role = await this.communities.roleOf(review.receiver.community, user.id);
-    return role !== undefined && CURATOR_ROLES.has(role);
   }
 
   private async requestOf(review: ParentReview | undefined): Promise<RequestRow | undefined> {
@@ -73,29 +62,9 @@ export class ReviewsService implements ReviewGate {
     return review ? this.requests.getForUpdate(review.id) : undefined;
   }
 
-  /** A new community submission (status `created`) of the draft, by `user`, to a community. */
-  private newRequest(user: User, loaded: LoadedDraft, communityId: string): Promise<RequestRow> {
-    return this.requests.create({
-      type: 'community-submission',
-      createdBy: user.id,
-      communityId,
-      topicRecordId: loaded.row.id,
-      title: loaded.row.title,
-    });
-  }
-
-  private async link(loaded: LoadedDraft, row: RequestRow): Promise<void> {
-    await this.records.setReview(loaded.parent.id, {
-      id: row.id,
-      type: 'community-submission',
-      receiver: { community: row.receiverCommunityId },
-      status: row.status as ParentReview['status'],
-    });
-  }
-
   /** GET {draft}/review: the owner and, while it is open, the curators. */
   async read(user: User | undefined, draftId: string): Promise<RequestView> {
-    const loaded = await this.records.draftForFiles(user, draftId);
+    const loaded = await this.access.draftForFiles(user, draftId);
     const row = await this.requestOf(reviewOf(loaded.parent));
     if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
     return this.requests.view(user, row);
@@ -122,7 +91,7 @@ export class ReviewsService implements ReviewGate {
     body: unknown,
     ifMatch?: string,
   ): Promise<RequestView> {
-    return this.records.lockedDraft(user, draftId, 'manage', (loaded) =>
+    return this.store.lockedDraft(user, draftId, 'manage', (loaded) =>
       this.putLoaded(user, loaded, body, ifMatch),
     );
   }
@@ -134,7 +103,7 @@ export class ReviewsService implements ReviewGate {
     ifMatch?: string,
   ): Promise<RequestView> {
     this.assertReviewable(loaded);
-    const community = await this.receiverOf(user, body);
+    const community = await this.links.receiverOf(user, body);
 
     let row = await this.lockedRequestOf(reviewOf(loaded.parent));
     if (row) checkRevision(ifMatch, row.revisionId);
@@ -143,56 +112,23 @@ export class ReviewsService implements ReviewGate {
     if (row?.status === 'created') {
       row = await this.requests.changeReceiver(row, community.row.id);
     } else {
-      row = await this.newRequest(user!, loaded, community.row.id);
+      row = await this.links.newRequest(user!, loaded, community.row.id);
     }
-    if (community.data.access.visibility === 'restricted') await this.records.restrictDraft(loaded);
-    await this.link(loaded, row);
+    if (community.data.access.visibility === 'restricted') await this.drafts.restrictDraft(loaded);
+    await this.links.link(loaded, row);
     return this.requests.view(user, row);
-  }
-
-  /**
-   * The community a review body points at, as the caller may choose it: 400 for a bad type or an
-   * unknown community (errors under `prefix`), 403 for one the caller cannot see.
-   */
-  private async receiverOf(user: User | undefined, body: unknown, prefix = '') {
-    const source = isObject(body) ? body : {};
-    const errors = [];
-    if (source.type !== 'community-submission')
-      errors.push({ field: `${prefix}type`, messages: ['Invalid review type.'] });
-    const receiver = isObject(source.receiver) ? source.receiver.community : undefined;
-    if (typeof receiver !== 'string' || receiver === '')
-      errors.push({ field: `${prefix}receiver`, messages: ['Missing data for required field.'] });
-    if (errors.length > 0) throw validationFailed(errors);
-    const community = await this.communities.find(receiver as string);
-    if (!community || community.row.deletedAt)
-      throw validationFailed([
-        { field: `${prefix}receiver.community`, messages: ['Community not found.'] },
-      ]);
-    if (!(await this.communities.permissions(user, community)).can_read) throw permissionDenied();
-    return community;
-  }
-
-  /** `parent.review` of a new draft: checked as PUT review checks it, opened once the draft exists. */
-  async prepareReview(user: User, body: unknown): Promise<PreparedReview> {
-    const community = await this.receiverOf(user, body, 'parent.review.');
-    return {
-      restricted: community.data.access.visibility === 'restricted',
-      attach: async (loaded) => {
-        await this.link(loaded, await this.newRequest(user, loaded, community.row.id));
-      },
-    };
   }
 
   /** DELETE {draft}/review: 404 without one, 400 while open; closed requests stay, unlinked. */
   async delete(user: User | undefined, draftId: string, ifMatch?: string): Promise<void> {
-    await this.records.lockedDraft(user, draftId, 'manage', async (loaded) => {
+    await this.store.lockedDraft(user, draftId, 'manage', async (loaded) => {
       const row = await this.lockedRequestOf(reviewOf(loaded.parent));
       if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
       checkRevision(ifMatch, row.revisionId);
       if (row.status === 'submitted')
         throw new AppError('VALIDATION_FAILED', 'An open review cannot be deleted.');
       if (row.status === 'created') await this.requests.discard(row);
-      await this.records.setReview(loaded.parent.id, undefined);
+      await this.store.setReview(loaded.parent.id, undefined);
     });
   }
 
@@ -207,7 +143,7 @@ export class ReviewsService implements ReviewGate {
   ): Promise<{ view: RequestView; nextHtml: string }> {
     // Under the draft's lock: of parallel submits one wins, the others find the review submitted
     // (400), or the draft published when it was included at once (404).
-    return this.records.lockedDraft(user, draftId, 'manage', (loaded) =>
+    return this.store.lockedDraft(user, draftId, 'manage', (loaded) =>
       this.submitDraft(user, loaded, body),
     );
   }
@@ -241,7 +177,7 @@ export class ReviewsService implements ReviewGate {
     payload?: CommentPayload,
   ): Promise<RequestView> {
     const loaded = row.topicRecordId
-      ? await this.records.draftForManage(user, row.topicRecordId)
+      ? await this.access.draftForManage(user, row.topicRecordId)
       : undefined;
     if (!loaded || reviewOf(loaded.parent)?.id !== row.id)
       throw new AppError(
@@ -266,13 +202,13 @@ export class ReviewsService implements ReviewGate {
     const permissions = await this.communities.permissions(user, community);
     if (!permissions.can_submit_record)
       throw new AppError('PERMISSION_DENIED', MEMBERS_ONLY_MESSAGE);
-    await this.records.assertPublishable(loaded.row);
+    await this.publishing.assertPublishable(loaded.row);
     this.assertAccessFits(loaded.row.data, community.data.access.visibility);
 
     if (CLOSED.has(row.status)) {
       // A declined, expired or cancelled review is resubmitted as a new request to the same place.
-      row = await this.newRequest(user!, loaded, row.receiverCommunityId);
-      await this.link(loaded, row);
+      row = await this.links.newRequest(user!, loaded, row.receiverCommunityId);
+      await this.links.link(loaded, row);
     } else {
       await this.requests.setTitle(row, loaded.row.title);
       row = (await this.requests.get(row.id))!;
@@ -298,7 +234,7 @@ export class ReviewsService implements ReviewGate {
    */
   private async onAction(action: RequestAction, row: RequestRow, _actor: Actor): Promise<void> {
     const loaded = row.topicRecordId
-      ? await this.records.draftAsSystem(row.topicRecordId)
+      ? await this.access.draftAsSystem(row.topicRecordId)
       : undefined;
     if (!loaded || reviewOf(loaded.parent)?.id !== row.id)
       throw new AppError(
@@ -310,7 +246,7 @@ export class ReviewsService implements ReviewGate {
       if (!community || community.row.deletedAt)
         throw new AppError('VALIDATION_FAILED', 'The community of this request was deleted.');
       this.assertAccessFits(loaded.row.data, community.data.access.visibility);
-      await this.records.publishIntoCommunity(loaded.row.id, community.row.id);
+      await this.publishing.publishIntoCommunity(loaded.row.id, community.row.id);
       return;
     }
     const status = {
@@ -319,7 +255,7 @@ export class ReviewsService implements ReviewGate {
       cancel: 'cancelled',
       expire: 'expired',
     }[action] as ParentReview['status'];
-    await this.records.setReview(loaded.parent.id, { ...reviewOf(loaded.parent)!, status });
+    await this.store.setReview(loaded.parent.id, { ...reviewOf(loaded.parent)!, status });
   }
 
   /** Community stubs for `expanded.parent` of a draft or record (the editor's header and buttons). */

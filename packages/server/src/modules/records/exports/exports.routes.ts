@@ -5,7 +5,8 @@ import type { Config } from '../../../config.js';
 import { AppError } from '../../../errors.js';
 import type { VocabulariesService } from '../../vocabularies/vocabularies.service.js';
 import { presentRecord, withIndexedLookup } from '../records.presenter.js';
-import type { RecordResult, RecordsService } from '../records.service.js';
+import type { RecordAccessService } from '../records-access.service.js';
+import type { RecordResult } from '../records.shared.js';
 import { exportFormatByName, type ExportFormat } from './export-formats.js';
 import type { ExportRecord } from './export-record.js';
 
@@ -60,7 +61,7 @@ export async function sendExport(
  */
 export function registerRecordExportRoutes(
   app: FastifyInstance,
-  deps: ExportDeps & { records: RecordsService },
+  deps: ExportDeps & { access: RecordAccessService },
 ): void {
   const params = { schema: { params: RecordExportParams } };
   app
@@ -69,7 +70,7 @@ export function registerRecordExportRoutes(
       const { id, format: name } = request.params;
       const format = exportFormatByName(name);
       if (!format) throw new AppError('NOT_FOUND');
-      const result = await deps.records.readRecord(request.identity.user, id);
+      const result = await deps.access.readRecord(request.identity.user, id);
       if ('redirect' in result) return reply.redirect(`/records/${result.redirect}/export/${name}`);
       reply.header(
         'content-disposition',

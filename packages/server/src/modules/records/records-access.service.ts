@@ -1,0 +1,197 @@
+import { computeAccessStatus, type RecordData } from '@cairn/shared';
+import { permissionDenied, pidDoesNotExist } from '../../errors.js';
+import { nowIso } from '../../database/database.js';
+import { readJson } from '../../database/schema.js';
+import type { User } from '../users/users.service.js';
+import { isRecordId } from './record-id.js';
+import type { ParentRow, RecordRow, RecordsRepository } from './records.repository.js';
+import {
+  isOwner,
+  today,
+  type LoadedDraft,
+  type RecordResult,
+  type RecordStore,
+} from './records.shared.js';
+
+/**
+ * Who may see, edit and manage drafts and published records, and the reads that apply it; also
+ * the lifting of embargoes, which opens records to everyone when their date comes.
+ */
+export class RecordAccessService {
+  private readonly repo: RecordsRepository;
+
+  constructor(private readonly store: RecordStore) {
+    this.repo = store.repo;
+  }
+
+  /** Public records to anyone; restricted ones to the owner and the members of its communities. */
+  private async canView(user: User | undefined, row: RecordRow, parent: ParentRow) {
+    if (row.accessRecord === 'public' || isOwner(user, parent)) return true;
+    return user !== undefined && this.repo.isMemberOfCommunityOf(parent.id, user.id);
+  }
+
+  /** Whether the user owns the record's parent (administrators own everything). */
+  owns(user: User | undefined, parent: ParentRow): boolean {
+    return isOwner(user, parent);
+  }
+
+  /**
+   * What `user` may do with a draft of `parent` in the editor (the page's `permissions`): its
+   * owner (or an admin) manages it, deletes it and makes new versions; a curator reviewing it
+   * may read and edit but not change its community or versions.
+   */
+  draftPermissions(
+    user: User | undefined,
+    parent: ParentRow,
+  ): { can_manage: boolean; can_new_version: boolean; can_delete_draft: boolean } {
+    const owner = isOwner(user, parent);
+    return { can_manage: owner, can_new_version: owner, can_delete_draft: owner };
+  }
+
+  /**
+   * Whether `id` is a published record that `user` may open an edit draft of (its owner or an
+   * admin): the editor's address then offers that instead of "not found".
+   */
+  async canEditPublished(user: User | undefined, id: string): Promise<boolean> {
+    if (!user || !isRecordId(id)) return false;
+    const record = await this.repo.getRecord(id);
+    if (!record || record.deletedAt !== null) return false;
+    const parent = await this.repo.getParent(record.parentId);
+    return parent !== undefined && isOwner(user, parent);
+  }
+
+  /**
+   * A published record the caller may see, for the modules around records (its communities).
+   * Throws PID_DOES_NOT_EXIST, PID_NOT_REGISTERED, RECORD_DELETED, PERMISSION_DENIED.
+   */
+  async readVisible(user: User | undefined, id: string, found?: RecordRow): Promise<RecordResult> {
+    const row = await this.store.loadRecordRow(id, found);
+    const parent = await this.store.parentOf(row.parentId);
+    if (!(await this.canView(user, row, parent))) throw permissionDenied();
+    return { row, parent };
+  }
+
+  /**
+   * GET /api/records/{id}: a published record. A parent id redirects (301) to its latest version,
+   * an unpublished draft's id is "not registered" (404), a restricted record is 403 to strangers.
+   */
+  async readRecord(
+    user: User | undefined,
+    id: string,
+  ): Promise<RecordResult | { redirect: string }> {
+    const row = isRecordId(id) ? await this.repo.getRecord(id) : undefined;
+    if (!row && isRecordId(id) && (await this.repo.getParent(id))) {
+      const latest = await this.repo.latestRecord(id);
+      if (latest) return { redirect: latest.id };
+    }
+    return this.readVisible(user, id, row);
+  }
+
+  /** A live published record by id with no permission check, for request handlers. */
+  async recordAsSystem(id: string): Promise<RecordResult | undefined> {
+    const row = isRecordId(id) ? await this.repo.getRecord(id) : undefined;
+    if (!row || row.deletedAt) return undefined;
+    return { row, parent: await this.store.parentOf(row.parentId) };
+  }
+
+  /** A draft by id with no permission check, for the modules that already made theirs. */
+  async draftAsSystem(id: string): Promise<LoadedDraft | undefined> {
+    return isRecordId(id) ? this.repo.getDraftContext(id) : undefined;
+  }
+
+  /** A draft for the files endpoints: its owner (or an admin) only, like every draft route. */
+  async draftForFiles(user: User | undefined, id: string): Promise<LoadedDraft> {
+    return this.store.loadDraft(user, id);
+  }
+
+  /** A draft its owner manages (reviews, community choice); curators of the review do not. */
+  async draftForManage(user: User | undefined, id: string): Promise<LoadedDraft> {
+    return this.store.loadDraft(user, id, 'manage');
+  }
+
+  /**
+   * A published record whose files the caller may read: the record must be visible, and
+   * restricted (or embargoed) files are for the owner and admins only (403 to others).
+   */
+  async recordForFiles(
+    user: User | undefined,
+    id: string,
+  ): Promise<RecordResult & { data: RecordData }> {
+    const { row, parent } = await this.readVisible(user, id);
+    const data = readJson<RecordData>(row.data);
+    const closed = data.access.files === 'restricted' || data.access.embargo?.active === true;
+    if (closed && !isOwner(user, parent)) throw permissionDenied();
+    return { row, parent, data };
+  }
+
+  /**
+   * The parent of a record or draft id, for the versions endpoints, and whether the caller may see
+   * its restricted versions (all versions share one owner). Throws PID_DOES_NOT_EXIST,
+   * PERMISSION_DENIED.
+   */
+  async parentForVersions(
+    user: User | undefined,
+    id: string,
+  ): Promise<{ parent: ParentRow; includeRestricted: boolean }> {
+    const row = isRecordId(id)
+      ? ((await this.repo.getRecord(id)) ?? (await this.repo.getDraft(id)))
+      : undefined;
+    if (!row) {
+      const parent = isRecordId(id) ? await this.repo.getParent(id) : undefined;
+      if (parent) return { parent, includeRestricted: isOwner(user, parent) };
+      throw pidDoesNotExist();
+    }
+    const parent = await this.store.parentOf(row.parentId);
+    if ('accessRecord' in row && !(await this.canView(user, row, parent))) throw permissionDenied();
+    if (!('accessRecord' in row) && !isOwner(user, parent)) throw permissionDenied();
+    return { parent, includeRestricted: isOwner(user, parent) };
+  }
+
+  async latestVersionId(user: User | undefined, id: string): Promise<string> {
+    const { parent } = await this.parentForVersions(user, id);
+    const latest = await this.repo.latestRecord(parent.id);
+    if (!latest) throw pidDoesNotExist();
+    return latest.id;
+  }
+
+  /**
+   * Lifts embargoes whose date has come: record and files become public, the embargo stays
+   * recorded (inactive) so the landing page can say when it was lifted. Returns how many.
+   */
+  async liftExpiredEmbargoes(): Promise<number> {
+    const due = await this.repo.expiredEmbargoes(today(), 500);
+    let lifted = 0;
+    for (const found of due) {
+      // Under the parent's lock, on the record as it is now: a publish of its edit may have
+      // come between, carrying the embargo or not.
+      lifted += await this.store.locked(found.parentId, async () => {
+        const row = await this.repo.getRecord(found.id);
+        if (!row?.embargoUntil || row.embargoUntil > today()) return 0;
+        const data = readJson<RecordData>(row.data);
+        data.access = {
+          record: 'public',
+          files: 'public',
+          embargo: { ...data.access.embargo, active: false },
+        };
+        await this.repo.bumpRecordRevision(row.id, JSON.stringify(data), nowIso(), {
+          accessRecord: 'public',
+          embargoUntil: null,
+          accessStatus: computeAccessStatus(data.access, data.files.enabled),
+        });
+        const draft = await this.repo.getDraft(row.id);
+        if (draft) {
+          const draftData = readJson<RecordData>(draft.data);
+          draftData.access = data.access;
+          await this.repo.updateDraft(draft.id, draft.revisionId, {
+            data: JSON.stringify(draftData),
+            updatedAt: nowIso(),
+            title: draft.title,
+            searchText: draft.searchText,
+          });
+        }
+        return 1;
+      });
+    }
+    return lifted;
+  }
+}

@@ -1,0 +1,333 @@
+import type { FieldError, RecordData } from '@cairn/shared';
+import type { Config } from '../../config.js';
+import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
+import { nowIso } from '../../database/database.js';
+import { readJson } from '../../database/schema.js';
+import { inTransaction } from '../../database/unit-of-work.js';
+import type { User } from '../users/users.service.js';
+import { isRecordId } from './record-id.js';
+import type {
+  DraftRow,
+  ParentData,
+  ParentReview,
+  ParentRow,
+  RecordRow,
+  RecordsRepository,
+} from './records.repository.js';
+
+const DRAFT_LIFETIME_DAYS = 365;
+
+export interface DraftResult {
+  row: DraftRow;
+  parent: ParentRow;
+  isPublished: boolean;
+  isLatestDraft: boolean;
+  errors: FieldError[];
+}
+
+export interface LoadedDraft {
+  row: DraftRow;
+  parent: ParentRow;
+  isPublished: boolean;
+  maxDraftVersion: number;
+  /** The owner's own file quota (null parts: the configured one), when read with the draft. */
+  ownerQuota?: { maxFiles: number | null; maxBytes: number | null };
+}
+
+export interface RecordResult {
+  row: RecordRow;
+  parent: ParentRow;
+}
+
+/**
+ * Whether a user curates a community (communities module): the curators of the community a
+ * draft is submitted to may read and edit it while the review is open, as in InvenioRDM.
+ */
+export interface CommunityCurators {
+  isCurator(communityId: string, userId: number): Promise<boolean>;
+}
+
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** The options of the shared record validation, with this site's locales and today's date. */
+export function validationOptions(config: Config, extra: { publisherRequired?: boolean } = {}) {
+  return { locales: config.locales, today: today(), ...extra };
+}
+
+/** The owner of a record's parent manages it; administrators own everything. */
+export function isOwner(user: User | undefined, parent: ParentRow): boolean {
+  if (!user) return false;
+  if (user.isAdmin) return true;
+  return parent.ownerId === user.id;
+}
+
+/** PERMISSION_DENIED unless `user` manages the parent (see `isOwner`). */
+export function assertCanManage(user: User | undefined, parent: ParentRow): asserts user is User {
+  if (!isOwner(user, parent)) throw permissionDenied();
+}
+
+/** The review a first-version draft carries on its parent, its request status copied in. */
+export function reviewOf(parent: ParentRow): ParentReview | undefined {
+  return readJson<ParentData>(parent.data).review ?? undefined;
+}
+
+export function titleOf(data: RecordData): string {
+  const t = (data.metadata as { title?: unknown }).title;
+  return typeof t === 'string' ? t : '';
+}
+
+/** What full-text search sees of a record: title, people, description, subjects, identifiers. */
+export function searchText(data: RecordData, id: string): string {
+  const m = data.metadata as Record<string, unknown>;
+  const parts: string[] = [id];
+  const push = (v: unknown) => {
+    if (typeof v === 'string' && v) parts.push(v);
+  };
+  push(m.title);
+  for (const c of [
+    ...((m.creators as unknown[]) ?? []),
+    ...((m.contributors as unknown[]) ?? []),
+  ]) {
+    const p = (c as { person_or_org?: { name?: string } }).person_or_org;
+    push(p?.name);
+  }
+  if (typeof m.description === 'string') push(m.description.replace(/<[^>]*>/g, ' '));
+  for (const s of (m.subjects as Array<{ subject?: string; id?: string }>) ?? [])
+    push(s.subject ?? s.id);
+  for (const t of (m.additional_titles as Array<{ title?: string }>) ?? []) push(t.title);
+  push(m.publisher);
+  push(m.version);
+  return parts.join(' ').slice(0, 200_000);
+}
+
+/** Errors of one field merged into one entry, each message once. */
+export function mergeErrors(errors: FieldError[]): FieldError[] {
+  const byField = new Map<string, FieldError>();
+  for (const e of errors) {
+    const existing = byField.get(e.field);
+    if (existing)
+      existing.messages.push(...e.messages.filter((m) => !existing.messages.includes(m)));
+    else byField.set(e.field, { ...e, messages: [...e.messages] });
+  }
+  return [...byField.values()];
+}
+
+/**
+ * A draft's row: a new draft (a first version or the next one) from its data, or the edit draft
+ * of a published record, which starts as that record is (its data, revision, dates and files).
+ */
+export function draftRow(
+  draft: { id: string; parentId: string; versionIndex: number },
+  source: { data: RecordData } | { edits: RecordRow; filesSummary: string },
+  now = nowIso(),
+): DraftRow {
+  const edits = 'edits' in source ? source.edits : undefined;
+  const data = 'data' in source ? source.data : undefined;
+  return {
+    ...draft,
+    data: edits
+      ? typeof edits.data === 'string'
+        ? edits.data
+        : JSON.stringify(edits.data)
+      : JSON.stringify(data),
+    revisionId: edits?.revisionId ?? 1,
+    createdAt: edits?.createdAt ?? now,
+    updatedAt: now,
+    title: edits ? edits.title : titleOf(data!),
+    searchText: edits ? edits.searchText : searchText(data!, draft.id),
+    expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
+    recordCreatedAt: edits?.createdAt ?? null,
+    filesSummary: 'filesSummary' in source ? source.filesSummary : null,
+    // Only an unpublished draft holds its parent's one slot for a pending version.
+    unpublishedParentId: edits ? null : draft.parentId,
+  };
+}
+
+/** The revision a write was refused against, read as it now is (412's message names it). */
+export async function revisionMismatch(repo: RecordsRepository, row: DraftRow): Promise<AppError> {
+  const current = await repo.getDraft(row.id);
+  return new AppError(
+    'REVISION_MISMATCH',
+    `Revision id provided(${row.revisionId}) doesn't match record's one(${current?.revisionId ?? '?'})`,
+  );
+}
+
+/**
+ * What the records services share: the parent's lock that every change of a record takes,
+ * drafts and records loaded as the caller may see them, and the parent's own data (its review
+ * link and communities), written under that lock.
+ */
+export class RecordStore {
+  constructor(
+    readonly repo: RecordsRepository,
+    private readonly curators: CommunityCurators,
+  ) {}
+
+  async parentOf(parentId: string): Promise<ParentRow> {
+    const parent = await this.repo.getParent(parentId);
+    if (!parent) throw new Error(`parent ${parentId} missing`);
+    return parent;
+  }
+
+  /**
+   * Runs `fn` in one transaction that first locks the parent (ARCHITECTURE §7): every action that
+   * changes a record's drafts, versions, files, PIDs or review goes through here, and decides
+   * only on what it reads inside, so parallel calls act one after the other. Joins the
+   * transaction of an enclosing action (a request's accept publishing its draft). 404 when the
+   * parent is gone.
+   */
+  async locked<T>(parentId: string, fn: (parent: ParentRow) => Promise<T>): Promise<T> {
+    return inTransaction(this.repo.executor, async () => {
+      const parent = await this.repo.lockParent(parentId);
+      if (!parent) throw pidDoesNotExist();
+      return fn(parent);
+    });
+  }
+
+  /**
+   * `fn` under the lock of the parent of `recordId` (a draft or a published record), for the
+   * actions of requests about it; without a lock when the record is gone, so that the request's
+   * own checks answer.
+   */
+  async lockedTopic<T>(recordId: string | null, fn: () => Promise<T>): Promise<T> {
+    return inTransaction(this.repo.executor, async () => {
+      const row =
+        recordId && isRecordId(recordId)
+          ? ((await this.repo.getDraft(recordId)) ?? (await this.repo.getRecord(recordId)))
+          : undefined;
+      if (row) await this.repo.lockParent(row.parentId);
+      return fn();
+    });
+  }
+
+  /**
+   * `fn` with the draft as `loadDraft` gives it, read under its parent's lock and then its own
+   * (404 when there is no draft, also when it went while this waited for the lock).
+   */
+  async lockedDraft<T>(
+    user: User | undefined,
+    id: string,
+    need: 'review' | 'manage',
+    fn: (loaded: LoadedDraft) => Promise<T>,
+  ): Promise<T> {
+    if (!isRecordId(id)) throw pidDoesNotExist();
+    return inTransaction(this.repo.executor, async () => {
+      if (!(await this.repo.lockParentOfDraft(id))) throw pidDoesNotExist();
+      return fn(await this.loadDraft(user, id, need, true));
+    });
+  }
+
+  /**
+   * A draft the caller may work on: its owner; for `review` also the curators of the community
+   * it is submitted to, while the review is open.
+   */
+  async loadDraft(
+    user: User | undefined,
+    id: string,
+    need: 'review' | 'manage' = 'review',
+    lock = false,
+  ): Promise<LoadedDraft> {
+    const found = isRecordId(id) ? await this.repo.getDraftContext(id, lock) : undefined;
+    if (!found) throw pidDoesNotExist();
+    if (!user) throw permissionDenied();
+    if (!isOwner(user, found.parent) && !(need === 'review' && (await this.mayReview(user, found))))
+      throw permissionDenied();
+    return found;
+  }
+
+  /** Curators of the receiving community work on the draft while the review is open. */
+  private async mayReview(user: User, { parent }: LoadedDraft): Promise<boolean> {
+    const review = reviewOf(parent);
+    if (review?.status !== 'submitted') return false;
+    return this.curators.isCurator(review.receiver.community, user.id);
+  }
+
+  /**
+   * A live published record by id, or the answer for why there is none: PID_DOES_NOT_EXIST,
+   * PID_NOT_REGISTERED (a draft never published), RECORD_DELETED. `found` is the row a caller
+   * already read, so a page view reads the record once.
+   */
+  async loadRecordRow(id: string, found?: RecordRow): Promise<RecordRow> {
+    const row = found ?? (isRecordId(id) ? await this.repo.getRecord(id) : undefined);
+    if (!row) {
+      if (isRecordId(id) && (await this.repo.getDraft(id)))
+        throw new AppError('PID_NOT_REGISTERED');
+      throw pidDoesNotExist();
+    }
+    if (row.deletedAt)
+      throw new AppError('RECORD_DELETED', undefined, undefined, {
+        tombstone: { removal_date: row.deletedAt },
+      });
+    return row;
+  }
+
+  /** A draft with what the editor shows of it; `known` spares the queries when it was loaded. */
+  async draftResult(
+    row: DraftRow,
+    parent: ParentRow,
+    errors: FieldError[] = [],
+    known?: Pick<LoadedDraft, 'isPublished' | 'maxDraftVersion'>,
+  ): Promise<DraftResult> {
+    if (known) {
+      return {
+        row,
+        parent,
+        isPublished: known.isPublished,
+        isLatestDraft: known.maxDraftVersion <= row.versionIndex,
+        errors,
+      };
+    }
+    const [record, drafts] = await Promise.all([
+      this.repo.getRecord(row.id),
+      this.repo.draftsOfParent(row.parentId),
+    ]);
+    return {
+      row,
+      parent,
+      isPublished: record !== undefined,
+      isLatestDraft: (drafts[0]?.versionIndex ?? row.versionIndex) <= row.versionIndex,
+      errors,
+    };
+  }
+
+  /** Writes the parent's review link (or removes it); every draft of the parent shows it. */
+  async setReview(parentId: string, review: ParentReview | undefined): Promise<void> {
+    await this.locked(parentId, async (parent) => {
+      const data = readJson<ParentData>(parent.data);
+      if (review) data.review = review;
+      else delete data.review;
+      await this.repo.updateParent(parentId, JSON.stringify(data), nowIso());
+    });
+  }
+
+  /**
+   * Adds and removes communities of a parent and sets its default, in `parents.data` and the
+   * `record_communities` index together. The default follows InvenioRDM: the first community
+   * becomes it, removing it unsets it, `default: null` unsets it. Returns the written parent.
+   */
+  async changeCommunities(
+    parentId: string,
+    change: { add?: string; remove?: string[]; default?: string | null },
+  ): Promise<ParentRow> {
+    return this.locked(parentId, async (parent) => {
+      const data = readJson<ParentData>(parent.data);
+      const removed = new Set(change.remove ?? []);
+      const current = (data.communities.ids as string[] | undefined) ?? [];
+      const ids = [...new Set([...current, ...(change.add ? [change.add] : [])])].filter(
+        (id) => !removed.has(id),
+      );
+      let defaultId = data.communities.default as string | null | undefined;
+      if (change.default !== undefined) defaultId = change.default;
+      if (!defaultId && change.add && current.length === 0) defaultId = change.add;
+      if (defaultId && !ids.includes(defaultId)) defaultId = undefined;
+      data.communities =
+        ids.length === 0 ? {} : { ids, ...(defaultId ? { default: defaultId } : {}) };
+      const now = nowIso();
+      await this.repo.setCommunities(parentId, ids, now);
+      await this.repo.updateParent(parentId, JSON.stringify(data), now);
+      return (await this.repo.getParent(parentId))!;
+    });
+  }
+}
