@@ -60,7 +60,9 @@ function openApiPath(path: string): string {
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
-  let doc: { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+  let doc: {
+    paths: Record<string, Record<string, { requestBody?: unknown; responses?: object }>>;
+  };
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
@@ -84,6 +86,18 @@ describe('the OpenAPI document', () => {
     );
     expect(registered.size).toBeGreaterThan(50);
     expect(new Set(withoutImplicitHead)).toEqual(documented());
+  });
+
+  it('documents what every operation answers when it succeeds, and its error body', () => {
+    // POST /api/requests only refuses (405): requests are made through records and communities.
+    const refusals = new Set(['POST /api/requests']);
+    const missing = [...documented()].filter((op) => {
+      const [method, path] = op.split(' ') as [string, string];
+      const responses = Object.keys(doc.paths[path]![method.toLowerCase()]!.responses ?? {});
+      const succeeds = responses.some((status) => /^(2|3)\d\d$/.test(status));
+      return !responses.includes('4XX') || (!succeeds && !refusals.has(op));
+    });
+    expect(missing).toEqual([]);
   });
 
   it('gives every operation that takes a body the schema of that body', () => {

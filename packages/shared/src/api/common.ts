@@ -58,7 +58,7 @@ export const CommentPayload = z.object({
  */
 
 /** One item of the wire `errors` list: `{field, messages, severity?, description?}`. */
-export const FieldErrorSchema = z.looseObject({
+export const FieldErrorSchema = z.object({
   field: z.string(),
   messages: z.array(z.string()),
   severity: z.enum(['error', 'warning', 'info']).optional(),

@@ -1,4 +1,10 @@
-import { computeAccessStatus, computeRecordStatus, type RecordData } from '@cairn/shared';
+import {
+  computeAccessStatus,
+  computeRecordStatus,
+  type RecordData,
+  type RecordJsonSchema,
+} from '@cairn/shared';
+import type { z } from 'zod';
 import { readJson } from '../../database/schema.js';
 import type { DraftRow, ParentData, ParentRow, RecordRow } from './records.repository.js';
 import { buildUi, l10n } from './records.ui.js';
@@ -11,6 +17,9 @@ import {
   type IndexedLookupSource,
   type VocabularyOf,
 } from './records.vocabulary-titles.js';
+
+/** A draft or record as the API answers it: the contract the web app parses. */
+export type RecordJson = z.input<typeof RecordJsonSchema>;
 
 export interface PresentOptions {
   siteUrl: string;
@@ -99,7 +108,7 @@ export function presentDraft(
     isLatestDraft: boolean;
     reviewStatus?: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
   },
-): Record<string, unknown> {
+): RecordJson {
   const data = ownedJson<RecordData>(row.data);
   const parentData = readJson<ParentData>(parent.data);
   const site = o.siteUrl;
@@ -126,7 +135,7 @@ export function presentDraft(
     ...commonLinks(api, id, site),
   };
   const doi = doiOf(data);
-  const json: Record<string, unknown> = {
+  const json: RecordJson = {
     id,
     created: invenioTime(row.createdAt),
     updated: invenioTime(row.updatedAt),
@@ -185,11 +194,7 @@ function expanded(o: PresentOptions) {
  * Published record JSON in InvenioRDM's shape, with the links of the routes Cairn answers (a
  * parent's id leads to its latest version).
  */
-export function presentRecord(
-  row: RecordRow,
-  parent: ParentRow,
-  o: PresentOptions,
-): Record<string, unknown> {
+export function presentRecord(row: RecordRow, parent: ParentRow, o: PresentOptions): RecordJson {
   const data = ownedJson<RecordData>(row.data);
   const parentData = readJson<ParentData>(parent.data);
   const site = o.siteUrl;
@@ -214,7 +219,7 @@ export function presentRecord(
     links.doi = `https://doi.org/${doi}`;
     links.self_doi = `https://doi.org/${doi}`;
   }
-  const json: Record<string, unknown> = {
+  const json: RecordJson = {
     id,
     created: invenioTime(row.createdAt),
     updated: invenioTime(row.updatedAt),

@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CommunityIdParams,
+  RecordHitsSchema,
+  RecordJsonSchema,
+  RedirectSchema,
   DraftBody,
   RecordIdParams,
   RecordPidParams,
@@ -19,7 +22,12 @@ import {
   requestLocale,
   VND_TYPE,
 } from '../../lib/http.js';
-import { documentedBody, documentedQuery } from '../../lib/openapi.js';
+import {
+  documentedBody,
+  documentedQuery,
+  documentedResponse,
+  noContent,
+} from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
@@ -37,6 +45,16 @@ import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats
 import { sendExport } from './exports/exports.routes.js';
 
 const DRAFT_BODY = documentedBody(DraftBody);
+const DRAFT = documentedResponse(
+  RecordJsonSchema,
+  'The draft; `errors` lists what it cannot be published with',
+);
+const RECORD = documentedResponse(
+  RecordJsonSchema,
+  'The published record (or, with an export format in Accept, that export)',
+);
+const HITS = documentedResponse(RecordHitsSchema, 'A page of records');
+const REDIRECT = documentedResponse(RedirectSchema, 'Moved: the location of the record');
 const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRecordTypes = acceptOnly(RECORD_TYPES);
 const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES];
@@ -139,6 +157,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 201: DRAFT },
         tags,
         summary:
           'Create a draft (201); invalid parts are dropped and listed in errors. parent.review {type, receiver: {community}} opens its community review',
@@ -166,6 +185,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 200: HITS },
         tags,
         summary: 'Search published records',
         querystring: documentedQuery(RecordSearchQuery),
@@ -179,6 +199,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 200: HITS },
         tags: ['Communities'],
         summary:
           "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
@@ -198,6 +219,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptOnly(RECORD_ITEM_TYPES),
       schema: {
+        response: { 200: RECORD, 301: REDIRECT },
         tags,
         summary: 'Read a published record; Accept also selects an export format',
         params: RecordIdParams,
@@ -217,7 +239,12 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     '/api/records/:id/draft',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags, summary: 'Read a draft (owner only)', params: RecordIdParams },
+      schema: {
+        response: { 200: DRAFT },
+        tags,
+        summary: 'Read a draft (owner only)',
+        params: RecordIdParams,
+      },
     },
     async (request, reply) => {
       const { id } = request.params;
@@ -230,6 +257,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 200: DRAFT },
         tags,
         summary: 'Save a draft (full replacement of metadata); If-Match honoured',
         params: RecordIdParams,
@@ -256,7 +284,12 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     '/api/records/:id/draft',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags, summary: 'Discard a draft (204)', params: RecordIdParams },
+      schema: {
+        response: { 204: noContent('Discarded') },
+        tags,
+        summary: 'Discard a draft (204)',
+        params: RecordIdParams,
+      },
     },
     async (request, reply) => {
       const { id } = request.params;
@@ -270,6 +303,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 201: DRAFT },
         tags,
         summary: 'Edit a published record: open or return its draft (201)',
         params: RecordIdParams,
@@ -286,6 +320,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 202: RECORD },
         tags,
         summary: 'Publish a draft (202); 400 lists every error',
         params: RecordIdParams,
@@ -301,7 +336,12 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     '/api/records/:id/draft/pids/:scheme',
     {
       onRequest: acceptRecordTypes,
-      schema: { tags: ['PIDs'], summary: 'Reserve a managed DOI (201)', params: RecordPidParams },
+      schema: {
+        response: { 201: DRAFT },
+        tags: ['PIDs'],
+        summary: 'Reserve a managed DOI (201)',
+        params: RecordPidParams,
+      },
     },
     async (request, reply) => {
       const { id, scheme } = request.params;
@@ -319,6 +359,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 200: DRAFT },
         tags: ['PIDs'],
         summary: 'Discard the draft DOI (200 with the draft)',
         params: RecordPidParams,
@@ -340,6 +381,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 201: DRAFT },
         tags: ['Versions'],
         summary: 'Create (or return) the new-version draft (201)',
         params: RecordIdParams,
@@ -356,6 +398,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 200: HITS },
         tags: ['Versions'],
         summary: 'List published versions',
         params: RecordIdParams,
@@ -377,6 +420,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 301: REDIRECT },
         tags: ['Versions'],
         summary: 'Redirect (301) to the latest published version',
         params: RecordIdParams,
@@ -393,6 +437,7 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
     {
       onRequest: acceptRecordTypes,
       schema: {
+        response: { 200: HITS },
         tags,
         summary: "The caller's drafts and records",
         querystring: documentedQuery(UserRecordsQuery),
