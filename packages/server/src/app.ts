@@ -225,7 +225,7 @@ export async function buildApp(
     vocabularies: services.vocabularies,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
     memberships: (user) => services.communities.membershipsOf(user.id),
-    quota: (user) => services.files.quotaOf(user.id),
+    quota: (ownerId) => services.files.quotaOf(ownerId),
   });
   return app;
 }

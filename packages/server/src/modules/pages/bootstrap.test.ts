@@ -94,6 +94,20 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
     });
   });
 
+  it("tells the uploader the draft owner's quota when an administrator edits the draft", async () => {
+    // The files go into the owner's record, so the owner's quota is the one the server applies.
+    const owner = await t.user();
+    await t.services.files.setUserQuota(owner.id, 2, 5000);
+    const admin = await t.user(undefined, { admin: true });
+    await t.services.files.setUserQuota(admin.id, 50, 9000);
+    const id = await createDraft(owner.headers);
+    const edit = await t.request({ method: 'GET', url: `/uploads/${id}`, headers: admin.headers });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(bootstrapOf(edit.body)['config']).toMatchObject({
+      quota: { maxFiles: 2, maxStorage: 5000 },
+    });
+  });
+
   it("tells the deposit pages the person's role in each of its live communities", async () => {
     const owner = await t.user();
     const member = await t.user();

@@ -43,8 +43,8 @@ export interface PagesDeps {
   expandParent: RecordsRouteDeps['expandParent'];
   /** The signed-in person's role in each community it belongs to (communities module). */
   memberships: (user: User) => Promise<Record<string, string>>;
-  /** The files and bytes a record of `user` may hold: their own quota, else the configured one. */
-  quota: (user: User) => Promise<{ maxFiles: number; maxBytes: number }>;
+  /** The files and bytes a record of this owner may hold: their own quota, else the configured one. */
+  quota: (ownerId: number) => Promise<{ maxFiles: number; maxBytes: number }>;
 }
 
 /**
@@ -91,6 +91,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     draft?: unknown;
     record?: unknown;
     permissions?: unknown;
+    /** Whose record the deposit page edits (an administrator may edit someone else's). */
+    ownerId?: number;
     error?: { status: number; message: string };
     head?: string[];
   }
@@ -108,8 +110,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       // The community header and picker of the deposit form show the person's role as a badge.
       page.page === 'deposit' && user ? deps.memberships(user) : {},
       // The uploader warns before it sends what the server would refuse, so it needs the quota
-      // that applies to this person, which `cairn users quota` may have set apart.
-      page.page === 'deposit' && user ? deps.quota(user) : configuredQuota,
+      // the server applies: the record owner's, which `cairn users quota` may have set apart.
+      page.page === 'deposit' && user ? deps.quota(page.ownerId ?? user.id) : configuredQuota,
     ]);
     const publicConfig: PublicConfigInput = {
       siteUrl: config.siteUrl,
@@ -304,7 +306,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     return renderStreamed(
       request,
       reply,
-      { title: 'Edit upload', page: 'deposit', permissions },
+      { title: 'Edit upload', page: 'deposit', permissions, ownerId: result.parent.ownerId },
       STREAMED_DRAFT_ELEMENT_ID,
       async () => {
         const { data, errors } = deps.drafts.draftFeedback(result.row);
