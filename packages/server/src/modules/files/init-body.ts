@@ -1,6 +1,7 @@
 import { MULTIPART_MAX_PART, MULTIPART_MAX_PARTS, type ErrorItem } from '@cairn/shared';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { isRecord } from '../../lib/http.js';
 import { keyProblem, normalizeKey } from './file-keys.js';
 
 /** One file of `POST …/draft/files`, checked and normalised. */
@@ -156,10 +157,6 @@ function transferRules(
   return { transfer: { type, parts: count, partSize: each }, ...(failure ? { failure } : {}) };
 }
 
-function isDictionary(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function fail(message: string, errors?: ErrorItem[]): AppError {
   return new AppError('VALIDATION_FAILED', message, errors);
 }
@@ -181,9 +178,9 @@ export function parseInitBody(body: unknown, context: Context): InitEntry[] {
     if (!parsed.success) errors.push(...fieldErrors(index, parsed.error.issues));
     // The transfer rules speak whenever the transfer is a dictionary, so that one answer lists
     // their problems beside those of the other fields.
-    if (!isDictionary(raw)) return undefined;
+    if (!isRecord(raw)) return undefined;
     const transfer = raw.transfer ?? {};
-    if (!isDictionary(transfer)) return undefined;
+    if (!isRecord(transfer)) return undefined;
     const rules = transferRules(
       raw.size,
       transfer,
