@@ -1,5 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { preloadDialogs } from '../components/lazy-dialog';
 import { loadLanguage } from '../i18n/i18n';
 
@@ -48,6 +48,21 @@ Element.prototype.scrollIntoView = () => undefined;
 // ProseMirror measures the caret's range to scroll it into view (the editor's autofocus).
 Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
 Range.prototype.getBoundingClientRect = () => new DOMRect();
+
+// Uppy checks the connection 3 s after it is built, on a timer it never clears; in a test file that
+// ends sooner the check would run after jsdom is gone and fail the run ("window is not defined").
+// Each upload engine listens for 'offline' as it is built, so the file waits out the newest one.
+const UPPY_ONLINE_CHECK_MS = 3_000;
+let lastOfflineListenerAt = 0;
+const addWindowListener = window.addEventListener.bind(window);
+window.addEventListener = ((...args: Parameters<typeof window.addEventListener>) => {
+  if (args[0] === 'offline') lastOfflineListenerAt = performance.now();
+  addWindowListener(...args);
+}) as typeof window.addEventListener;
+afterAll(async () => {
+  const wait = lastOfflineListenerAt + UPPY_ONLINE_CHECK_MS + 50 - performance.now();
+  if (lastOfflineListenerAt > 0 && wait > 0) await new Promise((done) => setTimeout(done, wait));
+});
 
 afterEach(() => {
   cleanup();
