@@ -34,9 +34,32 @@ export const RecordExportParams = RecordIdParams.extend({
   format: z.string().describe('Export format, e.g. json, datacite-json, bibtex'),
 });
 
+/**
+ * The facets of a records search, in the order a search page shows them. Each is counted over the
+ * query's hits in `aggregations` and is also a filter parameter of the same name: several values
+ * of one facet are OR-ed, different facets AND-ed.
+ */
+export const RECORD_FACETS = [
+  'resource_type',
+  'access_status',
+  'file_type',
+  'language',
+  'subject',
+  'community',
+  'publication_date',
+] as const;
+export type RecordFacet = (typeof RECORD_FACETS)[number];
+
+export const ACCESS_STATUSES = ['open', 'embargoed', 'restricted', 'metadata-only'] as const;
+
 export const RecordSearchQuery = searchQuery(RECORD_SORTS, {
   resource_type: facet(),
-  access_status: facet(['open', 'embargoed', 'restricted', 'metadata-only']),
+  access_status: facet(ACCESS_STATUSES),
+  file_type: facet(),
+  language: facet(),
+  subject: facet(),
+  community: facet(),
+  publication_date: facet(),
   allversions: BooleanFilter,
 });
 
@@ -130,8 +153,39 @@ export const RecordJsonSchema = z.looseObject({
 });
 export type RecordJson = z.infer<typeof RecordJsonSchema>;
 
+/**
+ * One value of a facet with the number of hits that have it (InvenioRDM's bucket). `label` is in
+ * the page's language and never empty; `inner` holds the subtypes of a resource type.
+ */
+export interface AggregationBucket {
+  key: string;
+  doc_count: number;
+  label: string;
+  is_selected?: boolean | undefined;
+  inner?: { buckets: AggregationBucket[] } | undefined;
+}
+export const AggregationBucketSchema: z.ZodType<AggregationBucket> = z.lazy(() =>
+  z.looseObject({
+    key: z.string(),
+    doc_count: z.number(),
+    label: z.string().min(1),
+    is_selected: z.boolean().optional(),
+    inner: z.looseObject({ buckets: z.array(AggregationBucketSchema) }).optional(),
+  }),
+);
+
+/** A search's facets by name, each with its title and buckets. */
+export const AggregationsSchema = z.record(
+  z.string(),
+  z.looseObject({ label: z.string().optional(), buckets: z.array(AggregationBucketSchema) }),
+);
+export type Aggregations = z.infer<typeof AggregationsSchema>;
+
 /** A search over records, drafts or versions. */
-export const RecordHitsSchema = hitsOf(RecordJsonSchema);
+export const RecordHitsSchema = hitsOf(RecordJsonSchema).extend({
+  aggregations: AggregationsSchema.optional(),
+  sortBy: z.string().optional(),
+});
 export type RecordHits = z.infer<typeof RecordHitsSchema>;
 
 /** A moved record (301): where it went, as InvenioRDM answers a redirected id. */
