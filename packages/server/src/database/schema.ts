@@ -83,6 +83,13 @@ export interface RecordsTable extends RecordLikeColumns {
   deletedAt: string | null;
 }
 
+/** One facet value of a published record (`searchDocument`): what the search filters and counts. */
+export interface RecordTermsTable {
+  facet: string;
+  value: string;
+  recordId: string;
+}
+
 export interface PidsTable {
   scheme: string;
   /** Lower-cased: DOIs are case-insensitive, so uniqueness must be too. */
@@ -245,6 +252,7 @@ export interface Database {
   parents: ParentsTable;
   drafts: DraftsTable;
   records: RecordsTable;
+  recordTerms: RecordTermsTable;
   pids: PidsTable;
   vocabularies: VocabulariesTable;
   fileObjects: FileObjectsTable;

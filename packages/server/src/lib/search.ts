@@ -22,6 +22,11 @@ export interface SearchOptions {
   /** Names kept as filters; any other unknown parameter is ignored, as InvenioRDM does. */
   filters: readonly string[];
   maxSize?: number;
+  /**
+   * 'parser' when the route parses `q` with the query syntax, which measures it itself (counting
+   * the words of values, not field names and operators) and its length.
+   */
+  wordsCountedBy?: 'parser';
 }
 
 /** `page` and `size` as marshmallow's `Integer(validate=Range(min=1))` reads them, messages included. */
@@ -67,7 +72,7 @@ export function parseSearchParams(
   const first = (v: unknown) => (Array.isArray(v) ? (v[0] as unknown) : v);
   const rawQ = first(query.q);
   const q = typeof rawQ === 'string' ? rawQ.trim() : '';
-  checkSearchText('q', q);
+  if (options.wordsCountedBy !== 'parser') checkSearchText('q', q);
   const page = positiveInt(first(query.page), 'page', 1);
   const size = positiveInt(first(query.size), 'size', SEARCH_DEFAULT_PAGE_SIZE);
   if (options.maxSize !== undefined && size > options.maxSize) {

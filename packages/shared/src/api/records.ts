@@ -53,6 +53,16 @@ export type RecordFacet = (typeof RECORD_FACETS)[number];
 export const ACCESS_STATUSES = ['open', 'embargoed', 'restricted', 'metadata-only'] as const;
 
 export const RecordSearchQuery = searchQuery(RECORD_SORTS, {
+  // Extends `q` with the query syntax (the rest of the search contract is InvenioRDM's).
+  q: z
+    .string()
+    .max(500)
+    .describe(
+      'Query: words (all required), "phrases", field:value on the record\'s JSON paths ' +
+        '(metadata.title:glacier, metadata.resource_type.id:dataset), ranges ' +
+        '(metadata.publication_date:[2019 TO 2021]), AND, OR, NOT, -word, word*, parentheses. ' +
+        'At most 500 characters and 32 words. A query that cannot be parsed is a 400 saying where.',
+    ),
   resource_type: facet(),
   access_status: facet(ACCESS_STATUSES),
   file_type: facet(),

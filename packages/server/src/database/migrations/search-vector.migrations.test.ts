@@ -46,7 +46,8 @@ describe.skipIf(!ENGINES.includes('postgres'))('migration 0014 over existing rec
         filesSummary: null,
       })
       .execute();
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    // Up to the migration after it: 0017 replaced the generated vector with a weighted one.
+    expect((await migrator.migrateTo('0016_user_locale_names')).error).toBeUndefined();
 
     const matching = async (word: string) =>
       (

@@ -1,20 +1,27 @@
-import type { SelectQueryBuilder, Transaction } from 'kysely';
+import type { RecordFacet, SearchQuery } from '@cairn/shared';
+import type { ExpressionBuilder, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
-import { searchWords } from '../../lib/search.js';
 import type { Database } from '../../database/schema.js';
 import type { RecordRow } from './records.repository.js';
+import { RecordQueryCompiler } from './search/compile.js';
+
+const counted = (r: { key: string; n: number | string | bigint }) => ({
+  key: r.key,
+  count: Number(r.n),
+});
 
 type Executor = Db | Transaction<Database>;
 
 export interface RecordSearch {
-  q: string;
+  /** The parsed `q`; null searches everything. */
+  query: SearchQuery | null;
   sort: string;
   offset: number;
   limit: number;
   allVersions: boolean;
-  resourceTypes: string[];
-  accessStatuses: string[];
+  /** Facet filters: several values of one facet are OR-ed, different facets AND-ed. */
+  filters: Partial<Record<RecordFacet, string[]>>;
   /**
    * undefined = no restriction (admin); otherwise public records plus those this user owns or may
    * view as a member of one of the record's communities (InvenioRDM's `can_view`).
@@ -23,6 +30,12 @@ export interface RecordSearch {
   /** Only records in this community (`GET /api/communities/{id}/records`). */
   communityId?: string;
 }
+
+/** Facet value → number of records, for each facet a records search counts. */
+export type FacetCounts = Record<
+  RecordFacet | 'resource_subtype',
+  Array<{ key: string; count: number; label?: string }>
+>;
 
 export interface UserRecordSearch {
   ownerId: number;
@@ -38,39 +51,40 @@ export interface UserRecordHit {
   id: string;
 }
 
-/** Turns free text into each engine's prefix query; null when nothing searchable is left. */
-function ftsQuery(engine: Engine, q: string): string | null {
-  const terms = searchWords(q.normalize('NFKC'));
-  if (terms.length === 0) return null;
-  return engine === 'sqlite'
-    ? terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' ')
-    : terms.map((t) => `${t.toLowerCase()}:*`).join(' & ');
-}
-
 /**
  * The search queries over published records and over a user's own uploads, in each engine's
  * full-text index; the rows they find are read through RecordsRepository.
  */
 export class RecordsSearchRepository {
+  private readonly compiler: RecordQueryCompiler;
+
   constructor(
     private readonly db: Db,
     readonly engine: Engine,
-  ) {}
+  ) {
+    this.compiler = new RecordQueryCompiler(engine);
+  }
 
   private get x(): Executor {
     return this.db;
   }
 
-  async searchRecords(s: RecordSearch): Promise<{ rows: RecordRow[]; total: number }> {
-    let query = this.x.selectFrom('records').where('records.deletedAt', 'is', null);
-    if (!s.allVersions) query = query.where('records.isLatest', '=', 1);
-    if (s.resourceTypes.length > 0)
-      query = query.where('records.resourceType', 'in', s.resourceTypes);
+  /**
+   * The records a search finds, one page of them in its order, and its facets. As InvenioRDM
+   * counts them, the facets are counted over what the query finds before the facet filters are
+   * applied (its post-filter), so ticking a value does not make the others disappear.
+   */
+  async searchRecords(
+    s: RecordSearch,
+  ): Promise<{ rows: RecordRow[]; total: number; facets: FacetCounts }> {
+    const compiled = s.query === null ? undefined : this.compiler.compile(s.query);
+    let base = this.x.selectFrom('records').where('records.deletedAt', 'is', null);
+    if (!s.allVersions) base = base.where('records.isLatest', '=', 1);
     if (s.communityId !== undefined)
-      query = query.where('records.parentId', 'in', this.parentsIn(s.communityId));
+      base = base.where('records.parentId', 'in', this.parentsIn(s.communityId));
     if (s.viewerId !== undefined) {
       const viewer = s.viewerId;
-      query = query.where((eb) =>
+      base = base.where((eb) =>
         viewer === null
           ? eb('records.accessRecord', '=', 'public')
           : eb.or([
@@ -79,21 +93,39 @@ export class RecordsSearchRepository {
             ]),
       );
     }
-    if (s.accessStatuses.length > 0)
-      query = query.where('records.accessStatus', 'in', s.accessStatuses);
-    const fts = ftsQuery(this.engine, s.q);
-    if (s.q && !fts) return { rows: [], total: 0 };
-    if (fts) {
-      query =
-        this.engine === 'sqlite'
-          ? query.where(
-              'records.id',
-              'in',
-              sql<string>`(select id from records_fts where records_fts match ${fts})`,
-            )
-          : query.where(sql<boolean>`records.search_vector @@ to_tsquery('simple', ${fts})`);
+    if (compiled) base = base.where(compiled.where);
+    let hits = base;
+    for (const [facet, values] of Object.entries(s.filters) as Array<[RecordFacet, string[]]>) {
+      if (values.length > 0) hits = hits.where(this.facetFilter(facet, values));
     }
-    let ordered = query.selectAll('records');
+
+    let ordered = hits.selectAll('records');
+    if (s.sort === 'bestmatch' && compiled?.phrase !== undefined)
+      ordered = ordered.orderBy(this.compiler.matches(compiled.phrase), 'desc');
+    if (s.sort === 'bestmatch' && compiled?.rank !== undefined) {
+      if (this.engine === 'sqlite') {
+        // Scored once for every match in one pass over the index, then joined by rowid: a score
+        // looked up row by row reads the word's whole entry in the index for each row.
+        ordered = ordered
+          .leftJoin(
+            sql<{
+              rid: number;
+              score: number;
+            }>`(select rowid as rid, bm25(records_search, 10.0, 2.0, 4.0, 1.0) as score from records_search where records_search match ${compiled.rank})`.as(
+              'ranked',
+            ),
+            (join) => join.on(sql<boolean>`ranked.rid = records.rowid`),
+          )
+          // A record found by a filter rather than a word (an OR with a field) has no score: last.
+          .orderBy(sql`coalesce(ranked.score, 0)`, 'asc');
+      } else {
+        // Title over description over people over the rest (weights D, C, B, A).
+        ordered = ordered.orderBy(
+          sql`ts_rank('{0.1, 0.2, 0.4, 1.0}', records.search_vector, to_tsquery('english', ${compiled.rank}))`,
+          'desc',
+        );
+      }
+    }
     switch (s.sort) {
       case 'oldest':
         ordered = ordered.orderBy('records.publishedAt', 'asc');
@@ -101,56 +133,87 @@ export class RecordsSearchRepository {
       case 'version':
         ordered = ordered.orderBy('records.versionIndex', 'desc');
         break;
-      case 'bestmatch':
-        ordered =
-          this.engine === 'sqlite' && fts
-            ? ordered.orderBy(
-                sql`(select bm25(records_fts) from records_fts where records_fts.id = records.id and records_fts match ${fts})`,
-              )
-            : fts
-              ? ordered.orderBy(
-                  sql`ts_rank(records.search_vector, to_tsquery('simple', ${fts}))`,
-                  'desc',
-                )
-              : ordered;
-        break;
       default:
+        // Newest first, also to break ties of best match.
         ordered = ordered.orderBy('records.publishedAt', 'desc');
     }
-    const [rows, count] = await Promise.all([
+    const baseIds = base.select('records.id');
+    const [rows, count, terms, access, years, communities] = await Promise.all([
       ordered.orderBy('records.id').offset(s.offset).limit(s.limit).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      hits.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.x
+        .selectFrom('recordTerms')
+        .select(['facet', 'value as key', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('recordId', 'in', baseIds)
+        .groupBy(['facet', 'value'])
+        .execute(),
+      base
+        .select(['records.accessStatus as key', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('records.accessStatus')
+        .execute(),
+      base
+        .select([
+          sql<string>`substr(records.publication_date, 1, 4)`.as('key'),
+          (eb) => eb.fn.countAll<number>().as('n'),
+        ])
+        .groupBy(sql`substr(records.publication_date, 1, 4)`)
+        .execute(),
+      base
+        .innerJoin('recordCommunities as rc', 'rc.parentId', 'records.parentId')
+        .innerJoin('communities as c', 'c.id', 'rc.communityId')
+        .select([
+          'rc.communityId as key',
+          'c.title as label',
+          (eb) => eb.fn.countAll<number>().as('n'),
+        ])
+        .groupBy(['rc.communityId', 'c.title'])
+        .execute(),
     ]);
-    return { rows, total: Number(count.n) };
+    const facets: FacetCounts = {
+      resource_type: [],
+      resource_subtype: [],
+      access_status: access.map(counted),
+      file_type: [],
+      language: [],
+      subject: [],
+      community: communities.map((c) => ({ ...counted(c), label: c.label })),
+      publication_date: years.filter((y) => /^\d{4}$/.test(y.key)).map(counted),
+    };
+    for (const t of terms) facets[t.facet as keyof FacetCounts]?.push(counted(t));
+    return { rows, total: Number(count.n), facets };
   }
 
-  /** Facet counts of the records a search can see (without the facet's own filter). */
-  async resourceTypeCounts(
-    viewerId: number | null | undefined,
-    communityId?: string,
-  ): Promise<Array<{ key: string; count: number }>> {
-    let query = this.x
-      .selectFrom('records')
-      .where('deletedAt', 'is', null)
-      .where('isLatest', '=', 1);
-    if (communityId !== undefined)
-      query = query.where('parentId', 'in', this.parentsIn(communityId));
-    if (viewerId !== undefined) {
-      query = query.where((eb) =>
-        viewerId === null
-          ? eb('accessRecord', '=', 'public')
-          : eb.or([
-              eb('accessRecord', '=', 'public'),
-              eb('parentId', 'in', this.parentsViewableBy(viewerId)),
-            ]),
-      );
-    }
-    const rows = await query
-      .select(['resourceType', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('resourceType')
-      .orderBy('n', 'desc')
-      .execute();
-    return rows.map((r) => ({ key: r.resourceType, count: Number(r.n) }));
+  /** Records with any of `values` of one facet; a resource type takes its subtypes in. */
+  private facetFilter(facet: RecordFacet, values: string[]) {
+    return (eb: ExpressionBuilder<Database, 'records'>) => {
+      switch (facet) {
+        case 'access_status':
+          return eb('records.accessStatus', 'in', values);
+        case 'publication_date':
+          return eb(sql<string>`substr(records.publication_date, 1, 4)`, 'in', values);
+        case 'community':
+          return eb(
+            'records.parentId',
+            'in',
+            this.x
+              .selectFrom('recordCommunities')
+              .select('recordCommunities.parentId')
+              .where('recordCommunities.communityId', 'in', values),
+          );
+        default: {
+          const facets = facet === 'resource_type' ? [facet, 'resource_subtype'] : [facet];
+          return eb(
+            'records.id',
+            'in',
+            this.x
+              .selectFrom('recordTerms')
+              .select('recordTerms.recordId')
+              .where('recordTerms.facet', 'in', facets)
+              .where('recordTerms.value', 'in', values),
+          );
+        }
+      }
+    };
   }
 
   /** Parents in one community. */

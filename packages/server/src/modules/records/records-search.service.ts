@@ -1,17 +1,33 @@
 import type { User } from '../users/users.service.js';
-import { parseSearchParams, type SearchParams } from '../../lib/search.js';
+import { checkSearchText, parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { ParentRow, RecordRow, RecordsRepository, DraftRow } from './records.repository.js';
 import type { RecordAccessService } from './records-access.service.js';
-import type { RecordsSearchRepository } from './records-search.repository.js';
+import type {
+  FacetCounts,
+  RecordSearch,
+  RecordsSearchRepository,
+} from './records-search.repository.js';
 
 export { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
-import { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
+import {
+  ACCESS_STATUSES,
+  parseSearchQuery,
+  RECORD_FACETS,
+  RECORD_SORTS,
+  SearchQueryError,
+  USER_RECORD_SORTS,
+  type RecordFacet,
+  type SearchQuery,
+} from '@cairn/shared';
+import { AppError } from '../../errors.js';
+import { RECORD_SEARCH_FIELDS } from './search/compile.js';
 
 export interface RecordHits {
   params: SearchParams;
   records: Array<{ row: RecordRow; parent: ParentRow }>;
   total: number;
-  resourceTypes: Array<{ key: string; count: number }>;
+  /** Counted over the query's hits before facet filters; empty for a record's versions. */
+  facets: Partial<FacetCounts>;
 }
 
 export interface UserHits {
@@ -23,6 +39,45 @@ export interface UserHits {
   total: number;
   published: number;
   drafts: number;
+}
+
+/** `q` as a tree; a query that cannot be parsed is a 400 saying where and why. */
+function parsedQuery(q: string): SearchQuery | null {
+  try {
+    return parseSearchQuery(q, RECORD_SEARCH_FIELDS);
+  } catch (error) {
+    if (!(error instanceof SearchQueryError)) throw error;
+    // The limits every search route shares keep their one message.
+    if (error.reason === 'too-long' || error.reason === 'too-many-words') checkSearchText('q', q);
+    throw new AppError('INVALID_QUERY', `Invalid query string syntax. ${error.message}`, [
+      { field: 'q', messages: [error.message] },
+    ]);
+  }
+}
+
+const YEAR = /^\d{4}$/;
+
+/** A facet's filter values, refused with a 400 when one can never match (not a year, say). */
+function checkedFacetValues(facet: RecordFacet, values: string[]): string[] {
+  const bad =
+    facet === 'access_status'
+      ? values.find((v) => !(ACCESS_STATUSES as readonly string[]).includes(v))
+      : facet === 'publication_date'
+        ? values.find((v) => !YEAR.test(v))
+        : values.find((v) => v.length === 0 || v.length > 200);
+  if (bad === undefined) return [...new Set(values)];
+  const expected =
+    facet === 'access_status'
+      ? `one of ${ACCESS_STATUSES.join(', ')}`
+      : facet === 'publication_date'
+        ? 'a year (YYYY)'
+        : 'a value of 1 to 200 characters';
+  throw new AppError('VALIDATION_FAILED', undefined, [
+    {
+      field: facet,
+      messages: [`Not a valid value: ${JSON.stringify(bad)}; expected ${expected}.`],
+    },
+  ]);
 }
 
 function isTrue(values: string[] | undefined): boolean {
@@ -58,24 +113,27 @@ export class RecordsSearchService {
     const params = parseSearchParams(query, {
       sorts: RECORD_SORTS,
       defaultSort: (q) => (q ? 'bestmatch' : 'newest'),
-      filters: ['resource_type', 'access_status', 'allversions'],
+      filters: [...RECORD_FACETS, 'allversions'],
+      // The query parser measures `q` itself, counting the words of values, not of field names.
+      wordsCountedBy: 'parser',
     });
     const viewerId = user?.isAdmin || scope.seesAll ? undefined : (user?.id ?? null);
-    const [{ rows, total }, resourceTypes] = await Promise.all([
-      this.searches.searchRecords({
-        q: params.q,
-        sort: params.sort,
-        offset: (params.page - 1) * params.size,
-        limit: params.size,
-        allVersions: isTrue(params.filters.allversions),
-        resourceTypes: params.filters.resource_type ?? [],
-        accessStatuses: params.filters.access_status ?? [],
-        viewerId,
-        ...(scope.communityId === undefined ? {} : { communityId: scope.communityId }),
-      }),
-      this.searches.resourceTypeCounts(viewerId, scope.communityId),
-    ]);
-    return { params, records: await this.withParents(rows), total, resourceTypes };
+    const filters: RecordSearch['filters'] = {};
+    for (const facet of RECORD_FACETS) {
+      const values = params.filters[facet];
+      if (values !== undefined) filters[facet] = checkedFacetValues(facet, values);
+    }
+    const { rows, total, facets } = await this.searches.searchRecords({
+      query: parsedQuery(params.q),
+      sort: params.sort,
+      offset: (params.page - 1) * params.size,
+      limit: params.size,
+      allVersions: isTrue(params.filters.allversions),
+      filters,
+      viewerId,
+      ...(scope.communityId === undefined ? {} : { communityId: scope.communityId }),
+    });
+    return { params, records: await this.withParents(rows), total, facets };
   }
 
   /**
@@ -99,7 +157,7 @@ export class RecordsSearchService {
       params.size,
       includeRestricted,
     );
-    return { params, records: rows.map((row) => ({ row, parent })), total, resourceTypes: [] };
+    return { params, records: rows.map((row) => ({ row, parent })), total, facets: {} };
   }
 
   /** GET /api/user/records: the caller's drafts and records, with the `is_published` facet. */

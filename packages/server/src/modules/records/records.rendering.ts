@@ -1,3 +1,4 @@
+import { RECORD_FACETS, type Aggregations, type RecordFacet } from '@cairn/shared';
 import { searchLinks } from '../../lib/search.js';
 import { RenderCache } from '../../lib/render-cache.js';
 import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
@@ -10,10 +11,86 @@ import {
 } from './records.presenter.js';
 import type { RecordHits, UserHits } from './records-search.service.js';
 import type { DraftResult, RecordResult } from './records.shared.js';
+import { accessStatusTitle, l10n } from './records.ui.js';
 
 /** One facet bucket in InvenioRDM's search envelope. */
 function bucket(key: string, count: number, label: string, selected: boolean) {
   return { key, doc_count: count, label, is_selected: selected, inner: { buckets: [] } };
+}
+
+const FACET_TITLES: Record<RecordFacet, Record<string, string>> = {
+  resource_type: { en: 'Resource types', de: 'Ressourcentypen' },
+  access_status: { en: 'Access status', de: 'Zugriffsstatus' },
+  file_type: { en: 'File types', de: 'Dateitypen' },
+  language: { en: 'Languages', de: 'Sprachen' },
+  subject: { en: 'Subjects', de: 'Schlagwörter' },
+  community: { en: 'Communities', de: 'Communities' },
+  publication_date: { en: 'Publication year', de: 'Erscheinungsjahr' },
+};
+
+/** Buckets a facet lists at most (InvenioRDM's terms size); a selected value is always listed. */
+const FACET_SIZE = 10;
+
+/** Facets whose every value is listed: few values, and a reader expects to see them all. */
+const LISTED_WHOLE = new Set<RecordFacet>(['resource_type', 'access_status', 'publication_date']);
+
+/** The search's facets in InvenioRDM's `aggregations` shape, each bucket labelled. */
+function aggregationsOf(result: RecordHits, o: PresentOptions): Aggregations {
+  const facets = result.facets;
+  const label = (facet: RecordFacet, b: { key: string; label?: string }): string => {
+    switch (facet) {
+      case 'resource_type':
+        return resourceTypeLabel(o, b.key);
+      case 'access_status':
+        return accessStatusTitle(b.key, o.locale);
+      case 'language':
+        return l10n(o.vocab('languages', b.key)?.title, o.locale) || b.key;
+      case 'file_type':
+        return b.key.toUpperCase();
+      default:
+        return b.label || b.key;
+    }
+  };
+  const subtypes = facets.resource_subtype ?? [];
+  const aggregations: Aggregations = {};
+  for (const facet of RECORD_FACETS) {
+    const counts = facets[facet];
+    if (counts === undefined) continue;
+    const selected = new Set(result.params.filters[facet] ?? []);
+    const ordered = [...counts].sort((a, b) =>
+      facet === 'publication_date'
+        ? b.key.localeCompare(a.key)
+        : b.count - a.count || a.key.localeCompare(b.key),
+    );
+    const shown = LISTED_WHOLE.has(facet)
+      ? ordered
+      : ordered.filter((b, i) => i < FACET_SIZE || selected.has(b.key));
+    aggregations[facet] = {
+      label: l10n(FACET_TITLES[facet], o.locale),
+      buckets: shown.map((b) => ({
+        key: b.key,
+        doc_count: b.count,
+        label: label(facet, b),
+        is_selected: selected.has(b.key),
+        ...(facet === 'resource_type'
+          ? {
+              inner: {
+                buckets: subtypes
+                  .filter((s) => s.key.startsWith(`${b.key}-`))
+                  .sort((x, y) => y.count - x.count || x.key.localeCompare(y.key))
+                  .map((s) => ({
+                    key: s.key,
+                    doc_count: s.count,
+                    label: resourceTypeLabel(o, s.key),
+                    is_selected: selected.has(s.key),
+                  })),
+              },
+            }
+          : {}),
+      })),
+    };
+  }
+  return aggregations;
 }
 
 /**
@@ -98,21 +175,13 @@ export class RecordsRenderer {
     };
   }
 
-  /** A records search with its resource-type facet, labelled in the page's language. */
+  /** A records search with its facets, labelled in the page's language. */
   async search(
     result: RecordHits,
     o: PresentOptions,
     self: string,
   ): Promise<Record<string, unknown>> {
-    const selected = new Set(result.params.filters.resource_type ?? []);
-    return this.hits(result, o, self, {
-      resource_type: {
-        label: 'Resource types',
-        buckets: result.resourceTypes.map((b) =>
-          bucket(b.key, b.count, resourceTypeLabel(o, b.key), selected.has(b.key)),
-        ),
-      },
-    });
+    return this.hits(result, o, self, aggregationsOf(result, o));
   }
 
   /** The caller's drafts and records, with the published / unpublished facet. */

@@ -1,8 +1,10 @@
-import type { Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
 import { inTransaction } from '../../database/unit-of-work.js';
+import { searchDocument } from './search/document.js';
+import { searchVectorOf, writeSearchEntries } from './search/index-writer.js';
 import {
   jsonText,
   type Database,
@@ -293,7 +295,15 @@ export class RecordsRepository {
 
   /** Inserts or replaces a published record and keeps the search index in step. */
   async upsertRecord(row: RecordRow): Promise<void> {
-    const values = { ...row, data: row.data as string, filesSummary: jsonText(row.filesSummary) };
+    const doc = searchDocument(row);
+    // PostgreSQL's weighted words go in the same statement (a second UPDATE would write the row
+    // twice); the column is not in the typed schema, since no read needs it.
+    const values = {
+      ...row,
+      data: row.data as string,
+      filesSummary: jsonText(row.filesSummary),
+      ...((this.engine === 'postgres' ? { searchVector: searchVectorOf(doc) } : {}) as object),
+    };
     await this.x
       .insertInto('records')
       .values(values)
@@ -301,12 +311,7 @@ export class RecordsRepository {
         oc.column('id').doUpdateSet({ ...values, createdAt: undefined, id: undefined }),
       )
       .execute();
-    if (this.engine === 'sqlite') {
-      await sql`delete from records_fts where id = ${row.id}`.execute(this.x);
-      await sql`insert into records_fts (id, search_text) values (${row.id}, ${row.searchText})`.execute(
-        this.x,
-      );
-    }
+    await writeSearchEntries(this.x as unknown as Kysely<unknown>, this.engine, row.id, doc);
   }
 
   /**

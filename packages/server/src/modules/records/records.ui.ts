@@ -54,6 +54,11 @@ const ACCESS_STATUS: Record<
   },
 };
 
+/** An access status's name in `locale` (a search facet's bucket). */
+export function accessStatusTitle(status: string, locale: string): string {
+  return l10n(ACCESS_STATUS[status]?.title, locale) || status;
+}
+
 export interface UiContext {
   locale: string;
   vocab: (type: string, id: string) => VocabularyEntry | undefined;
