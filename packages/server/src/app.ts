@@ -23,21 +23,21 @@ import { registerAuth } from './plugins/auth.js';
 import { loggerOptions } from './lib/logging.js';
 import { registerThrottling } from './modules/throttle/throttle.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
-import { registerAuthRoutes } from './modules/users/auth.routes.js';
-import { registerRecordRoutes } from './modules/records/records.routes.js';
-import { registerVocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
-import { registerItemRoutes } from './modules/vocabularies/indexed/items.routes.js';
+import { authRoutes } from './modules/users/auth.routes.js';
+import { recordRoutes } from './modules/records/records.routes.js';
+import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
+import { itemRoutes } from './modules/vocabularies/indexed/items.routes.js';
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
-import { registerFileRoutes } from './modules/files/files.routes.js';
-import { registerRecordExportRoutes } from './modules/records/exports/exports.routes.js';
-import { registerTokenRoutes } from './modules/users/tokens.routes.js';
-import { registerPreferenceRoutes } from './modules/users/preferences.routes.js';
-import { registerCommunityRoutes } from './modules/communities/communities.routes.js';
-import { registerRequestRoutes } from './modules/requests/requests.routes.js';
-import { registerReviewRoutes } from './modules/reviews/reviews.routes.js';
+import { fileRoutes } from './modules/files/files.routes.js';
+import { recordExportRoutes } from './modules/records/exports/exports.routes.js';
+import { tokenRoutes } from './modules/users/tokens.routes.js';
+import { preferenceRoutes } from './modules/users/preferences.routes.js';
+import { communityRoutes } from './modules/communities/communities.routes.js';
+import { requestRoutes } from './modules/requests/requests.routes.js';
+import { reviewRoutes } from './modules/reviews/reviews.routes.js';
 import { registerOperations } from './modules/ops/operations.js';
-import { registerRecordCommunityRoutes } from './modules/record-communities/record-communities.routes.js';
+import { recordCommunityRoutes } from './modules/record-communities/record-communities.routes.js';
 
 export interface AppOptions {
   /**
@@ -187,8 +187,8 @@ export async function buildApp(
 
   registerAuth(app, services.users);
   await registerThrottling(app, services.rateLimits, config);
-  registerAuthRoutes(app, config, services.users);
-  registerRecordRoutes(app, {
+  await app.register(authRoutes, { config, users: services.users });
+  await app.register(recordRoutes, {
     config,
     drafts: services.drafts,
     publishing: services.publishing,
@@ -201,21 +201,21 @@ export async function buildApp(
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
     communityScope: (user, id) => services.recordCommunities.communityScope(user, id),
   });
-  registerVocabularyRoutes(app, {
+  await app.register(vocabularyRoutes, {
     config,
     vocabularies: services.vocabularies,
     items: services.vocabularyItems,
   });
-  registerItemRoutes(app, { config, items: services.vocabularyItems });
-  registerFileRoutes(app, config, services.files);
-  registerTokenRoutes(app, services.users);
-  registerPreferenceRoutes(app, { users: services.users, locales: config.locales });
-  registerRecordExportRoutes(app, {
+  await app.register(itemRoutes, { config, items: services.vocabularyItems });
+  await app.register(fileRoutes, { config, files: services.files });
+  await app.register(tokenRoutes, { users: services.users });
+  await app.register(preferenceRoutes, { users: services.users, locales: config.locales });
+  await app.register(recordExportRoutes, {
     config,
     access: services.recordAccess,
     vocabularies: services.vocabularies,
   });
-  registerCurationRoutes(app, services);
+  await registerCurationRoutes(app, services);
   // The benchmarks' baseline: the cheapest answer that still passes every hook a route passes.
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {
@@ -234,16 +234,22 @@ export async function buildApp(
  * The routes of communities, their members, requests, reviews and a record's communities (issue
  * 4's modules); the permission matrix reads every route they register from here.
  */
-export function registerCurationRoutes(app: FastifyInstance, services: Services): void {
+export async function registerCurationRoutes(
+  app: FastifyInstance,
+  services: Services,
+): Promise<void> {
   const { config } = services;
-  registerCommunityRoutes(app, { config, communities: services.communities });
-  registerRequestRoutes(app, {
+  await app.register(communityRoutes, { config, communities: services.communities });
+  await app.register(requestRoutes, {
     config,
     requests: services.requests,
     communities: services.communities,
     users: services.users,
     readableRecord: (user, id) => services.recordCommunities.readableRecordId(user, id),
   });
-  registerReviewRoutes(app, { config, reviews: services.reviews });
-  registerRecordCommunityRoutes(app, { config, recordCommunities: services.recordCommunities });
+  await app.register(reviewRoutes, { config, reviews: services.reviews });
+  await app.register(recordCommunityRoutes, {
+    config,
+    recordCommunities: services.recordCommunities,
+  });
 }

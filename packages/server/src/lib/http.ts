@@ -1,5 +1,11 @@
 import { Readable } from 'node:stream';
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyPluginOptions,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
 import { AppError } from '../errors.js';
 
 export const JSON_TYPE = 'application/json';
@@ -78,4 +84,18 @@ export function requestLocale(
     if (locales.includes(lang)) return lang;
   }
   return fallback;
+}
+
+/**
+ * A route module as a Fastify plugin: registered with `app.register(plugin, deps)`, it gets an
+ * encapsulated context of its own, so anything it adds (a hook, a decorator, a parser) stays with
+ * its routes. Route modules register synchronously; the plugin resolves once they are added.
+ */
+export function routesPlugin<Deps extends FastifyPluginOptions>(
+  register: (app: FastifyInstance, deps: Deps) => void,
+): FastifyPluginAsync<Deps> {
+  return (app, deps) => {
+    register(app, deps);
+    return Promise.resolve();
+  };
 }

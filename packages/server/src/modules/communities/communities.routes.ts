@@ -25,6 +25,7 @@ import {
   negotiate,
   requestLocale,
   VND_TYPE,
+  routesPlugin,
 } from '../../lib/http.js';
 import {
   documentedBody,
@@ -51,7 +52,7 @@ export interface CommunitiesRouteDeps {
 }
 
 /** InvenioRDM's communities and members resources. */
-export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesRouteDeps): void {
+export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyInstance, deps) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { config, communities } = deps;
   const tags = ['Communities'];
@@ -414,7 +415,7 @@ export function registerCommunityRoutes(app: FastifyInstance, deps: CommunitiesR
       return reply.status(204).send();
     },
   );
-}
+});
 
 /** A community search in InvenioRDM's envelope, with the type and visibility facets. */
 export function sendCommunityHits(

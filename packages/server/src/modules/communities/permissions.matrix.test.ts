@@ -507,7 +507,7 @@ const ROUTES_ELSEWHERE = new Set([
  * Every route the four modules register, as the app registers them: a route added there without
  * a row here fails the coverage test.
  */
-function moduleRoutes(t: TestApp): Set<string> {
+async function moduleRoutes(t: TestApp): Promise<Set<string>> {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -517,8 +517,8 @@ function moduleRoutes(t: TestApp): Set<string> {
       if (method !== 'HEAD') routes.add(`${method} ${route.url}`);
     }
   });
-  registerCurationRoutes(app, t.services);
-  void app.close();
+  await registerCurationRoutes(app, t.services);
+  await app.close();
   return routes;
 }
 
@@ -642,8 +642,8 @@ describe.each(ENGINES)(
       return w;
     }
 
-    it('has a row for every route of the communities, requests, reviews and record-communities modules', () => {
-      const registered = moduleRoutes(t);
+    it('has a row for every route of the communities, requests, reviews and record-communities modules', async () => {
+      const registered = await moduleRoutes(t);
       const covered = new Set(ROWS.map((row) => row.route));
       expect([...registered].filter((route) => !covered.has(route))).toEqual([]);
       // And no row names a route that does not exist.

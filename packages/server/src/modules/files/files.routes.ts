@@ -15,7 +15,7 @@ import {
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { acceptOnly, bodyStream, JSON_TYPE, VND_TYPE } from '../../lib/http.js';
+import { acceptOnly, bodyStream, JSON_TYPE, VND_TYPE, routesPlugin } from '../../lib/http.js';
 import { parseClientJson } from '../../lib/client-text.js';
 import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { parseRange } from '../../lib/http-range.js';
@@ -109,351 +109,353 @@ function contentDisposition(key: string, inline: boolean): string {
 }
 
 /** InvenioRDM's files resource for drafts and published records, plus resumable parts. */
-export function registerFileRoutes(
-  app: FastifyInstance,
-  config: Config,
-  files: FilesService,
-): void {
-  const site = config.siteUrl;
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  type ForBucket = FastifyRequest & { params: { id: string } };
-  const draft = (request: ForBucket) =>
-    files.draftContext(request.identity.user, request.params.id);
-  const record = (request: ForBucket) =>
-    files.recordContext(request.identity.user, request.params.id);
+export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
+  (app: FastifyInstance, { config, files }) => {
+    const site = config.siteUrl;
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    type ForBucket = FastifyRequest & { params: { id: string } };
+    const draft = (request: ForBucket) =>
+      files.draftContext(request.identity.user, request.params.id);
+    const record = (request: ForBucket) =>
+      files.recordContext(request.identity.user, request.params.id);
 
-  async function resolve(
-    context: BucketContext,
-    rest: string,
-    methodSuffixes: ReadonlyArray<Suffix['kind']>,
-  ) {
-    return splitKey(rest, (key) => files.lookup(context, key), methodSuffixes);
-  }
-
-  function sendFile(reply: FastifyReply, context: BucketContext, view: FileView) {
-    return reply.type(JSON_TYPE).send(presentFile(site, context, view));
-  }
-
-  async function download(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    context: BucketContext,
-    file: FileRef,
-  ) {
-    const head = await files.content(context, file);
-    const object = head.view.object!;
-    const range = parseRange(request.headers.range, object.size);
-    const md5 = object.checksum.slice('md5:'.length);
-    const mimetype = head.view.row.mimetype;
-    securityHeaders(reply, mimetype);
-    void reply.headers({
-      'accept-ranges': 'bytes',
-      etag: `"${md5}"`,
-      'last-modified': new Date(head.view.row.updatedAt).toUTCString(),
-      'content-md5': Buffer.from(md5, 'hex').toString('base64'),
-      'content-disposition': contentDisposition(head.view.row.key, isSafeInline(mimetype)),
-    });
-    void reply.type(mimetype);
-    if (range.kind === 'unsatisfiable') {
-      return reply
-        .status(416)
-        .header('content-range', `bytes */${object.size}`)
-        .type(JSON_TYPE)
-        .send({
-          status: 416,
-          message: 'Requested range not satisfiable.',
-          code: 'RANGE_NOT_SATISFIABLE' satisfies ErrorCode,
-        });
+    async function resolve(
+      context: BucketContext,
+      rest: string,
+      methodSuffixes: ReadonlyArray<Suffix['kind']>,
+    ) {
+      return splitKey(rest, (key) => files.lookup(context, key), methodSuffixes);
     }
-    const partial = range.kind === 'range';
-    const length = partial ? range.end - range.start + 1 : object.size;
-    void reply.header('content-length', String(length));
-    if (partial)
-      void reply
-        .status(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
-    if (request.method === 'HEAD' || length === 0) return reply.send();
-    return reply.send(
-      await head.open(partial ? { start: range.start, end: range.end } : undefined),
-    );
-  }
 
-  async function archive(reply: FastifyReply, context: BucketContext) {
-    const entries = await files.archive(context);
-    securityHeaders(reply);
-    return reply
-      .type('application/zip')
-      .headers({
-        'content-disposition': `attachment; filename="${context.recordId}.zip"`,
-        'content-length': String(zipSize(entries)),
-      })
-      .send(zipStream(entries));
-  }
+    function sendFile(reply: FastifyReply, context: BucketContext, view: FileView) {
+      return reply.type(JSON_TYPE).send(presentFile(site, context, view));
+    }
 
-  // ---- draft bucket
-
-  api.get(
-    '/api/records/:id/draft/files',
-    {
-      onRequest: acceptFileTypes,
-      schema: {
-        response: { 200: FILES },
-        tags: draftTags,
-        summary: 'List draft files',
-        params: FilesOwnerParams,
-      },
-    },
-    async (request, reply) =>
-      reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await draft(request)))),
-  );
-
-  api.post(
-    '/api/records/:id/draft/files',
-    {
-      onRequest: acceptFileTypes,
-      schema: {
-        response: { 201: FILES },
-        tags: draftTags,
-        summary:
-          'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
-        params: FilesOwnerParams,
-        body: documentedBody(InitFilesBody),
-      },
-    },
-    async (request, reply) => {
-      const context = await draft(request);
-      return reply
-        .status(201)
-        .type(JSON_TYPE)
-        .send(presentFiles(site, await files.init(request.identity.user, context, request.body)));
-    },
-  );
-
-  api.delete(
-    '/api/records/:id/draft/files',
-    {
-      schema: {
-        response: { 204: noContent('Deleted') },
-        tags: draftTags,
-        summary: 'Delete every draft file (204)',
-        params: FilesOwnerParams,
-      },
-    },
-    async (request, reply) => {
-      await files.deleteAll(request.identity.user, await draft(request));
-      return reply.status(204).send();
-    },
-  );
-
-  // GET and HEAD are registered explicitly: Fastify's automatic HEAD would read a whole file.
-  api.route({
-    method: ['GET', 'HEAD'],
-    url: '/api/records/:id/draft/files/*',
-    schema: {
-      response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
-      tags: draftTags,
-      summary:
-        'A draft file ({key}), its content ({key}/content, Range and HEAD supported), or the parts received so far ({key}/parts, Cairn extension)',
-      params: FileKeyParams,
-    },
-    handler: async (request, reply) => {
-      const context = await draft(request);
-      const { file, suffix } = await resolve(context, request.params['*'], ['content', 'parts']);
-      if (suffix.kind === 'content') return download(request, reply, context, file);
-      if (suffix.kind === 'parts') {
-        const { row, received, missing } = await files.receivedParts(context, file);
-        return reply.type(JSON_TYPE).send({
-          key: row.key,
-          transfer: { type: row.transferType, parts: row.parts, part_size: row.partSize },
-          size: row.declaredSize,
-          received: received.map((p) => ({ part: p.part, size: p.size, checksum: `md5:${p.md5}` })),
-          missing,
-        });
+    async function download(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      context: BucketContext,
+      file: FileRef,
+    ) {
+      const head = await files.content(context, file);
+      const object = head.view.object!;
+      const range = parseRange(request.headers.range, object.size);
+      const md5 = object.checksum.slice('md5:'.length);
+      const mimetype = head.view.row.mimetype;
+      securityHeaders(reply, mimetype);
+      void reply.headers({
+        'accept-ranges': 'bytes',
+        etag: `"${md5}"`,
+        'last-modified': new Date(head.view.row.updatedAt).toUTCString(),
+        'content-md5': Buffer.from(md5, 'hex').toString('base64'),
+        'content-disposition': contentDisposition(head.view.row.key, isSafeInline(mimetype)),
+      });
+      void reply.type(mimetype);
+      if (range.kind === 'unsatisfiable') {
+        return reply
+          .status(416)
+          .header('content-range', `bytes */${object.size}`)
+          .type(JSON_TYPE)
+          .send({
+            status: 416,
+            message: 'Requested range not satisfiable.',
+            code: 'RANGE_NOT_SATISFIABLE' satisfies ErrorCode,
+          });
       }
-      if (suffix.kind !== 'item') throw new AppError('METHOD_NOT_ALLOWED');
-      return sendFile(reply, context, await files.item(context, file));
-    },
-  });
-
-  api.put(
-    '/api/records/:id/draft/files/*',
-    {
-      config: BINARY_ROUTE,
-      schema: {
-        response: { 200: FILE },
-        tags: draftTags,
-        summary:
-          'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key}); content and parts answer 409 while the file is being committed',
-        params: FileKeyParams,
-        consumes: ['application/octet-stream', 'application/json'],
-        body: documentedBody(
-          z.union([BinaryBody, FileMetadataBody]),
-          'Bytes (application/octet-stream) for the content and parts; JSON for the metadata',
-        ),
-      },
-    },
-    async (request, reply) => {
-      const context = await draft(request);
-      const { file, suffix } = await resolve(context, request.params['*'], ['content', 'part']);
-      const body = bodyStream(request);
-      if (suffix.kind === 'content')
-        return sendFile(
-          reply,
-          context,
-          await files.putContent(
-            request.identity.user,
-            context,
-            file,
-            body,
-            contentLength(request),
-          ),
-        );
-      if (suffix.kind === 'part') {
-        const md5 = request.headers['content-md5'];
-        return sendFile(
-          reply,
-          context,
-          await files.putPart(
-            request.identity.user,
-            context,
-            file,
-            suffix.part,
-            body,
-            typeof md5 === 'string' ? md5 : undefined,
-          ),
-        );
-      }
-      if (suffix.kind !== 'item') throw new AppError('METHOD_NOT_ALLOWED');
-      const json =
-        request.body instanceof Readable
-          ? await readJsonStream(body, config.bodyLimitBytes)
-          : request.body;
-      return sendFile(
-        reply,
-        context,
-        await files.updateMetadata(request.identity.user, context, file, json),
+      const partial = range.kind === 'range';
+      const length = partial ? range.end - range.start + 1 : object.size;
+      void reply.header('content-length', String(length));
+      if (partial)
+        void reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
+      if (request.method === 'HEAD' || length === 0) return reply.send();
+      return reply.send(
+        await head.open(partial ? { start: range.start, end: range.end } : undefined),
       );
-    },
-  );
+    }
 
-  api.post(
-    '/api/records/:id/draft/files/*',
-    {
-      schema: {
-        response: { 200: FILE },
-        tags: [...draftTags, 'Cairn extension'],
-        summary:
-          'Commit an uploaded file ({key}/commit). Cairn extension: 409 with Retry-After while another commit of the file runs; a commit cut off by a crash is taken over, and finished, once its lease runs out',
-        params: FileKeyParams,
-      },
-    },
-    async (request, reply) => {
-      const context = await draft(request);
-      const { file, suffix } = await resolve(context, request.params['*'], ['commit']);
-      if (suffix.kind !== 'commit') throw new AppError('METHOD_NOT_ALLOWED');
-      return sendFile(reply, context, await files.commit(request.identity.user, context, file));
-    },
-  );
-
-  api.delete(
-    '/api/records/:id/draft/files/*',
-    {
-      schema: {
-        response: { 204: noContent('Deleted') },
-        tags: draftTags,
-        summary: 'Delete a draft file, aborting an unfinished upload (204)',
-        params: FileKeyParams,
-      },
-    },
-    async (request, reply) => {
-      const context = await draft(request);
-      await files.delete(request.identity.user, context, request.params['*']);
-      return reply.status(204).send();
-    },
-  );
-
-  api.get(
-    '/api/records/:id/draft/files-archive',
-    {
-      schema: {
-        response: { 200: ZIP },
-        tags: draftTags,
-        summary: 'Every draft file as one zip',
-        params: FilesOwnerParams,
-      },
-    },
-    async (request, reply) => archive(reply, await draft(request)),
-  );
-
-  api.post(
-    '/api/records/:id/draft/actions/files-import',
-    {
-      onRequest: acceptFileTypes,
-      schema: {
-        response: { 201: FILES },
-        tags: draftTags,
-        summary: "Import the previous version's files without copying bytes (201)",
-        params: FilesOwnerParams,
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
+    async function archive(reply: FastifyReply, context: BucketContext) {
+      const entries = await files.archive(context);
+      securityHeaders(reply);
       return reply
-        .status(201)
-        .type(JSON_TYPE)
-        .send(presentFiles(site, await files.importFromPrevious(request.identity.user, id)));
-    },
-  );
+        .type('application/zip')
+        .headers({
+          'content-disposition': `attachment; filename="${context.recordId}.zip"`,
+          'content-length': String(zipSize(entries)),
+        })
+        .send(zipStream(entries));
+    }
 
-  // ---- published record bucket (read-only)
+    // ---- draft bucket
 
-  api.get(
-    '/api/records/:id/files',
-    {
-      onRequest: acceptFileTypes,
-      schema: {
-        response: { 200: FILES },
-        tags: recordTags,
-        summary: 'List record files',
-        params: FilesOwnerParams,
+    api.get(
+      '/api/records/:id/draft/files',
+      {
+        onRequest: acceptFileTypes,
+        schema: {
+          response: { 200: FILES },
+          tags: draftTags,
+          summary: 'List draft files',
+          params: FilesOwnerParams,
+        },
       },
-    },
-    async (request, reply) =>
-      reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await record(request)))),
-  );
+      async (request, reply) =>
+        reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await draft(request)))),
+    );
 
-  api.route({
-    method: ['GET', 'HEAD'],
-    url: '/api/records/:id/files/*',
-    schema: {
-      response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
-      tags: recordTags,
-      summary: 'A record file ({key}) or its content ({key}/content; Range and HEAD supported)',
-      params: FileKeyParams,
-    },
-    handler: async (request, reply) => {
-      const context = await record(request);
-      const { file, suffix } = await resolve(context, request.params['*'], ['content']);
-      if (suffix.kind === 'content') return download(request, reply, context, file);
-      if (suffix.kind !== 'item')
-        throw new AppError('NOT_FOUND', `File with key ${file.key} not found.`);
-      return sendFile(reply, context, await files.item(context, file));
-    },
-  });
-
-  api.get(
-    '/api/records/:id/files-archive',
-    {
-      schema: {
-        response: { 200: ZIP },
-        tags: recordTags,
-        summary: 'Every record file as one zip',
-        params: FilesOwnerParams,
+    api.post(
+      '/api/records/:id/draft/files',
+      {
+        onRequest: acceptFileTypes,
+        schema: {
+          response: { 201: FILES },
+          tags: draftTags,
+          summary:
+            'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
+          params: FilesOwnerParams,
+          body: documentedBody(InitFilesBody),
+        },
       },
-    },
-    async (request, reply) => archive(reply, await record(request)),
-  );
-}
+      async (request, reply) => {
+        const context = await draft(request);
+        return reply
+          .status(201)
+          .type(JSON_TYPE)
+          .send(presentFiles(site, await files.init(request.identity.user, context, request.body)));
+      },
+    );
+
+    api.delete(
+      '/api/records/:id/draft/files',
+      {
+        schema: {
+          response: { 204: noContent('Deleted') },
+          tags: draftTags,
+          summary: 'Delete every draft file (204)',
+          params: FilesOwnerParams,
+        },
+      },
+      async (request, reply) => {
+        await files.deleteAll(request.identity.user, await draft(request));
+        return reply.status(204).send();
+      },
+    );
+
+    // GET and HEAD are registered explicitly: Fastify's automatic HEAD would read a whole file.
+    api.route({
+      method: ['GET', 'HEAD'],
+      url: '/api/records/:id/draft/files/*',
+      schema: {
+        response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
+        tags: draftTags,
+        summary:
+          'A draft file ({key}), its content ({key}/content, Range and HEAD supported), or the parts received so far ({key}/parts, Cairn extension)',
+        params: FileKeyParams,
+      },
+      handler: async (request, reply) => {
+        const context = await draft(request);
+        const { file, suffix } = await resolve(context, request.params['*'], ['content', 'parts']);
+        if (suffix.kind === 'content') return download(request, reply, context, file);
+        if (suffix.kind === 'parts') {
+          const { row, received, missing } = await files.receivedParts(context, file);
+          return reply.type(JSON_TYPE).send({
+            key: row.key,
+            transfer: { type: row.transferType, parts: row.parts, part_size: row.partSize },
+            size: row.declaredSize,
+            received: received.map((p) => ({
+              part: p.part,
+              size: p.size,
+              checksum: `md5:${p.md5}`,
+            })),
+            missing,
+          });
+        }
+        if (suffix.kind !== 'item') throw new AppError('METHOD_NOT_ALLOWED');
+        return sendFile(reply, context, await files.item(context, file));
+      },
+    });
+
+    api.put(
+      '/api/records/:id/draft/files/*',
+      {
+        config: BINARY_ROUTE,
+        schema: {
+          response: { 200: FILE },
+          tags: draftTags,
+          summary:
+            'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key}); content and parts answer 409 while the file is being committed',
+          params: FileKeyParams,
+          consumes: ['application/octet-stream', 'application/json'],
+          body: documentedBody(
+            z.union([BinaryBody, FileMetadataBody]),
+            'Bytes (application/octet-stream) for the content and parts; JSON for the metadata',
+          ),
+        },
+      },
+      async (request, reply) => {
+        const context = await draft(request);
+        const { file, suffix } = await resolve(context, request.params['*'], ['content', 'part']);
+        const body = bodyStream(request);
+        if (suffix.kind === 'content')
+          return sendFile(
+            reply,
+            context,
+            await files.putContent(
+              request.identity.user,
+              context,
+              file,
+              body,
+              contentLength(request),
+            ),
+          );
+        if (suffix.kind === 'part') {
+          const md5 = request.headers['content-md5'];
+          return sendFile(
+            reply,
+            context,
+            await files.putPart(
+              request.identity.user,
+              context,
+              file,
+              suffix.part,
+              body,
+              typeof md5 === 'string' ? md5 : undefined,
+            ),
+          );
+        }
+        if (suffix.kind !== 'item') throw new AppError('METHOD_NOT_ALLOWED');
+        const json =
+          request.body instanceof Readable
+            ? await readJsonStream(body, config.bodyLimitBytes)
+            : request.body;
+        return sendFile(
+          reply,
+          context,
+          await files.updateMetadata(request.identity.user, context, file, json),
+        );
+      },
+    );
+
+    api.post(
+      '/api/records/:id/draft/files/*',
+      {
+        schema: {
+          response: { 200: FILE },
+          tags: [...draftTags, 'Cairn extension'],
+          summary:
+            'Commit an uploaded file ({key}/commit). Cairn extension: 409 with Retry-After while another commit of the file runs; a commit cut off by a crash is taken over, and finished, once its lease runs out',
+          params: FileKeyParams,
+        },
+      },
+      async (request, reply) => {
+        const context = await draft(request);
+        const { file, suffix } = await resolve(context, request.params['*'], ['commit']);
+        if (suffix.kind !== 'commit') throw new AppError('METHOD_NOT_ALLOWED');
+        return sendFile(reply, context, await files.commit(request.identity.user, context, file));
+      },
+    );
+
+    api.delete(
+      '/api/records/:id/draft/files/*',
+      {
+        schema: {
+          response: { 204: noContent('Deleted') },
+          tags: draftTags,
+          summary: 'Delete a draft file, aborting an unfinished upload (204)',
+          params: FileKeyParams,
+        },
+      },
+      async (request, reply) => {
+        const context = await draft(request);
+        await files.delete(request.identity.user, context, request.params['*']);
+        return reply.status(204).send();
+      },
+    );
+
+    api.get(
+      '/api/records/:id/draft/files-archive',
+      {
+        schema: {
+          response: { 200: ZIP },
+          tags: draftTags,
+          summary: 'Every draft file as one zip',
+          params: FilesOwnerParams,
+        },
+      },
+      async (request, reply) => archive(reply, await draft(request)),
+    );
+
+    api.post(
+      '/api/records/:id/draft/actions/files-import',
+      {
+        onRequest: acceptFileTypes,
+        schema: {
+          response: { 201: FILES },
+          tags: draftTags,
+          summary: "Import the previous version's files without copying bytes (201)",
+          params: FilesOwnerParams,
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        return reply
+          .status(201)
+          .type(JSON_TYPE)
+          .send(presentFiles(site, await files.importFromPrevious(request.identity.user, id)));
+      },
+    );
+
+    // ---- published record bucket (read-only)
+
+    api.get(
+      '/api/records/:id/files',
+      {
+        onRequest: acceptFileTypes,
+        schema: {
+          response: { 200: FILES },
+          tags: recordTags,
+          summary: 'List record files',
+          params: FilesOwnerParams,
+        },
+      },
+      async (request, reply) =>
+        reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await record(request)))),
+    );
+
+    api.route({
+      method: ['GET', 'HEAD'],
+      url: '/api/records/:id/files/*',
+      schema: {
+        response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
+        tags: recordTags,
+        summary: 'A record file ({key}) or its content ({key}/content; Range and HEAD supported)',
+        params: FileKeyParams,
+      },
+      handler: async (request, reply) => {
+        const context = await record(request);
+        const { file, suffix } = await resolve(context, request.params['*'], ['content']);
+        if (suffix.kind === 'content') return download(request, reply, context, file);
+        if (suffix.kind !== 'item')
+          throw new AppError('NOT_FOUND', `File with key ${file.key} not found.`);
+        return sendFile(reply, context, await files.item(context, file));
+      },
+    });
+
+    api.get(
+      '/api/records/:id/files-archive',
+      {
+        schema: {
+          response: { 200: ZIP },
+          tags: recordTags,
+          summary: 'Every record file as one zip',
+          params: FilesOwnerParams,
+        },
+      },
+      async (request, reply) => archive(reply, await record(request)),
+    );
+  },
+);
 
 /** File metadata updates share the binary-capable route, so their JSON is read here. */
 async function readJsonStream(body: Readable | undefined, limit: number): Promise<unknown> {

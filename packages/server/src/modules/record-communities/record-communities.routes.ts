@@ -13,7 +13,7 @@ import {
   RemoveCommunitiesBody,
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
-import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
+import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../lib/http.js';
 import {
   documentedBody,
   documentedQuery,
@@ -41,131 +41,132 @@ export interface RecordCommunitiesRouteDeps {
 }
 
 /** A published record's communities (InvenioRDM's `/api/records/{id}/communities`). */
-export function registerRecordCommunityRoutes(
-  app: FastifyInstance,
-  deps: RecordCommunitiesRouteDeps,
-): void {
-  const { config, recordCommunities } = deps;
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['Record communities'];
+export const recordCommunityRoutes = routesPlugin<RecordCommunitiesRouteDeps>(
+  (app: FastifyInstance, deps) => {
+    const { config, recordCommunities } = deps;
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['Record communities'];
 
-  const searches = [
-    {
-      path: 'communities',
-      summary: "Search the record's communities (q, sort, page, size)",
-      search: recordCommunities.list.bind(recordCommunities),
-    },
-    {
-      path: 'communities-suggestions',
-      summary:
-        'Communities the record could still join (q, sort, page, size; membership=true: only the caller’s)',
-      search: recordCommunities.suggestions.bind(recordCommunities),
-    },
-  ];
-  for (const { path, summary, search } of searches) {
-    api.get(
-      `/api/records/:id/${path}`,
+    const searches = [
+      {
+        path: 'communities',
+        summary: "Search the record's communities (q, sort, page, size)",
+        search: recordCommunities.list.bind(recordCommunities),
+      },
+      {
+        path: 'communities-suggestions',
+        summary:
+          'Communities the record could still join (q, sort, page, size; membership=true: only the caller’s)',
+        search: recordCommunities.suggestions.bind(recordCommunities),
+      },
+    ];
+    for (const { path, summary, search } of searches) {
+      api.get(
+        `/api/records/:id/${path}`,
+        {
+          onRequest: acceptTypes,
+          schema: {
+            tags,
+            summary,
+            params: RecordIdParams,
+            querystring: documentedQuery(
+              path === 'communities-suggestions'
+                ? CommunitySuggestionsQuery
+                : RecordCommunitiesQuery,
+            ),
+            response: { 200: documentedResponse(CommunityHitsSchema, 'A page of communities') },
+          },
+        },
+        async (request, reply) => {
+          const { id } = request.params;
+          const result = await search(request.identity.user, id, request.query);
+          return sendCommunityHits(config, request, reply, `/api/records/${id}/${path}`, result);
+        },
+      );
+    }
+
+    api.post(
+      '/api/records/:id/communities',
       {
         onRequest: acceptTypes,
         schema: {
+          response: { 200: INCLUDED, 400: ERROR_RESPONSES['4XX'] },
           tags,
-          summary,
+          summary:
+            'Request inclusion in further communities (200 with processed and errors; 400 when none was processed)',
           params: RecordIdParams,
-          querystring: documentedQuery(
-            path === 'communities-suggestions' ? CommunitySuggestionsQuery : RecordCommunitiesQuery,
-          ),
-          response: { 200: documentedResponse(CommunityHitsSchema, 'A page of communities') },
+          body: documentedBody(IncludeCommunitiesBody),
         },
       },
       async (request, reply) => {
         const { id } = request.params;
-        const result = await search(request.identity.user, id, request.query);
-        return sendCommunityHits(config, request, reply, `/api/records/${id}/${path}`, result);
+        const { processed, errors } = await recordCommunities.include(
+          request.identity.user,
+          id,
+          request.body,
+        );
+        return reply
+          .status(processed.length > 0 ? 200 : 400)
+          .type(negotiate(request, TYPES))
+          .send({
+            ...(processed.length > 0
+              ? {
+                  processed: processed.map((p) => ({
+                    community_id: p.community_id,
+                    request_id: p.request_id,
+                    request: presentRequest(p.view, config.siteUrl),
+                  })),
+                }
+              : {}),
+            ...(errors.length > 0 ? { errors } : {}),
+          });
       },
     );
-  }
 
-  api.post(
-    '/api/records/:id/communities',
-    {
-      onRequest: acceptTypes,
-      schema: {
-        response: { 200: INCLUDED, 400: ERROR_RESPONSES['4XX'] },
-        tags,
-        summary:
-          'Request inclusion in further communities (200 with processed and errors; 400 when none was processed)',
-        params: RecordIdParams,
-        body: documentedBody(IncludeCommunitiesBody),
+    api.delete(
+      '/api/records/:id/communities',
+      {
+        onRequest: acceptTypes,
+        schema: {
+          response: { 200: REMOVED, 400: ERROR_RESPONSES['4XX'] },
+          tags,
+          summary:
+            'Remove the record from communities (record owner, or curators of each community); 400 when none was removed',
+          params: RecordIdParams,
+          body: documentedBody(RemoveCommunitiesBody),
+        },
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const { processed, errors } = await recordCommunities.include(
-        request.identity.user,
-        id,
-        request.body,
-      );
-      return reply
-        .status(processed.length > 0 ? 200 : 400)
-        .type(negotiate(request, TYPES))
-        .send({
-          ...(processed.length > 0
-            ? {
-                processed: processed.map((p) => ({
-                  community_id: p.community_id,
-                  request_id: p.request_id,
-                  request: presentRequest(p.view, config.siteUrl),
-                })),
-              }
-            : {}),
-          ...(errors.length > 0 ? { errors } : {}),
-        });
-    },
-  );
+      async (request, reply) => {
+        const { id } = request.params;
+        const { removed, errors } = await recordCommunities.remove(
+          request.identity.user,
+          id,
+          request.body,
+        );
+        return reply
+          .status(removed > 0 ? 200 : 400)
+          .type(negotiate(request, TYPES))
+          .send(errors.length > 0 ? { errors } : {});
+      },
+    );
 
-  api.delete(
-    '/api/records/:id/communities',
-    {
-      onRequest: acceptTypes,
-      schema: {
-        response: { 200: REMOVED, 400: ERROR_RESPONSES['4XX'] },
-        tags,
-        summary:
-          'Remove the record from communities (record owner, or curators of each community); 400 when none was removed',
-        params: RecordIdParams,
-        body: documentedBody(RemoveCommunitiesBody),
+    api.put(
+      '/api/records/:id/communities',
+      {
+        onRequest: acceptTypes,
+        schema: {
+          response: { 200: documentedResponse(ParentCommunitiesSchema, "The record's parent") },
+          tags,
+          summary: "Set or unset the record's default community (200 with the parent)",
+          params: RecordIdParams,
+          body: documentedBody(DefaultCommunityBody),
+        },
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const { removed, errors } = await recordCommunities.remove(
-        request.identity.user,
-        id,
-        request.body,
-      );
-      return reply
-        .status(removed > 0 ? 200 : 400)
-        .type(negotiate(request, TYPES))
-        .send(errors.length > 0 ? { errors } : {});
-    },
-  );
-
-  api.put(
-    '/api/records/:id/communities',
-    {
-      onRequest: acceptTypes,
-      schema: {
-        response: { 200: documentedResponse(ParentCommunitiesSchema, "The record's parent") },
-        tags,
-        summary: "Set or unset the record's default community (200 with the parent)",
-        params: RecordIdParams,
-        body: documentedBody(DefaultCommunityBody),
+      async (request, reply) => {
+        const { id } = request.params;
+        const parent = await recordCommunities.setDefault(request.identity.user, id, request.body);
+        return reply.type(negotiate(request, TYPES)).send(presentParentCommunities(parent));
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const parent = await recordCommunities.setDefault(request.identity.user, id, request.body);
-      return reply.type(negotiate(request, TYPES)).send(presentParentCommunities(parent));
-    },
-  );
-}
+    );
+  },
+);

@@ -21,6 +21,7 @@ import {
   queryOf,
   requestLocale,
   VND_TYPE,
+  routesPlugin,
 } from '../../lib/http.js';
 import {
   documentedBody,
@@ -87,7 +88,7 @@ export interface RecordsRouteDeps {
 }
 
 /** InvenioRDM's records and drafts resource, versions included. */
-export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDeps): void {
+export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance, deps) => {
   const { config, drafts, publishing, pids, access, search, renderer } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -452,4 +453,4 @@ export function registerRecordRoutes(app: FastifyInstance, deps: RecordsRouteDep
       return reply.type(type).send(await renderer.userRecords(result, o, self));
     },
   );
-}
+});

@@ -16,7 +16,14 @@ import {
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
-import { acceptOnly, JSON_TYPE, negotiate, queryOf, VND_TYPE } from '../../lib/http.js';
+import {
+  acceptOnly,
+  JSON_TYPE,
+  negotiate,
+  queryOf,
+  VND_TYPE,
+  routesPlugin,
+} from '../../lib/http.js';
 import {
   documentedBody,
   documentedQuery,
@@ -52,7 +59,7 @@ function wantsExpand(request: FastifyRequest): boolean {
 }
 
 /** invenio-requests' resource: requests, actions, comments and timeline. */
-export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteDeps): void {
+export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstance, deps) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { config, requests, communities, users } = deps;
   const tags = ['Requests'];
@@ -400,4 +407,4 @@ export function registerRequestRoutes(app: FastifyInstance, deps: RequestsRouteD
       });
     },
   );
-}
+});

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RequestJsonSchema, ReviewBody, ReviewDraftParams, SubmitReviewBody } from '@cairn/shared';
 import type { Config } from '../../config.js';
-import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../lib/http.js';
+import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../lib/http.js';
 import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { presentRequest } from '../requests/requests.presenter.js';
 import type { RequestView } from '../requests/requests.service.js';
@@ -18,7 +18,7 @@ export interface ReviewsRouteDeps {
 }
 
 /** A draft's community review (InvenioRDM's `/api/records/{id}/draft/review`). */
-export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDeps): void {
+export const reviewRoutes = routesPlugin<ReviewsRouteDeps>((app: FastifyInstance, deps) => {
   const { config, reviews } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Reviews'];
@@ -117,4 +117,4 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewsRouteDep
       return send(request, reply, 202, view, { next_html: nextHtml });
     },
   );
-}
+});

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LoginBody, SessionSchema, SignupBody, UserJsonSchema } from '@cairn/shared';
-import { bodyFields } from '../../lib/http.js';
+import { bodyFields, routesPlugin } from '../../lib/http.js';
 import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import type { Config } from '../../config.js';
 import { CSRF_COOKIE, ensureCsrfCookie, requireUser, SESSION_COOKIE } from '../../plugins/auth.js';
@@ -20,101 +20,99 @@ function publicUser(user: User) {
 }
 
 /** Sign-up, log-in and log-out for the browser; API clients use personal access tokens instead. */
-export function registerAuthRoutes(
-  app: FastifyInstance,
-  config: Config,
-  users: UsersService,
-): void {
-  const secure = config.siteUrl.startsWith('https://');
+export const authRoutes = routesPlugin<{ config: Config; users: UsersService }>(
+  (app: FastifyInstance, { config, users }) => {
+    const secure = config.siteUrl.startsWith('https://');
 
-  async function startSession(reply: FastifyReply, user: User) {
-    const { token, expiresAt } = await users.createSession(user.id);
-    void reply.setCookie(SESSION_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure,
-      expires: expiresAt,
-    });
-  }
-
-  app.post(
-    '/api/auth/login',
-    {
-      config: { throttle: 'login' },
-      schema: {
-        response: { 200: SESSION },
-        tags,
-        summary: 'Log in with email and password; sets the session cookie',
-        description: THROTTLED,
-        body: documentedBody(LoginBody),
-      },
-    },
-    async (request, reply) => {
-      const body = bodyFields(request.body);
-      const user = await users.authenticate(body.email, body.password);
-      await startSession(reply, user);
-      return reply.send({ user: publicUser(user) });
-    },
-  );
-
-  app.post(
-    '/api/auth/signup',
-    {
-      config: { throttle: 'signup' },
-      schema: {
-        response: { 201: SESSION },
-        tags,
-        summary: 'Create an account and log in',
-        description: THROTTLED,
-        body: documentedBody(SignupBody),
-      },
-    },
-    async (request, reply) => {
-      const body = bodyFields(request.body);
-      const user = await users.createUser({
-        email: body.email,
-        password: body.password,
-        name: body.name,
+    async function startSession(reply: FastifyReply, user: User) {
+      const { token, expiresAt } = await users.createSession(user.id);
+      void reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        expires: expiresAt,
       });
-      await startSession(reply, user);
-      return reply.status(201).send({ user: publicUser(user) });
-    },
-  );
+    }
 
-  app.post(
-    '/api/auth/logout',
-    { schema: { response: { 204: noContent('Logged out') }, tags, summary: 'End the session' } },
-    async (request, reply) => {
+    app.post(
+      '/api/auth/login',
+      {
+        config: { throttle: 'login' },
+        schema: {
+          response: { 200: SESSION },
+          tags,
+          summary: 'Log in with email and password; sets the session cookie',
+          description: THROTTLED,
+          body: documentedBody(LoginBody),
+        },
+      },
+      async (request, reply) => {
+        const body = bodyFields(request.body);
+        const user = await users.authenticate(body.email, body.password);
+        await startSession(reply, user);
+        return reply.send({ user: publicUser(user) });
+      },
+    );
+
+    app.post(
+      '/api/auth/signup',
+      {
+        config: { throttle: 'signup' },
+        schema: {
+          response: { 201: SESSION },
+          tags,
+          summary: 'Create an account and log in',
+          description: THROTTLED,
+          body: documentedBody(SignupBody),
+        },
+      },
+      async (request, reply) => {
+        const body = bodyFields(request.body);
+        const user = await users.createUser({
+          email: body.email,
+          password: body.password,
+          name: body.name,
+        });
+        await startSession(reply, user);
+        return reply.status(201).send({ user: publicUser(user) });
+      },
+    );
+
+    app.post(
+      '/api/auth/logout',
+      { schema: { response: { 204: noContent('Logged out') }, tags, summary: 'End the session' } },
+      async (request, reply) => {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) await users.endSession(token);
+        void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/api/me',
+      {
+        schema: {
+          response: { 200: documentedResponse(UserJsonSchema, 'The signed-in person') },
+          tags,
+          summary: 'The signed-in user (403 when anonymous)',
+        },
+      },
+      async (request, reply) => {
+        ensureCsrfCookie(request, reply, secure);
+        return reply.send(publicUser(requireUser(request)));
+      },
+    );
+
+    // A plain link can log out: GET is safe here because SameSite=Lax cookies still reach it only
+    // from a top-level navigation, and logging someone out is the worst a forged link can do.
+    app.get('/logout', async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await users.endSession(token);
       void reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      return reply.status(204).send();
-    },
-  );
-
-  app.get(
-    '/api/me',
-    {
-      schema: {
-        response: { 200: documentedResponse(UserJsonSchema, 'The signed-in person') },
-        tags,
-        summary: 'The signed-in user (403 when anonymous)',
-      },
-    },
-    async (request, reply) => {
-      ensureCsrfCookie(request, reply, secure);
-      return reply.send(publicUser(requireUser(request)));
-    },
-  );
-
-  // A plain link can log out: GET is safe here because SameSite=Lax cookies still reach it only
-  // from a top-level navigation, and logging someone out is the worst a forged link can do.
-  app.get('/logout', async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) await users.endSession(token);
-    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    void reply.clearCookie(CSRF_COOKIE, { path: '/' });
-    return reply.redirect('/');
-  });
-}
+      void reply.clearCookie(CSRF_COOKIE, { path: '/' });
+      return reply.redirect('/');
+    });
+  },
+);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PreferencesBody, PreferencesSchema } from '@cairn/shared';
-import { bodyFields } from '../../lib/http.js';
+import { bodyFields, routesPlugin } from '../../lib/http.js';
 import { documentedBody, documentedResponse } from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
@@ -14,10 +14,10 @@ const tags = ['Cairn extension'];
  * InvenioRDM keeps preferences in its own account pages with no REST contract to follow, so
  * these are Cairn extensions.
  */
-export function registerPreferenceRoutes(
-  app: FastifyInstance,
-  deps: { users: UsersService; locales: readonly string[] },
-): void {
+export const preferenceRoutes = routesPlugin<{
+  users: UsersService;
+  locales: readonly string[];
+}>((app: FastifyInstance, deps) => {
   app.get(
     '/api/user/preferences',
     {
@@ -51,4 +51,4 @@ export function registerPreferenceRoutes(
       return { locale };
     },
   );
-}
+});

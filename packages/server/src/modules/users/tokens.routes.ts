@@ -5,6 +5,7 @@ import { documentedBody, documentedResponse, noContent } from '../../lib/openapi
 import { invenioTime } from '../records/records.presenter.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
+import { routesPlugin } from '../../lib/http.js';
 
 const tags = ['Cairn extension'];
 
@@ -27,65 +28,67 @@ function presentToken(t: {
  * REST contract to follow), so these are Cairn extensions. The secret is in the 201 answer only;
  * Cairn keeps its hash, so a lost token is revoked and replaced, never shown again.
  */
-export function registerTokenRoutes(app: FastifyInstance, users: UsersService): void {
-  app.get(
-    '/api/user/tokens',
-    {
-      schema: {
-        response: {
-          200: documentedResponse(TokenListSchema, "The caller's tokens, without their secrets"),
+export const tokenRoutes = routesPlugin<{ users: UsersService }>(
+  (app: FastifyInstance, { users }) => {
+    app.get(
+      '/api/user/tokens',
+      {
+        schema: {
+          response: {
+            200: documentedResponse(TokenListSchema, "The caller's tokens, without their secrets"),
+          },
+          tags,
+          summary: "The caller's personal access tokens (never their secrets)",
         },
-        tags,
-        summary: "The caller's personal access tokens (never their secrets)",
       },
-    },
-    async (request) => {
-      const user = requireUser(request);
-      const tokens = await users.listTokens(user.id);
-      return { hits: { hits: tokens.map(presentToken), total: tokens.length } };
-    },
-  );
+      async (request) => {
+        const user = requireUser(request);
+        const tokens = await users.listTokens(user.id);
+        return { hits: { hits: tokens.map(presentToken), total: tokens.length } };
+      },
+    );
 
-  app.post(
-    '/api/user/tokens',
-    {
-      config: { throttle: 'tokens' },
-      schema: {
-        response: {
-          201: documentedResponse(
-            CreatedTokenSchema,
-            'The token, with its secret: shown this once',
-          ),
+    app.post(
+      '/api/user/tokens',
+      {
+        config: { throttle: 'tokens' },
+        schema: {
+          response: {
+            201: documentedResponse(
+              CreatedTokenSchema,
+              'The token, with its secret: shown this once',
+            ),
+          },
+          tags,
+          summary: 'Create a personal access token (201); the secret is shown only in this answer',
+          description:
+            'Throttled per person and per client address (CAIRN_RATE_LIMIT_TOKENS_*): past either limit the answer is 429 with Retry-After.',
+          body: documentedBody(CreateTokenBody),
         },
-        tags,
-        summary: 'Create a personal access token (201); the secret is shown only in this answer',
-        description:
-          'Throttled per person and per client address (CAIRN_RATE_LIMIT_TOKENS_*): past either limit the answer is 429 with Retry-After.',
-        body: documentedBody(CreateTokenBody),
       },
-    },
-    async (request, reply) => {
-      const user = requireUser(request);
-      const created = await users.createNamedToken(user.id, request.body);
-      return reply.status(201).send({ ...presentToken(created), token: created.token });
-    },
-  );
+      async (request, reply) => {
+        const user = requireUser(request);
+        const created = await users.createNamedToken(user.id, request.body);
+        return reply.status(201).send({ ...presentToken(created), token: created.token });
+      },
+    );
 
-  app.withTypeProvider<ZodTypeProvider>().delete(
-    '/api/user/tokens/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Revoke a personal access token (204)',
-        params: TokenParams,
-        response: { 204: noContent('Revoked') },
+    app.withTypeProvider<ZodTypeProvider>().delete(
+      '/api/user/tokens/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Revoke a personal access token (204)',
+          params: TokenParams,
+          response: { 204: noContent('Revoked') },
+        },
       },
-    },
-    async (request, reply) => {
-      const user = requireUser(request);
-      const { id } = request.params;
-      await users.revokeToken(user.id, id);
-      return reply.status(204).send();
-    },
-  );
-}
+      async (request, reply) => {
+        const user = requireUser(request);
+        const { id } = request.params;
+        await users.revokeToken(user.id, id);
+        return reply.status(204).send();
+      },
+    );
+  },
+);

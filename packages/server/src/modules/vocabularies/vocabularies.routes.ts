@@ -11,7 +11,14 @@ import {
 } from '@cairn/shared';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import { acceptOnly, JSON_TYPE, negotiate, requestLocale, VND_TYPE } from '../../lib/http.js';
+import {
+  acceptOnly,
+  JSON_TYPE,
+  negotiate,
+  requestLocale,
+  VND_TYPE,
+  routesPlugin,
+} from '../../lib/http.js';
 import {
   documentedBody,
   documentedQuery,
@@ -47,151 +54,153 @@ export interface VocabulariesRouteDeps {
 }
 
 /** InvenioRDM's generic vocabularies resource, read-only. */
-export function registerVocabularyRoutes(app: FastifyInstance, deps: VocabulariesRouteDeps): void {
-  const { config, vocabularies, items } = deps;
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const base = (vocabulary: string) =>
-    `${config.siteUrl}/api/vocabularies/${encodeURIComponent(vocabulary)}`;
-  const tags = ['Vocabularies'];
+export const vocabularyRoutes = routesPlugin<VocabulariesRouteDeps>(
+  (app: FastifyInstance, deps) => {
+    const { config, vocabularies, items } = deps;
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const base = (vocabulary: string) =>
+      `${config.siteUrl}/api/vocabularies/${encodeURIComponent(vocabulary)}`;
+    const tags = ['Vocabularies'];
 
-  /** The representation the request negotiated, as a function of one entry. */
-  function presenter(request: FastifyRequest) {
-    const type = negotiate(request, VOCABULARY_TYPES);
-    const locale = requestLocale(request, config.locales, config.defaultLocale);
-    const present: (entry: VocabularyEntry) => z.input<typeof VocabularyEntrySchema> =
-      type === VND_TYPE
-        ? (e: VocabularyEntry) => presentLocalizedVocabularyEntry(e, locale, config.defaultLocale)
-        : (e: VocabularyEntry) => presentVocabularyEntry(e, config.siteUrl);
-    return { type, locale, present };
-  }
+    /** The representation the request negotiated, as a function of one entry. */
+    function presenter(request: FastifyRequest) {
+      const type = negotiate(request, VOCABULARY_TYPES);
+      const locale = requestLocale(request, config.locales, config.defaultLocale);
+      const present: (entry: VocabularyEntry) => z.input<typeof VocabularyEntrySchema> =
+        type === VND_TYPE
+          ? (e: VocabularyEntry) => presentLocalizedVocabularyEntry(e, locale, config.defaultLocale)
+          : (e: VocabularyEntry) => presentVocabularyEntry(e, config.siteUrl);
+      return { type, locale, present };
+    }
 
-  api.get(
-    '/api/vocabularies/:type',
-    {
-      onRequest: acceptVocabularyTypes,
-      schema: {
-        response: {
-          200: documentedResponse(
-            z.union([VocabularyEntriesSchema, ItemHitsSchema]),
-            'A page of entries',
-          ),
+    api.get(
+      '/api/vocabularies/:type',
+      {
+        onRequest: acceptVocabularyTypes,
+        schema: {
+          response: {
+            200: documentedResponse(
+              z.union([VocabularyEntriesSchema, ItemHitsSchema]),
+              'A page of entries',
+            ),
+          },
+          tags,
+          summary: 'Search a vocabulary (q or suggest, tags, sort, page, size)',
+          params: VocabularyTypeParams,
+          querystring: documentedQuery(VocabularySearchQuery),
         },
-        tags,
-        summary: 'Search a vocabulary (q or suggest, tags, sort, page, size)',
-        params: VocabularyTypeParams,
-        querystring: documentedQuery(VocabularySearchQuery),
       },
-    },
-    async (request, reply) => {
-      const { type: vocabulary } = request.params;
-      const { type, locale, present } = presenter(request);
-      // Subjects and the other large vocabularies answer here too, from their own index.
-      if (isIndexedType(vocabulary)) {
-        const found = await items.search(vocabulary, request.query);
-        return reply.type(type).send(presentItemHits(found, base(vocabulary), type));
-      }
-      const result = await vocabularies.search(vocabulary, request.query, {
-        locale,
-        fallbackLocale: config.defaultLocale,
-      });
-      const hits = { hits: result.entries.map(present), total: result.total };
-      const links = searchLinks(base(vocabulary), result.params, result.total);
-      // InvenioRDM's localized search has no aggregations.
-      return reply
-        .type(type)
-        .send(
-          type === VND_TYPE
-            ? { hits, sortBy: result.params.sort, links }
-            : { hits, aggregations: {}, sortBy: result.params.sort, links },
-        );
-    },
-  );
-
-  api.get(
-    '/api/vocabularies/:type/:id',
-    {
-      onRequest: acceptVocabularyTypes,
-      schema: {
-        response: { 200: ENTRY },
-        tags,
-        summary: 'Read one vocabulary entry',
-        params: VocabularyItemParams,
-      },
-    },
-    async (request, reply) => {
-      const { type: vocabulary, id } = request.params;
-      const { type, present } = presenter(request);
-      if (isIndexedType(vocabulary)) {
+      async (request, reply) => {
+        const { type: vocabulary } = request.params;
+        const { type, locale, present } = presenter(request);
+        // Subjects and the other large vocabularies answer here too, from their own index.
+        if (isIndexedType(vocabulary)) {
+          const found = await items.search(vocabulary, request.query);
+          return reply.type(type).send(presentItemHits(found, base(vocabulary), type));
+        }
+        const result = await vocabularies.search(vocabulary, request.query, {
+          locale,
+          fallbackLocale: config.defaultLocale,
+        });
+        const hits = { hits: result.entries.map(present), total: result.total };
+        const links = searchLinks(base(vocabulary), result.params, result.total);
+        // InvenioRDM's localized search has no aggregations.
         return reply
           .type(type)
-          .send(presentItem(await items.read(vocabulary, id), base(vocabulary)));
-      }
-      return reply.type(type).send(present(await vocabularies.read(vocabulary, id)));
-    },
-  );
-
-  api.post(
-    '/api/vocabularies/:type',
-    {
-      schema: {
-        response: { 201: ENTRY },
-        tags,
-        summary: 'Create a vocabulary entry (admins; 201)',
-        params: VocabularyTypeParams,
-        body: ENTRY_BODY,
+          .send(
+            type === VND_TYPE
+              ? { hits, sortBy: result.params.sort, links }
+              : { hits, aggregations: {}, sortBy: result.params.sort, links },
+          );
       },
-    },
-    async (request, reply) => {
-      requireAdmin(request);
-      const { type: vocabulary } = request.params;
-      if (isIndexedType(vocabulary)) {
-        const item = await items.create(vocabulary, request.body);
-        return reply.code(201).send(presentItem(item, base(vocabulary)));
-      }
-      const entry = await vocabularies.create(vocabulary, request.body);
-      return reply.code(201).send(presentVocabularyEntry(entry, config.siteUrl));
-    },
-  );
+    );
 
-  api.put(
-    '/api/vocabularies/:type/:id',
-    {
-      schema: {
-        response: { 200: ENTRY },
-        tags,
-        summary: 'Replace a vocabulary entry (admins)',
-        params: VocabularyItemParams,
-        body: ENTRY_BODY,
+    api.get(
+      '/api/vocabularies/:type/:id',
+      {
+        onRequest: acceptVocabularyTypes,
+        schema: {
+          response: { 200: ENTRY },
+          tags,
+          summary: 'Read one vocabulary entry',
+          params: VocabularyItemParams,
+        },
       },
-    },
-    async (request, reply) => {
-      requireAdmin(request);
-      const { type: vocabulary, id } = request.params;
-      if (isIndexedType(vocabulary)) {
-        const item = await items.update(vocabulary, id, request.body);
-        return reply.send(presentItem(item, base(vocabulary)));
-      }
-      const entry = await vocabularies.update(vocabulary, id, request.body);
-      return reply.send(presentVocabularyEntry(entry, config.siteUrl));
-    },
-  );
+      async (request, reply) => {
+        const { type: vocabulary, id } = request.params;
+        const { type, present } = presenter(request);
+        if (isIndexedType(vocabulary)) {
+          return reply
+            .type(type)
+            .send(presentItem(await items.read(vocabulary, id), base(vocabulary)));
+        }
+        return reply.type(type).send(present(await vocabularies.read(vocabulary, id)));
+      },
+    );
 
-  api.delete(
-    '/api/vocabularies/:type/:id',
-    {
-      schema: {
-        response: { 204: noContent('Deleted') },
-        tags,
-        summary: 'Delete a vocabulary entry (admins; 204)',
-        params: VocabularyItemParams,
+    api.post(
+      '/api/vocabularies/:type',
+      {
+        schema: {
+          response: { 201: ENTRY },
+          tags,
+          summary: 'Create a vocabulary entry (admins; 201)',
+          params: VocabularyTypeParams,
+          body: ENTRY_BODY,
+        },
       },
-    },
-    async (request, reply) => {
-      requireAdmin(request);
-      const { type: vocabulary, id } = request.params;
-      if (isIndexedType(vocabulary)) await items.delete(vocabulary, id);
-      else await vocabularies.delete(vocabulary, id);
-      return reply.code(204).send();
-    },
-  );
-}
+      async (request, reply) => {
+        requireAdmin(request);
+        const { type: vocabulary } = request.params;
+        if (isIndexedType(vocabulary)) {
+          const item = await items.create(vocabulary, request.body);
+          return reply.code(201).send(presentItem(item, base(vocabulary)));
+        }
+        const entry = await vocabularies.create(vocabulary, request.body);
+        return reply.code(201).send(presentVocabularyEntry(entry, config.siteUrl));
+      },
+    );
+
+    api.put(
+      '/api/vocabularies/:type/:id',
+      {
+        schema: {
+          response: { 200: ENTRY },
+          tags,
+          summary: 'Replace a vocabulary entry (admins)',
+          params: VocabularyItemParams,
+          body: ENTRY_BODY,
+        },
+      },
+      async (request, reply) => {
+        requireAdmin(request);
+        const { type: vocabulary, id } = request.params;
+        if (isIndexedType(vocabulary)) {
+          const item = await items.update(vocabulary, id, request.body);
+          return reply.send(presentItem(item, base(vocabulary)));
+        }
+        const entry = await vocabularies.update(vocabulary, id, request.body);
+        return reply.send(presentVocabularyEntry(entry, config.siteUrl));
+      },
+    );
+
+    api.delete(
+      '/api/vocabularies/:type/:id',
+      {
+        schema: {
+          response: { 204: noContent('Deleted') },
+          tags,
+          summary: 'Delete a vocabulary entry (admins; 204)',
+          params: VocabularyItemParams,
+        },
+      },
+      async (request, reply) => {
+        requireAdmin(request);
+        const { type: vocabulary, id } = request.params;
+        if (isIndexedType(vocabulary)) await items.delete(vocabulary, id);
+        else await vocabularies.delete(vocabulary, id);
+        return reply.code(204).send();
+      },
+    );
+  },
+);

@@ -9,6 +9,7 @@ import type { RecordAccessService } from '../records-access.service.js';
 import type { RecordResult } from '../records.shared.js';
 import { exportFormatByName, type ExportFormat } from './export-formats.js';
 import type { ExportRecord } from './export-record.js';
+import { routesPlugin } from '../../../lib/http.js';
 
 export interface ExportDeps {
   config: Config;
@@ -59,23 +60,23 @@ export async function sendExport(
  * `/records/{id}/export/{format}`: the landing page's download links (InvenioRDM's
  * record_export view), the same content as `Accept` on the API, as an attachment.
  */
-export function registerRecordExportRoutes(
-  app: FastifyInstance,
-  deps: ExportDeps & { access: RecordAccessService },
-): void {
-  const params = { schema: { params: RecordExportParams } };
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get('/records/:id/export/:format', params, async (request, reply) => {
-      const { id, format: name } = request.params;
-      const format = exportFormatByName(name);
-      if (!format) throw new AppError('NOT_FOUND');
-      const result = await deps.access.readRecord(request.identity.user, id);
-      if ('redirect' in result) return reply.redirect(`/records/${result.redirect}/export/${name}`);
-      reply.header(
-        'content-disposition',
-        `attachment; filename=${result.row.id}.${format.extension}`,
-      );
-      return sendExport(reply, result, format, deps);
-    });
-}
+export const recordExportRoutes = routesPlugin<ExportDeps & { access: RecordAccessService }>(
+  (app: FastifyInstance, deps) => {
+    const params = { schema: { params: RecordExportParams } };
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .get('/records/:id/export/:format', params, async (request, reply) => {
+        const { id, format: name } = request.params;
+        const format = exportFormatByName(name);
+        if (!format) throw new AppError('NOT_FOUND');
+        const result = await deps.access.readRecord(request.identity.user, id);
+        if ('redirect' in result)
+          return reply.redirect(`/records/${result.redirect}/export/${name}`);
+        reply.header(
+          'content-disposition',
+          `attachment; filename=${result.row.id}.${format.extension}`,
+        );
+        return sendExport(reply, result, format, deps);
+      });
+  },
+);

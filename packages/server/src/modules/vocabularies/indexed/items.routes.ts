@@ -8,7 +8,7 @@ import {
 } from '@cairn/shared';
 import type { Config } from '../../../config.js';
 import { permissionDenied } from '../../../errors.js';
-import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE } from '../../../lib/http.js';
+import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../../lib/http.js';
 import {
   documentedBody,
   documentedQuery,
@@ -59,7 +59,7 @@ export function requireAdmin(request: FastifyRequest): void {
  * `/api/names`, `/api/affiliations`, `/api/funders`, `/api/awards`, `/api/subjects`: search and
  * read for everyone, create, replace and delete for admins, as in InvenioRDM.
  */
-export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
+export const itemRoutes = routesPlugin<ItemRouteDeps>((app: FastifyInstance, deps) => {
   const { config, items } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const type of INDEXED_TYPES) {
@@ -139,7 +139,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
       },
     );
   }
-}
+});
 
 /** The search route of one indexed type at `path`, its links under `base`. */
 export function registerItemSearch(
