@@ -83,7 +83,7 @@ describe('HomePage', () => {
     const main = screen.getByRole('main');
     await within(main).findByRole('link', { name: 'Log in' });
     expect(within(main).getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
-    expect(within(main).getByRole('link', { name: 'sign up' }).getAttribute('href')).toBe(
+    expect(within(main).getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe(
       '/signup',
     );
     expect(within(main).queryByLabelText('Password')).toBeNull();

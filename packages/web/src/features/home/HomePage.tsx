@@ -1,5 +1,5 @@
 import { Anchor, Button, Grid, Group, Stack, Text, Title } from '@mantine/core';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useBootstrap } from '../../bootstrap';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -38,15 +38,15 @@ export function HomePage() {
             </Button>
           </Group>
         ) : (
-          <Text>
-            <Trans
-              i18nKey="home.visitor"
-              components={{
-                login: <Anchor component={Link} to="/login" />,
-                signup: <Anchor component={Link} to="/signup" />,
-              }}
-            />
-          </Text>
+          <Group>
+            <Text>{t('home.visitor')}</Text>
+            <Button component={Link} to="/login" variant="default">
+              {t('app.logIn')}
+            </Button>
+            <Button component={Link} to="/signup">
+              {t('app.signUp')}
+            </Button>
+          </Group>
         )}
       </Stack>
       <Grid gap="xl">
