@@ -52,7 +52,8 @@ export function SearchForm({
           id={id}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
-          style={{ flex: 1 }}
+          // On a narrow screen the buttons wrap below rather than squeeze the box.
+          style={{ flex: 1, minWidth: 'min(16rem, 100%)' }}
           size={size}
           error={error}
           errorProps={{ role: 'alert' }}

@@ -70,7 +70,12 @@ export function SearchFacets({ aggregations, selected, onToggle, onClear }: Sear
         </Button>
       )}
       {facets.map(({ facet, buckets }) => (
-        <Fieldset key={facet} legend={headings[facet]} variant="unstyled">
+        <Fieldset
+          key={facet}
+          legend={headings[facet]}
+          variant="unstyled"
+          styles={{ legend: { fontWeight: 600 } }}
+        >
           <BucketList
             facet={facet}
             buckets={buckets}
