@@ -25,6 +25,9 @@ export function AppHeader() {
             {config.siteName}
           </Anchor>
           <Group component="nav" aria-label={t('app.mainNavigation')} gap="md">
+            <Anchor component={Link} to="/search">
+              {t('app.search')}
+            </Anchor>
             <Anchor component={Link} to="/uploads/new">
               {t('app.newUpload')}
             </Anchor>

@@ -1,12 +1,13 @@
 import { matchRoutes, type RouteObject } from 'react-router';
 import { AppLayout } from './AppLayout';
-import { HomePage } from './HomePage';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireUser } from './RequireUser';
 
 // Each page is its own chunk: opening one loads its code and libraries only.
 const pages = {
+  home: lazyPage(() => import('../features/home/HomePage').then((m) => m.HomePage)),
+  search: lazyPage(() => import('../features/search/SearchPage').then((m) => m.SearchPage)),
   login: lazyPage(() => import('../features/account/LoginPage').then((m) => m.LoginPage)),
   signup: lazyPage(() => import('../features/account/SignupPage').then((m) => m.SignupPage)),
   tokens: lazyPage(() => import('../features/account/TokensPage').then((m) => m.TokensPage)),
@@ -38,7 +39,8 @@ export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     children: [
-      { index: true, element: <HomePage /> },
+      { index: true, element: <pages.home.Page />, handle: pages.home },
+      pageRoute('search', pages.search),
       pageRoute('login', pages.login),
       pageRoute('signup', pages.signup),
       pageRoute('records/:id', pages.record),

@@ -42,6 +42,9 @@ const SAME_IN_GERMAN = new Set([
   'requests.event.other',
   'communities.nav',
   'communities.title',
+  'search.facets.community',
+  // A count in parentheses beside a facet's value.
+  'search.bucketCount',
   'records.communities',
   // A type and its subtype, "Bild: Sonstiges": only the words inside are translated.
   'metadata.resourceType.subtype',

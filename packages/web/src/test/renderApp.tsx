@@ -2,7 +2,7 @@ import { render, type RenderResult } from '@testing-library/react';
 import { AppProviders } from '../app/AppProviders';
 import { createQueryClient, seedQueryCache } from '../app/query-client';
 import { AppRoutes } from '../app/AppRoutes';
-import { createTestHistory, GuardedRouter } from '../app/GuardedRouter';
+import { createTestHistory, GuardedRouter, type AppHistory } from '../app/GuardedRouter';
 import { preloadAllPages } from '../app/routes';
 import type { Bootstrap } from '../bootstrap';
 import { AUTOSAVE_DELAY_MS, AutosaveDelayContext } from '../features/deposit/autosave-delay';
@@ -24,12 +24,20 @@ export interface RenderAppOptions {
 // The app fetches the page's code before its first render (main.tsx); tests render at once.
 await preloadAllPages();
 
-/** The whole app at `path`, as the server would serve it with `bootstrap`. */
-export function renderApp({ path, bootstrap, autosave = false }: RenderAppOptions): RenderResult {
+/**
+ * The whole app at `path`, as the server would serve it with `bootstrap`; with its history, for
+ * tests that read the address or go Back.
+ */
+export function renderApp({
+  path,
+  bootstrap,
+  autosave = false,
+}: RenderAppOptions): RenderResult & { history: AppHistory } {
   const pageBootstrap = buildBootstrap(bootstrap);
+  const history = createTestHistory(path);
   const queryClient = createQueryClient();
   seedQueryCache(queryClient, pageBootstrap, new URL(path, window.location.origin));
-  return render(
+  const result = render(
     <AppProviders
       bootstrap={pageBootstrap}
       queryClient={queryClient}
@@ -37,12 +45,13 @@ export function renderApp({ path, bootstrap, autosave = false }: RenderAppOption
       env="test"
     >
       <AutosaveDelayContext.Provider value={autosave ? AUTOSAVE_DELAY_MS : 0}>
-        <GuardedRouter history={createTestHistory(path)}>
+        <GuardedRouter history={history}>
           <AppRoutes />
         </GuardedRouter>
       </AutosaveDelayContext.Provider>
     </AppProviders>,
   );
+  return { ...result, history };
 }
 
 /** The text that assistive technology reads as the element's description (aria-describedby). */

@@ -14,7 +14,8 @@ import { CitationBox } from './CitationBox';
 import { PeopleList } from './CreatorsList';
 import { ExportLinks } from './ExportLinks';
 import { FilesSection } from './FilesSection';
-import { isOwner, landingView, l10n, type LandingRecord } from '../shared/landing';
+import { isOwner, landingView, type LandingRecord } from '../shared/landing';
+import { AccessBadge, resourceTypeLabel } from '../shared/record-badges';
 import { MetadataDetails } from './MetadataDetails';
 import { OwnerActions } from './OwnerActions';
 import { RecordCommunities } from './RecordCommunities';
@@ -52,13 +53,6 @@ export function RecordPage() {
   );
 }
 
-const ACCESS_COLORS: Record<string, string> = {
-  open: 'green',
-  embargoed: 'yellow',
-  restricted: 'red',
-  'metadata-only': 'gray',
-};
-
 function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPreview: boolean }) {
   const { t, i18n } = useTranslation();
   const { vocabularies, user } = useBootstrap();
@@ -68,11 +62,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
   const creators = metadata.creators ?? [];
   // The record's own titles and dates, worded in the page's language: `ui` is worded in the
   // site's default language, whatever language the person reads the page in.
-  const resourceType =
-    l10n(metadata.resource_type?.title, i18n.language) ||
-    json.ui?.resource_type?.title_l10n ||
-    vocabularies.resourcetypes.find((entry) => entry.id === metadata.resource_type?.id)?.title ||
-    metadata.resource_type?.id;
+  const resourceType = resourceTypeLabel(json, i18n.language, vocabularies);
   const publicationDate =
     metadata.publication_date && formatEdtfDate(metadata.publication_date, i18n.language, 'long');
   const accessStatus = access.status ?? 'open';
@@ -109,9 +99,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
                 {resourceType}
               </Badge>
             )}
-            <Badge variant="light" color={ACCESS_COLORS[accessStatus] ?? 'gray'}>
-              {t(`records.access.${accessStatus}`, { defaultValue: accessStatus })}
-            </Badge>
+            <AccessBadge status={accessStatus} />
             <Badge variant="outline" color="gray" style={{ textTransform: 'none' }}>
               {versionLabel(json)}
             </Badge>
