@@ -124,12 +124,15 @@ describe('deposit journey', () => {
 
     await page.getByRole('link', { name: 'Log out' }).click();
 
-    await expectPath(page, '/login');
-    await page.getByRole('link', { name: 'Log in' }).waitFor();
+    // Signed out, the person is back on the home page, which offers to log in again.
+    await expectPath(page, '/');
     expect(await page.getByText(`Signed in as ${account.name}`).count()).toBe(0);
+    await page.getByRole('banner').getByRole('link', { name: 'Log in' }).click();
+    await expectPath(page, '/login?next=%2F');
 
+    // Logging in again comes back to the page the person left from.
     await logIn(page, account.email, account.password);
-    await expectPath(page, '/me/uploads');
+    await expectPath(page, '/');
     await page.getByText(`Signed in as ${account.name}`).waitFor();
   });
 

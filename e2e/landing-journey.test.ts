@@ -365,10 +365,10 @@ describe('landing page journey', () => {
       .waitFor();
     expect(await axeViolations(page), `/records/${id}`).toEqual([]);
 
-    // /logout ends the session and lands, signed out, on the login page.
+    // /logout ends the session and lands, signed out, on the home page.
     await page.getByRole('link', { name: 'Log out' }).click();
-    await expectPath(page, '/login');
-    await page.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
+    await expectPath(page, '/');
+    await page.getByRole('heading', { name: 'Welcome to Cairn', level: 1 }).waitFor();
     await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).waitFor();
     expect(await axeViolations(page), 'after /logout').toEqual([]);
   });

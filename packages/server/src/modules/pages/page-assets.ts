@@ -7,6 +7,8 @@ import { escapeHtml } from './record-head.js';
  * Each is a chunk of its own with the libraries it needs in further chunks.
  */
 export const PAGE_MODULES = {
+  home: 'src/features/home/HomePage.tsx',
+  search: 'src/features/search/SearchPage.tsx',
   login: 'src/features/account/LoginPage.tsx',
   signup: 'src/features/account/SignupPage.tsx',
   tokens: 'src/features/account/TokensPage.tsx',

@@ -239,10 +239,10 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     throw error;
   }
 
-  app.get('/', async (request, reply) =>
-    reply.redirect(request.identity.user ? '/me/uploads' : '/login'),
-  );
+  // A reader's front door: the search box and the latest records, signed in or not.
   for (const [route, title, page] of [
+    ['/', 'Home', 'home'],
+    ['/search', 'Search', 'search'],
     ['/login', 'Log in', 'login'],
     ['/signup', 'Sign up', 'signup'],
   ] as const) {

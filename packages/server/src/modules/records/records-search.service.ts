@@ -121,7 +121,12 @@ export class RecordsSearchService {
     const filters: RecordSearch['filters'] = {};
     for (const facet of RECORD_FACETS) {
       const values = params.filters[facet];
-      if (values !== undefined) filters[facet] = checkedFacetValues(facet, values);
+      // InvenioRDM's clients name a subtype with its type: `publication::publication-article`.
+      if (values !== undefined)
+        filters[facet] = checkedFacetValues(
+          facet,
+          values.map((v) => v.split('::').pop() ?? v),
+        );
     }
     const { rows, total, facets } = await this.searches.searchRecords({
       query: parsedQuery(params.q),

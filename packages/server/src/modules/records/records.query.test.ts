@@ -253,6 +253,8 @@ describe.each(ENGINES)('the records query syntax, relevance and facets (%s)', (e
     expect(await sorted('/api/records?language=fra&language=deu')).toEqual(['article', 'glacier']);
     expect(await sorted('/api/records?language=eng&file_type=nc')).toEqual(['ocean']);
     expect(await sorted('/api/records?resource_type=publication')).toEqual(['article']);
+    // InvenioRDM's spelling of a subtype as a filter.
+    expect(await sorted('/api/records?resource_type=image::image-photo')).toEqual(['photo']);
     expect(await sorted('/api/records?publication_date=2021&subject=Climate%20change')).toEqual([
       'article',
     ]);
