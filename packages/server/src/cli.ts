@@ -273,7 +273,11 @@ async function communitiesCommand(
       const user = await s.users.findByEmail(email);
       if (!user) throw new UsageError(`no account for ${email}`);
       const community = await s.communities.resolve(slug);
-      await s.communities.addMemberAsSystem(community.row.id, user.id, role as CommunityRole);
+      await s.communities.members.addMemberAsSystem(
+        community.row.id,
+        user.id,
+        role as CommunityRole,
+      );
     });
     process.stdout.write(`${email} is now ${role} of ${slug}.\n`);
     return 0;

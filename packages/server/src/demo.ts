@@ -128,7 +128,8 @@ async function loadDemoCommunities(
       access: c.access,
       theme: { enabled: c.theme },
     });
-    if (c.grace) await services.communities.addMemberAsSystem(community.row.id, graceId, c.grace);
+    if (c.grace)
+      await services.communities.members.addMemberAsSystem(community.row.id, graceId, c.grace);
     created.push(`community ${c.slug}`);
   }
   return created;

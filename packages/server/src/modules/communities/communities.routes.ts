@@ -317,7 +317,7 @@ export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyI
       async (request, reply) => {
         const { id } = request.params;
         const user = request.identity.user;
-        const result = await communities.listMembers(user, id, request.query, publicOnly);
+        const result = await communities.members.listMembers(user, id, request.query, publicOnly);
         const manage = result.community.permissions;
         const path = `/api/communities/${result.community.row.id}/members${publicOnly ? '/public' : ''}`;
         return reply.type(negotiate(request, COMMUNITY_TYPES)).send({
@@ -373,7 +373,7 @@ export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyI
     },
     async (request, reply) => {
       const { id } = request.params;
-      await communities.addMembers(request.identity.user, id, request.body);
+      await communities.members.addMembers(request.identity.user, id, request.body);
       return reply.status(204).send();
     },
   );
@@ -392,7 +392,7 @@ export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyI
     },
     async (request, reply) => {
       const { id } = request.params;
-      await communities.updateMembers(request.identity.user, id, request.body);
+      await communities.members.updateMembers(request.identity.user, id, request.body);
       return reply.status(204).send();
     },
   );
@@ -411,7 +411,7 @@ export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyI
     },
     async (request, reply) => {
       const { id } = request.params;
-      await communities.removeMembers(request.identity.user, id, request.body);
+      await communities.members.removeMembers(request.identity.user, id, request.body);
       return reply.status(204).send();
     },
   );

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+
 const MAX_KEY_BYTES = 1024;
 const MAX_SEGMENT_BYTES = 255;
 
@@ -22,4 +24,21 @@ export function keyProblem(key: string): string | undefined {
     return `Each folder or file name must be at most ${MAX_SEGMENT_BYTES} bytes long.`;
   }
   return undefined;
+}
+
+/** Where every byte the files service stores lives in the store (the sweep looks nowhere else). */
+export const UPLOADS_PREFIX = 'uploads/';
+
+/**
+ * Where a file's bytes go in the store: the init's key for a multipart upload, or a key of its
+ * own for each one-request upload attempt and each multipart upload started again.
+ */
+export function uploadKeyOf(fileId: string, attempt: boolean): string {
+  const base = `${UPLOADS_PREFIX}${fileId.slice(0, 2)}/${fileId}`;
+  return attempt ? `${base}-${crypto.randomBytes(8).toString('hex')}` : base;
+}
+
+/** A key in a URL path: each folder part escaped, the slashes kept. */
+export function encodeKey(key: string): string {
+  return key.split('/').map(encodeURIComponent).join('/');
 }

@@ -2,8 +2,8 @@ import type { FileItemSchema, FilesListSchema } from '@cairn/shared';
 import type { z } from 'zod';
 import { invenioTime } from '../records/records.presenter.js';
 import { readJson } from '../../database/schema.js';
-import type { BucketContext, FileView, FilesListView } from './files.service.js';
-import { encodeKey } from './files.service.js';
+import type { BucketContext, FileView, FilesListView } from './files.buckets.js';
+import { encodeKey } from './file-keys.js';
 
 function base(siteUrl: string, context: BucketContext): string {
   return `${siteUrl}/api/records/${context.recordId}${context.isDraft ? '/draft' : ''}`;

@@ -20,7 +20,8 @@ import { parseClientJson } from '../../lib/client-text.js';
 import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { parseRange } from '../../lib/http-range.js';
 import { zipSize, zipStream } from '../../lib/zip-stream.js';
-import type { BucketContext, FileRef, FilesService, FileView } from './files.service.js';
+import type { BucketContext, FileRef, FileView } from './files.buckets.js';
+import type { FilesService } from './files.service.js';
 import { presentFile, presentFiles } from './files.presenter.js';
 import { isSafeInline } from './mimetypes.js';
 

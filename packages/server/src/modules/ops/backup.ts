@@ -8,7 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config.js';
 import { migrations } from '../../database/migrations/index.js';
 import { DeletionHolds } from '../files/storage/deletion-hold.js';
-import { LocalFileStore, localObjectPath } from '../files/storage/local-file-store.js';
+import { LocalFileStore } from '../files/storage/local-file-store.js';
+import { localObjectPath } from '../files/storage/local-layout.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const DATABASE_FILE = 'cairn.sqlite';

@@ -1,4 +1,4 @@
-import { htmlToText } from '../pids/datacite/datacite-serializer.js';
+import { htmlToText } from '../../lib/record-text.js';
 import { EXPORT_FORMATS } from '../records/exports/export-formats.js';
 import {
   doiOf,

@@ -170,19 +170,7 @@ export class RecordPidsService {
       }
     }
     if (!data.pids.doi && this.config.doi.required && !restricted) {
-      const identifier = `${this.config.doi.prefix}/${id}`;
-      data.pids.doi = {
-        identifier,
-        provider: this.managedProvider,
-        client: this.managedProvider,
-      };
-      await trx.insertPid({
-        scheme: 'doi',
-        identifier,
-        recordId: id,
-        provider: this.managedProvider,
-        status: 'new',
-      });
+      await this.mintManagedDoi(trx, id, data);
     }
     const finalDoi = data.pids.doi;
     // An edit may have replaced an external DOI: the old one is released.
@@ -265,18 +253,28 @@ export class RecordPidsService {
         { field: 'pids.doi', messages: ['A PID already exists for type doi'] },
       ]);
     }
+    return this.writePids(loaded, data, (trx) => this.mintManagedDoi(trx, id, data));
+  }
+
+  /**
+   * Gives draft `id` its managed DOI, `{prefix}/{id}`, in `data`, and records it as not yet
+   * registered (status `new`) inside `trx`, where it is not recorded already: what reserving
+   * does, and publishing where DOIs are required and the draft has none.
+   */
+  private async mintManagedDoi(
+    trx: RecordsRepository,
+    id: string,
+    data: RecordData,
+  ): Promise<void> {
     const identifier = `${this.config.doi.prefix}/${id}`;
     data.pids.doi = { identifier, provider: this.managedProvider, client: this.managedProvider };
-    return this.writePids(loaded, data, async (trx) => {
-      const existing = await trx.findPid('doi', identifier);
-      if (!existing)
-        await trx.insertPid({
-          scheme: 'doi',
-          identifier,
-          recordId: id,
-          provider: this.managedProvider,
-          status: 'new',
-        });
+    if (await trx.findPid('doi', identifier)) return;
+    await trx.insertPid({
+      scheme: 'doi',
+      identifier,
+      recordId: id,
+      provider: this.managedProvider,
+      status: 'new',
     });
   }
 
@@ -303,23 +301,25 @@ export class RecordPidsService {
     });
   }
 
+  /** Saves the draft with `data` as `change` (which may still change it) leaves it, in one transaction. */
   private async writePids(
     loaded: LoadedDraft,
     data: RecordData,
-    extra: (trx: RecordsRepository) => Promise<void>,
+    change: (trx: RecordsRepository) => Promise<void>,
   ): Promise<DraftResult> {
     const { row, parent } = loaded;
-    const set = {
-      data: JSON.stringify(data),
-      updatedAt: nowIso(),
-      title: row.title,
-      searchText: row.searchText,
-    };
-    await this.repo.transaction(async (trx) => {
-      await extra(trx);
+    const set = await this.repo.transaction(async (trx) => {
+      await change(trx);
+      const set = {
+        data: JSON.stringify(data),
+        updatedAt: nowIso(),
+        title: row.title,
+        searchText: row.searchText,
+      };
       // Someone saved since the draft was read: the 412 names the revision they left.
       if (!(await trx.updateDraft(row.id, row.revisionId, set)))
         throw await revisionMismatch(trx, row);
+      return set;
     });
     return this.store.draftResult(
       { ...row, ...set, revisionId: row.revisionId + 1 },

@@ -284,7 +284,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     async (request, reply) => {
       const { id } = request.params;
       const user = request.identity.user;
-      const event = await requests.comment(user, id, request.body);
+      const event = await requests.comments.comment(user, id, request.body);
       return reply
         .status(201)
         .header('etag', `"${event.revisionId}"`)
@@ -307,7 +307,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     async (request, reply) => {
       const { id, commentId } = request.params;
       const user = request.identity.user;
-      const event = await requests.readComment(user, id, commentId);
+      const event = await requests.comments.readComment(user, id, commentId);
       return reply
         .header('etag', `"${event.revisionId}"`)
         .type(negotiate(request, REQUEST_TYPES))
@@ -330,7 +330,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     async (request, reply) => {
       const { id, commentId } = request.params;
       const user = request.identity.user;
-      const event = await requests.updateComment(
+      const event = await requests.comments.updateComment(
         user,
         id,
         commentId,
@@ -357,7 +357,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     },
     async (request, reply) => {
       const { id, commentId } = request.params;
-      await requests.deleteComment(
+      await requests.comments.deleteComment(
         request.identity.user,
         id,
         commentId,
@@ -382,7 +382,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     async (request, reply) => {
       const { id } = request.params;
       const user = request.identity.user;
-      const result = await requests.timeline(user, id, request.query);
+      const result = await requests.comments.timeline(user, id, request.query);
       const people = wantsExpand(request)
         ? await userStubs(result.rows.map((e) => e.createdBy))
         : undefined;

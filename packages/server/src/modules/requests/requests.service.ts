@@ -1,15 +1,20 @@
 import { REQUEST_SORTS } from '@cairn/shared';
 import crypto from 'node:crypto';
-import type { ErrorItem } from '@cairn/shared';
-import { AppError, permissionDenied, validationFailed } from '../../errors.js';
+import { AppError, permissionDenied } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
-import { sanitizeRichText } from '../../lib/html.js';
-import { checkRevision } from '../../lib/revision.js';
 import { monotonicNow } from '../../lib/monotonic-time.js';
 import { parseSearchParams, type SearchParams } from '../../lib/search.js';
 import type { User } from '../users/users.service.js';
 import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
 import type { EventRow, RequestRow, RequestsRepository } from './requests.repository.js';
+import {
+  RequestComments,
+  addEvent,
+  readCommentPayload,
+  type CommentPayload,
+} from './requests.comments.js';
+
+export { COMMENT_MAX, readCommentPayload, type CommentPayload } from './requests.comments.js';
 
 export const REQUEST_TYPES = ['community-submission', 'community-inclusion'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
@@ -26,13 +31,7 @@ const TRANSITIONS: Record<RequestAction, { from: string; to: string }> = {
   cancel: { from: 'submitted', to: 'cancelled' },
   expire: { from: 'submitted', to: 'expired' },
 };
-export const COMMENT_MAX = 100_000;
 export { REQUEST_SORTS } from '@cairn/shared';
-
-export interface CommentPayload {
-  content: string;
-  format: 'html';
-}
 
 /** Who acts: a user, or the system (automatic acceptance, expiry). */
 export type Actor = User | 'system';
@@ -64,46 +63,22 @@ export interface RequestView {
   isReceiver: boolean;
 }
 
-/** `{payload: {content, format}}` as the comment schema loads it; `undefined` when optional and absent. */
-export function readCommentPayload(body: unknown, required: boolean): CommentPayload | undefined {
-  const payload = (body as { payload?: unknown } | null | undefined)?.payload;
-  const errors: ErrorItem[] = [];
-  if (payload === undefined || payload === null) {
-    if (!required) return undefined;
-    throw validationFailed([{ field: 'payload', messages: ['Missing data for required field.'] }]);
-  }
-  if (typeof payload !== 'object' || Array.isArray(payload))
-    throw validationFailed([{ field: 'payload', messages: ['Invalid input type.'] }]);
-  const { content, format } = payload as { content?: unknown; format?: unknown };
-  if (content === undefined || content === null)
-    errors.push({ field: 'payload.content', messages: ['Missing data for required field.'] });
-  else if (typeof content !== 'string')
-    errors.push({ field: 'payload.content', messages: ['Not a valid string.'] });
-  else if (content.trim().length === 0)
-    errors.push({ field: 'payload.content', messages: ['Shorter than minimum length 1.'] });
-  else if (content.length > COMMENT_MAX)
-    errors.push({
-      field: 'payload.content',
-      messages: [`Longer than maximum length ${COMMENT_MAX}.`],
-    });
-  if (format !== undefined && format !== 'html')
-    errors.push({ field: 'payload.format', messages: ['Must be one of: html.'] });
-  if (errors.length > 0) throw validationFailed(errors);
-  return { content: sanitizeRichText(content as string), format: 'html' };
-}
-
 /**
  * Requests between a user and a community (invenio-requests): the state machine, who may run
  * which action, comments and the timeline. Request types plug their effects in as handlers.
  */
 export class RequestsService {
   private readonly handlers = new Map<string, RequestTypeHandler>();
+  /** Comments and the timeline. */
+  readonly comments: RequestComments;
 
   constructor(
     private readonly repo: RequestsRepository,
     private readonly communities: CommunitiesService,
     private readonly expiryDays: number,
-  ) {}
+  ) {
+    this.comments = new RequestComments(repo, this);
+  }
 
   registerHandler(type: RequestType, handler: RequestTypeHandler): void {
     this.handlers.set(type, handler);
@@ -322,9 +297,8 @@ export class RequestsService {
       )
         throw new AppError('CONFLICT');
       // Submitting posts the submitter's words as the first comment; other actions log first.
-      if (action !== 'submit')
-        await this.addEvent(trx, row.id, 'L', { event: transition.to }, actorId);
-      if (payload) await this.addEvent(trx, row.id, 'C', payload, actorId);
+      if (action !== 'submit') await addEvent(trx, row.id, 'L', { event: transition.to }, actorId);
+      if (payload) await addEvent(trx, row.id, 'C', payload, actorId);
     });
     const updated = (await this.repo.get(row.id))!;
     return actor === 'system'
@@ -334,29 +308,7 @@ export class RequestsService {
 
   /** A system comment, e.g. the note of an automatic acceptance. */
   async systemComment(requestId: string, content: string): Promise<void> {
-    await this.addEvent(this.repo, requestId, 'C', { content, format: 'html' }, null);
-  }
-
-  private async addEvent(
-    repo: RequestsRepository,
-    requestId: string,
-    type: 'C' | 'L',
-    payload: unknown,
-    createdBy: number | null,
-  ): Promise<EventRow> {
-    const now = monotonicNow();
-    const event: EventRow = {
-      id: crypto.randomUUID(),
-      requestId,
-      type,
-      payload,
-      createdBy,
-      revisionId: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await repo.insertEvent(event);
-    return event;
+    await addEvent(this.repo, requestId, 'C', { content, format: 'html' }, null);
   }
 
   /** Expires submitted requests past their date (the sweep); returns how many. */
@@ -373,90 +325,6 @@ export class RequestsService {
       }
     }
     return n;
-  }
-
-  // Comments and timeline
-
-  /** POST …/comments: readers of the request; while `created`, only its creator. */
-  async comment(user: User | undefined, id: string, body: unknown): Promise<EventRow> {
-    const view = await this.read(user, id);
-    if (view.row.status === 'created' && !view.isCreator) throw permissionDenied();
-    const payload = readCommentPayload(body, true)!;
-    const event = await this.addEvent(this.repo, view.row.id, 'C', payload, user!.id);
-    await this.repo.update(view.row.id, view.row.revisionId, { lastActivityAt: event.createdAt });
-    return event;
-  }
-
-  private async commentFor(user: User | undefined, id: string, commentId: string) {
-    const view = await this.read(user, id);
-    const event = /^[0-9a-f-]{36}$/i.test(commentId)
-      ? await this.repo.getEvent(view.row.id, commentId.toLowerCase())
-      : undefined;
-    if (!event) throw new AppError('PID_DOES_NOT_EXIST');
-    return { view, event };
-  }
-
-  async readComment(user: User | undefined, id: string, commentId: string): Promise<EventRow> {
-    return (await this.commentFor(user, id, commentId)).event;
-  }
-
-  /** Only the author edits a comment; log events are not comments. */
-  private assertAuthor(user: User | undefined, event: EventRow): void {
-    if (event.type !== 'C' || !user || (event.createdBy !== user.id && !user.isAdmin))
-      throw permissionDenied();
-  }
-
-  async updateComment(
-    user: User | undefined,
-    id: string,
-    commentId: string,
-    body: unknown,
-    ifMatch?: string,
-  ): Promise<EventRow> {
-    const { event } = await this.commentFor(user, id, commentId);
-    this.assertAuthor(user, event);
-    checkRevision(ifMatch, event.revisionId);
-    const payload = readCommentPayload(body, true)!;
-    const updatedAt = monotonicNow();
-    if (!(await this.repo.updateEvent(event.id, event.revisionId, { payload, updatedAt })))
-      throw new AppError('CONFLICT');
-    return { ...event, payload, updatedAt, revisionId: event.revisionId + 1 };
-  }
-
-  /** DELETE …/comments/{id}: the comment becomes a `comment_deleted` log event in the timeline. */
-  async deleteComment(
-    user: User | undefined,
-    id: string,
-    commentId: string,
-    ifMatch?: string,
-  ): Promise<void> {
-    const { event } = await this.commentFor(user, id, commentId);
-    this.assertAuthor(user, event);
-    checkRevision(ifMatch, event.revisionId);
-    const payload = { event: 'comment_deleted', content: 'comment was deleted', format: 'html' };
-    if (
-      !(await this.repo.updateEvent(event.id, event.revisionId, {
-        type: 'L',
-        payload,
-        updatedAt: monotonicNow(),
-      }))
-    )
-      throw new AppError('CONFLICT');
-  }
-
-  async timeline(user: User | undefined, id: string, query: Record<string, unknown>) {
-    const view = await this.read(user, id);
-    const params = parseSearchParams(query, {
-      sorts: ['oldest'],
-      defaultSort: () => 'oldest',
-      filters: [],
-    });
-    const { rows, total } = await this.repo.events(
-      view.row.id,
-      (params.page - 1) * params.size,
-      params.size,
-    );
-    return { view, params, rows, total };
   }
 
   // Search

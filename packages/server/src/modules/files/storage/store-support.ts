@@ -115,6 +115,39 @@ export class MeteredBody implements AsyncIterable<Buffer> {
 }
 
 /**
+ * Cuts a stream of chunks into parts of exactly `partSize` bytes (the last one shorter). It reads
+ * one chunk past a full part before handing it out, so it can tell whether that part is the last.
+ */
+export class PartReader {
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #done = false;
+
+  constructor(
+    private readonly chunks: AsyncIterator<Buffer>,
+    private readonly partSize: number,
+  ) {}
+
+  async next(): Promise<{ bytes: Buffer; last: boolean }> {
+    while (!this.#done && this.#pendingBytes <= this.partSize) {
+      const step = await this.chunks.next();
+      if (step.done) this.#done = true;
+      else {
+        this.#pending.push(step.value);
+        this.#pendingBytes += step.value.length;
+      }
+    }
+    const all = Buffer.concat(this.#pending, this.#pendingBytes);
+    const bytes = all.subarray(0, this.partSize);
+    // Copied so the next part does not keep this one's memory alive.
+    const rest = Buffer.from(all.subarray(this.partSize));
+    this.#pending = rest.length > 0 ? [rest] : [];
+    this.#pendingBytes = rest.length;
+    return { bytes, last: this.#done && rest.length === 0 };
+  }
+}
+
+/**
  * Stops taking bytes from a body that will be thrown away. A request body is only paused, not
  * destroyed: destroying it would destroy the connection before the client could be told why, and
  * the error response closes the connection anyway (see the error handler).

@@ -1,4 +1,4 @@
-import type { DataCiteAttributes } from './datacite-serializer.js';
+import type { DataCiteAttributes } from './datacite-types.js';
 
 /** Where and as whom to talk to DataCite's REST API. */
 export interface DataCiteClientOptions {

@@ -1,4 +1,3 @@
-import { iso6393To1 } from 'iso-639-3/iso6393-to-1.js';
 import {
   descriptionTypeFixtures,
   relationTypeFixtures,
@@ -7,156 +6,19 @@ import {
   dateTypeFixtures,
 } from '../../vocabularies/fixtures/datacite-types.js';
 import { resourceTypeFixtures } from '../../vocabularies/fixtures/resource-types.js';
+import { htmlToText, languageTag, localized } from '../../../lib/record-text.js';
+import type {
+  DataCiteAffiliation,
+  DataCiteAttributes,
+  DataCiteCreator,
+  DataCiteNameIdentifier,
+  RecordCreator,
+  RecordForDataCite,
+  SchemedIdentifier,
+  VocabularyRef,
+} from './datacite-types.js';
 
-/** A vocabulary reference as records carry it: `{id}` on input, expanded with title/props on output. */
-export interface VocabularyRef {
-  id?: string;
-  title?: Record<string, string>;
-  props?: Record<string, string>;
-}
-
-/** `{scheme, identifier}`, as in creators' identifiers and `metadata.identifiers`. */
-export interface SchemedIdentifier {
-  scheme?: string;
-  identifier: string;
-}
-
-/** One creator or contributor of a record. */
-export interface RecordCreator {
-  person_or_org: {
-    type?: string;
-    name?: string;
-    given_name?: string;
-    family_name?: string;
-    identifiers?: SchemedIdentifier[];
-  };
-  affiliations?: Array<{ id?: string; name?: string }>;
-  role?: VocabularyRef;
-}
-
-/** A persistent identifier in `pids` (`{doi: {identifier, provider, client}}`). */
-export interface RecordPid {
-  identifier: string;
-  provider?: string;
-  client?: string;
-}
-
-/** A published record as the records API returns it; only the fields DataCite uses are typed. */
-export interface RecordForDataCite {
-  id: string;
-  metadata: {
-    title: string;
-    creators: RecordCreator[];
-    publication_date: string;
-    resource_type: VocabularyRef;
-    publisher?: string;
-    description?: string;
-    additional_titles?: Array<{ title: string; type?: VocabularyRef; lang?: VocabularyRef }>;
-    additional_descriptions?: Array<{
-      description: string;
-      type?: VocabularyRef;
-      lang?: VocabularyRef;
-    }>;
-    subjects?: Array<{ id?: string; subject?: string; scheme?: string }>;
-    contributors?: RecordCreator[];
-    dates?: Array<{ date: string; type?: VocabularyRef; description?: string }>;
-    languages?: VocabularyRef[];
-    identifiers?: SchemedIdentifier[];
-    related_identifiers?: Array<{
-      identifier: string;
-      scheme?: string;
-      relation_type?: VocabularyRef;
-      resource_type?: VocabularyRef;
-    }>;
-    rights?: Array<{
-      id?: string;
-      title?: Record<string, string>;
-      description?: Record<string, string>;
-      link?: string;
-      props?: Record<string, string>;
-    }>;
-    funding?: Array<{
-      funder?: { id?: string; name?: string };
-      award?: {
-        id?: string;
-        number?: string;
-        title?: Record<string, string>;
-        identifiers?: SchemedIdentifier[];
-      };
-    }>;
-    version?: string;
-  };
-  pids?: Record<string, RecordPid>;
-  parent?: { id?: string; pids?: Record<string, RecordPid> };
-}
-
-/** A creator's or contributor's identifier (ORCID, ROR, ISNI, GND…). */
-export interface DataCiteNameIdentifier {
-  nameIdentifier: string;
-  nameIdentifierScheme: string;
-  schemeUri?: string;
-}
-
-/** An affiliation; the identifier is set for ROR-backed affiliations only. */
-export interface DataCiteAffiliation {
-  name: string;
-  affiliationIdentifier?: string;
-  affiliationIdentifierScheme?: string;
-  schemeUri?: string;
-}
-
-/** A DataCite creator. */
-export interface DataCiteCreator {
-  name: string;
-  nameType?: 'Personal' | 'Organizational';
-  givenName?: string;
-  familyName?: string;
-  nameIdentifiers?: DataCiteNameIdentifier[];
-  affiliation?: DataCiteAffiliation[];
-}
-
-/** A DataCite contributor: a creator with a contributorType. */
-export interface DataCiteContributor extends DataCiteCreator {
-  contributorType: string;
-}
-
-/** The metadata attributes of a DataCite DOI, without `doi`, `url` and `event` (the client adds those). */
-export interface DataCiteAttributes {
-  titles: Array<{ title: string; titleType?: string; lang?: string }>;
-  creators: DataCiteCreator[];
-  publisher: string;
-  publicationYear: string;
-  types: { resourceTypeGeneral: string; resourceType?: string };
-  descriptions?: Array<{ description: string; descriptionType: string; lang?: string }>;
-  subjects?: Array<{ subject: string; subjectScheme?: string; valueUri?: string }>;
-  contributors?: DataCiteContributor[];
-  dates?: Array<{ date: string; dateType: string; dateInformation?: string }>;
-  language?: string;
-  alternateIdentifiers?: Array<{ alternateIdentifier: string; alternateIdentifierType: string }>;
-  relatedIdentifiers?: Array<{
-    relatedIdentifier: string;
-    relatedIdentifierType: string;
-    relationType: string;
-    resourceTypeGeneral?: string;
-  }>;
-  rightsList?: Array<{
-    rights: string;
-    rightsUri?: string;
-    rightsIdentifier?: string;
-    rightsIdentifierScheme?: string;
-    schemeUri?: string;
-  }>;
-  fundingReferences?: Array<{
-    funderName: string;
-    funderIdentifier?: string;
-    funderIdentifierType?: string;
-    awardNumber?: string;
-    awardUri?: string;
-    awardTitle?: string;
-  }>;
-  version?: string;
-  schemaVersion: 'http://datacite.org/schema/kernel-4';
-}
+export type * from './datacite-types.js';
 
 /** What the serializer needs from configuration. */
 export interface DataCiteSerializerOptions {
@@ -251,52 +113,6 @@ export function resourceTypeOf(ref: VocabularyRef | undefined): {
   const general = ref?.props?.datacite_general || known?.general || parent?.general || 'Other';
   const specific = ref?.props?.datacite_type ?? known?.type ?? '';
   return { resourceTypeGeneral: general, ...(specific ? { resourceType: specific } : {}) };
-}
-
-/** DataCite wants BCP 47 language tags: ISO 639-1 where one exists, else the ISO 639-3 code. */
-export function languageTag(ref: VocabularyRef | undefined): string | undefined {
-  if (!ref?.id) return undefined;
-  return ref.props?.alpha_2 || iso6393To1[ref.id] || ref.id;
-}
-
-export function localized(text: Record<string, string> | undefined): string | undefined {
-  if (!text) return undefined;
-  return text.en ?? Object.values(text).find((v) => v.trim() !== '');
-}
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
-
-/**
- * Plain text from the sanitised HTML descriptions records carry. DataCite shows descriptions as
- * text, so tags would appear literally; block ends become line breaks to keep paragraphs apart.
- */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h[1-6]|blockquote|pre|tr)\s*>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity: string, body: string) => {
-      if (body[0] === '#') {
-        const code =
-          body[1] === 'x' || body[1] === 'X'
-            ? parseInt(body.slice(2), 16)
-            : parseInt(body.slice(1), 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-      }
-      return ENTITIES[body.toLowerCase()] ?? entity;
-    })
-    .replace(/[ \t\f\v\u00a0]+/g, ' ')
-    .replace(/ ?\n ?/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }
 
 function nameIdentifier(id: SchemedIdentifier): DataCiteNameIdentifier | undefined {

@@ -1,4 +1,4 @@
-import { htmlToText, languageTag } from '../../pids/datacite/datacite-serializer.js';
+import { htmlToText, languageTag } from '../../../lib/record-text.js';
 import {
   dateParts,
   doiOf,

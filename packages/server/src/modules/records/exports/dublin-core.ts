@@ -1,4 +1,4 @@
-import { htmlToText, localized } from '../../pids/datacite/datacite-serializer.js';
+import { htmlToText, localized } from '../../../lib/record-text.js';
 import {
   doiOf,
   landingUrl,

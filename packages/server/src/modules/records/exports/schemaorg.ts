@@ -1,4 +1,4 @@
-import { htmlToText, languageTag, localized } from '../../pids/datacite/datacite-serializer.js';
+import { htmlToText, languageTag, localized } from '../../../lib/record-text.js';
 import {
   doiOf,
   identifierUrl,

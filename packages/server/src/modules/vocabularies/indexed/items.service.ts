@@ -9,14 +9,13 @@ import { identifierQuery, normaliseSearchText, searchTokens } from '../search-te
 import { MAX_LABEL_TERM, prepareItem, resolveReferences, validateItem } from './prepare.js';
 import { INDEXED_KINDS, type IndexedItem, type IndexedKind, type IndexedType } from './kinds.js';
 import type {
-  BulkImport,
   ItemFilters,
-  PreparedItem,
   StoredItem,
   TermMatch,
   TermRange,
   VocabularyItemsRepository,
 } from './items.repository.js';
+import type { BulkImport, PreparedItem } from './items.writes.js';
 
 type Trx = Kysely<Database>;
 export type { StoredItem };
@@ -125,7 +124,7 @@ export class VocabularyItemsService {
   }
 
   async delete(type: IndexedType, id: string): Promise<void> {
-    if (!(await this.repo.delete(type, id))) throw pidDoesNotExist();
+    if (!(await this.repo.writes.delete(type, id))) throw pidDoesNotExist();
     this.facetsCache.delete(type);
   }
 
@@ -134,7 +133,9 @@ export class VocabularyItemsService {
     const kind = this.kind(type);
     const prepared = items.map((item) => prepareItem(kind, item));
     this.facetsCache.delete(type);
-    return this.repo.transaction((t) => this.repo.upsert(t, type, prepared, nowIso()));
+    return this.repo.writes.transaction((t) =>
+      this.repo.writes.upsert(t, type, prepared, nowIso()),
+    );
   }
 
   /** Stores an import's prepared items in its transaction. */
@@ -145,7 +146,7 @@ export class VocabularyItemsService {
     bulk: BulkImport,
   ) {
     this.facetsCache.delete(type);
-    return this.repo.upsert(trx, type, items, nowIso(), bulk);
+    return this.repo.writes.upsert(trx, type, items, nowIso(), bulk);
   }
 
   private async resolvedOne(type: IndexedType, item: IndexedItem): Promise<IndexedItem> {
@@ -179,7 +180,7 @@ export class VocabularyItemsService {
     type: IndexedType,
     work: (trx: Trx, bulk: BulkImport) => Promise<T>,
   ): Promise<T> {
-    return this.repo.bulkTransaction(type, work);
+    return this.repo.writes.bulkTransaction(type, work);
   }
 
   private facets(type: IndexedType): Promise<string[]> {

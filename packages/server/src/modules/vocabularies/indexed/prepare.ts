@@ -1,7 +1,7 @@
 import type { ErrorItem } from '@cairn/shared';
 import { AppError } from '../../../errors.js';
 import { zodErrorItems } from '../../../lib/zod-errors.js';
-import type { PreparedItem } from './items.repository.js';
+import type { PreparedItem } from './items.writes.js';
 import { INDEXED_KINDS, type IndexedItem, type IndexedKind, type IndexedType } from './kinds.js';
 
 /**

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { moduleWorker } from '../../../../lib/module-worker.js';
 import { crashPoint } from '../../../../lib/crash-points.js';
 import type { IndexedType } from '../kinds.js';
-import type { UpsertCounts } from '../items.repository.js';
+import type { UpsertCounts } from '../items.writes.js';
 import type { VocabularyItemsService } from '../items.service.js';
 import { MAX_PROBLEMS, unpackItems, type ImportProblem, type PipelineOptions } from './pipeline.js';
 import type { ImportFormat } from './sources.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../../../../errors.js';
-import type { PreparedItem } from '../items.repository.js';
+import type { PreparedItem } from '../items.writes.js';
 import { INDEXED_KINDS, type IndexedItem, type IndexedType } from '../kinds.js';
 import { prepareItem, resolveReferences, validateItem, type ReferenceNames } from '../prepare.js';
 import { SourceSyntaxError } from './readers.js';
