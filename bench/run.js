@@ -5,7 +5,8 @@
 //   node bench/run.js [name…] [--cpu-prof DIR]
 //
 // Benchmarks: api, communities, form (the deposit form with 10,000 creators), pages, soak (mixed
-// traffic on PostgreSQL), suggest, upload; each is described in bench/README.md.
+// traffic on PostgreSQL), search (the records search over a million records), suggest, upload;
+// each is described in bench/README.md.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

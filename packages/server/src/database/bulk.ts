@@ -5,6 +5,11 @@ import type { Engine } from './database.js';
 export interface BulkColumn {
   name: string;
   pg: 'text' | 'integer' | 'jsonb';
+  /**
+   * PostgreSQL only: what is inserted, an SQL expression of the unnested value (given as SQL,
+   * already cast to `pg`), for a column PostgreSQL computes from what is sent (a tsvector).
+   */
+  pgSelect?: (value: string) => string;
 }
 
 // SQLite binds at most 32,766 values in one statement.
@@ -32,7 +37,10 @@ export async function bulkInsert<R = Record<string, unknown>>(
   const names = columns.map((c) => c.name).join(', ');
   const tail = returning.length > 0 ? ` returning ${returning.join(', ')}` : '';
   if (engine === 'postgres') {
-    const selects = columns.map((c, i) => (c.pg === 'jsonb' ? `c${i}::jsonb` : `c${i}`));
+    const selects = columns.map((c, i) => {
+      const value = c.pg === 'jsonb' ? `c${i}::jsonb` : `c${i}`;
+      return c.pgSelect ? c.pgSelect(value) : value;
+    });
     const arrays = columns.map((c, i) => `$${i + 1}::${c.pg === 'integer' ? 'integer' : 'text'}[]`);
     const aliases = columns.map((_, i) => `c${i}`).join(', ');
     const text = `insert into ${table} (${names}) select ${selects.join(', ')} from unnest(${arrays.join(', ')}) as u(${aliases})${tail}`;

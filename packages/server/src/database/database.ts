@@ -66,7 +66,8 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
  * each query returned: the tests hold the statements a request costs to a count with it.
  */
 export interface DatabaseObserver {
-  statement(sql: string): void;
+  /** `parameters`: the values bound to the statement's placeholders, in order. */
+  statement(sql: string, parameters: readonly unknown[]): void;
   rows(count: number): void;
 }
 
@@ -82,7 +83,7 @@ function observing(observer: DatabaseObserver | undefined): Partial<KyselyConfig
   };
   return {
     // Failed statements too: they made their round trip all the same.
-    log: (event) => observer.statement(event.query.sql),
+    log: (event) => observer.statement(event.query.sql, event.query.parameters),
     plugins: [counter],
   };
 }

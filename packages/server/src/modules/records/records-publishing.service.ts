@@ -1,6 +1,5 @@
 import {
   collectVocabularyRefs,
-  computeAccessStatus,
   validateForPublish,
   type FieldError,
   type RecordData,
@@ -18,9 +17,8 @@ import type { DraftRow, ParentData, RecordRow, RecordsRepository } from './recor
 import type { RecordPidsService } from './records-pids.service.js';
 import {
   mergeErrors,
+  publishedColumns,
   reviewOf,
-  searchText,
-  titleOf,
   validationOptions,
   type LoadedDraft,
   type RecordResult,
@@ -137,8 +135,6 @@ export class RecordPublishingService {
       await this.pids.publishPids(trx, id, data, await trx.pidsOfRecord(id));
       const finalDoi = data.pids.doi;
 
-      const m = data.metadata as { publication_date?: string; resource_type?: { id: string } };
-      const embargo = data.access.embargo;
       const record: RecordRow = {
         id,
         parentId: row.parentId,
@@ -147,14 +143,8 @@ export class RecordPublishingService {
         revisionId: existing ? existing.revisionId + 1 : row.revisionId + 1,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
-        title: titleOf(data),
-        searchText: searchText(data, id),
+        ...publishedColumns(data, id),
         isLatest: existing?.isLatest ?? 0,
-        publicationDate: m.publication_date ?? '',
-        resourceType: m.resource_type?.id ?? '',
-        accessRecord: data.access.record,
-        embargoUntil: embargo?.active && embargo.until ? embargo.until : null,
-        accessStatus: computeAccessStatus(data.access, data.files.enabled),
         publishedAt: existing?.publishedAt ?? now,
         deletedAt: null,
         filesSummary: null,

@@ -1,4 +1,4 @@
-import type { FieldError, RecordData } from '@cairn/shared';
+import { computeAccessStatus, type FieldError, type RecordData } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
@@ -100,6 +100,36 @@ export function searchText(data: RecordData, id: string): string {
   push(m.publisher);
   push(m.version);
   return parts.join(' ').slice(0, 200_000);
+}
+
+/**
+ * The columns of a published record's row that are copied out of its data, for searching,
+ * sorting and the sweeps: what a publish writes, and what a bulk load of records writes alike.
+ */
+export function publishedColumns(
+  data: RecordData,
+  id: string,
+): Pick<
+  RecordRow,
+  | 'title'
+  | 'searchText'
+  | 'publicationDate'
+  | 'resourceType'
+  | 'accessRecord'
+  | 'embargoUntil'
+  | 'accessStatus'
+> {
+  const m = data.metadata as { publication_date?: string; resource_type?: { id: string } };
+  const embargo = data.access.embargo;
+  return {
+    title: titleOf(data),
+    searchText: searchText(data, id),
+    publicationDate: m.publication_date ?? '',
+    resourceType: m.resource_type?.id ?? '',
+    accessRecord: data.access.record,
+    embargoUntil: embargo?.active && embargo.until ? embargo.until : null,
+    accessStatus: computeAccessStatus(data.access, data.files.enabled),
+  };
 }
 
 /** Errors of one field merged into one entry, each message once. */

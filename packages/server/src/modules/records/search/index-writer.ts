@@ -8,15 +8,40 @@ import type { SearchDocument } from './document.js';
  * records published before the search had fields.
  */
 
+/** The texts of a document in the order of their weights, A to D. */
+const WEIGHTS = [
+  ['title', 'A'],
+  ['description', 'B'],
+  ['creators', 'C'],
+  ['rest', 'D'],
+] as const;
+
 /**
  * PostgreSQL's weighted vector of a document: A title, B description, C people, D the rest. The
  * repository writes it in the statement that writes the record, so a publish writes the row once.
  */
 export function searchVectorOf(doc: SearchDocument): RawBuilder<unknown> {
-  return sql`setweight(to_tsvector('english', ${doc.title}), 'A') ||
-    setweight(to_tsvector('english', ${doc.description}), 'B') ||
-    setweight(to_tsvector('english', ${doc.creators}), 'C') ||
-    setweight(to_tsvector('english', ${doc.rest}), 'D')`;
+  return sql.join(
+    WEIGHTS.map(
+      ([text, weight]) => sql`setweight(to_tsvector('english', ${doc[text]}), ${sql.lit(weight)})`,
+    ),
+    sql` || `,
+  );
+}
+
+/**
+ * The same vector for a bulk load, which sends each document's texts as one JSON array
+ * (`searchVectorTexts`): `json` is the SQL of that array as jsonb.
+ */
+export function searchVectorOfTexts(json: string): string {
+  return WEIGHTS.map(
+    ([, weight], i) => `setweight(to_tsvector('english', ${json}->>${i}), '${weight}')`,
+  ).join(' || ');
+}
+
+/** A document's texts as `searchVectorOfTexts` reads them. */
+export function searchVectorTexts(doc: SearchDocument): string {
+  return JSON.stringify(WEIGHTS.map(([text]) => doc[text]));
 }
 
 /**
