@@ -79,7 +79,16 @@ export class RecordsSearchRepository {
   ): Promise<{ rows: RecordRow[]; total: number; facets: FacetCounts }> {
     const compiled = s.query === null ? undefined : this.compiler.compile(s.query);
     let base = this.x.selectFrom('records').where('records.deletedAt', 'is', null);
-    if (!s.allVersions) base = base.where('records.isLatest', '=', 1);
+    if (!s.allVersions) {
+      // With words to find, SQLite must start from the full-text matches: offered the
+      // latest-versions index it walks every latest record instead. A unary + on the column keeps
+      // that index out of its choice; without words the index is the right start.
+      base = base.where(
+        this.engine === 'sqlite' && compiled?.rank !== undefined
+          ? sql<boolean>`+records.is_latest = 1`
+          : sql<boolean>`records.is_latest = 1`,
+      );
+    }
     if (s.communityId !== undefined)
       base = base.where('records.parentId', 'in', this.parentsIn(s.communityId));
     if (s.viewerId !== undefined) {
