@@ -47,7 +47,7 @@ function kindOf(text) {
   if (s.includes('group by "records"."access_status"')) return 'facet: access status';
   if (s.includes('group by substr(')) return 'facet: year';
   if (s.includes('inner join "record_communities"')) return 'facet: community';
-  if (s.startsWith('select "records".*') && s.includes(' limit ')) return 'hits';
+  if (s.startsWith('select "records".') && s.includes(' limit ')) return 'hits';
   if (s.startsWith('select count(*)') && s.includes('from "records"')) return 'total';
   return 'other';
 }

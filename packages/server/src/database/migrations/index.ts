@@ -12,6 +12,7 @@ import { wellFormedFileKeys } from './0012_well_formed_file_keys.js';
 import { oneUnpublishedDraftMigration } from './0013_one_unpublished_draft.js';
 import { recordsSearchVector } from './0014_records_search_vector.js';
 import { recordsSearchFields } from './0017_records_search_fields.js';
+import { recordsSearchNarrowing } from './0018_records_search_narrowing.js';
 import { recordsLatestOfParent } from './0015_records_latest_of_parent_versions.js';
 import { userLocaleMigration } from './0016_user_locale_names.js';
 
@@ -250,4 +251,5 @@ export const migrations: Record<string, Migration> = {
   '0015_records_latest_of_parent_versions': recordsLatestOfParent,
   '0016_user_locale_names': userLocaleMigration,
   '0017_records_search_fields': recordsSearchFields,
+  '0018_records_search_narrowing': recordsSearchNarrowing,
 };

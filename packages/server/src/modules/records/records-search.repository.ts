@@ -3,7 +3,7 @@ import type { ExpressionBuilder, SelectQueryBuilder, Transaction } from 'kysely'
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import type { Database } from '../../database/schema.js';
-import type { RecordRow } from './records.repository.js';
+import { RECORD_COLUMNS, type RecordRow } from './records.repository.js';
 import { RecordQueryCompiler } from './search/compile.js';
 
 const counted = (r: { key: string; n: number | string | bigint }) => ({
@@ -80,11 +80,12 @@ export class RecordsSearchRepository {
     const compiled = s.query === null ? undefined : this.compiler.compile(s.query);
     let base = this.x.selectFrom('records').where('records.deletedAt', 'is', null);
     if (!s.allVersions) {
-      // With words to find, SQLite must start from the full-text matches: offered the
-      // latest-versions index it walks every latest record instead. A unary + on the column keeps
-      // that index out of its choice; without words the index is the right start.
+      // With a query, SQLite must start from what it selects (the full-text matches, a date
+      // range's index): without statistics it takes an equality on the latest-versions index for
+      // the more selective and walks every latest record instead. A unary + on the column keeps
+      // that index out of its choice; without a query the index is the right start.
       base = base.where(
-        this.engine === 'sqlite' && compiled?.rank !== undefined
+        this.engine === 'sqlite' && compiled !== undefined
           ? sql<boolean>`+records.is_latest = 1`
           : sql<boolean>`records.is_latest = 1`,
       );
@@ -108,19 +109,24 @@ export class RecordsSearchRepository {
       if (values.length > 0) hits = hits.where(this.facetFilter(facet, values));
     }
 
-    let ordered = hits.selectAll('records');
+    // The page is chosen by id alone and its rows read afterwards by key: sorting whole rows
+    // (their JSON included) for every hit cost more than finding them (0.47 s instead of 0.03 s
+    // for the 8,000 records of a six-year range, of 100,000, on SQLite).
+    let ordered = hits.select('records.id');
     if (s.sort === 'bestmatch' && compiled?.phrase !== undefined)
       ordered = ordered.orderBy(this.compiler.matches(compiled.phrase), 'desc');
     if (s.sort === 'bestmatch' && compiled?.rank !== undefined) {
       if (this.engine === 'sqlite') {
-        // Scored once for every match in one pass over the index, then joined by rowid: a score
-        // looked up row by row reads the word's whole entry in the index for each row.
+        // Scored once for every match in one pass over the index, kept (materialized), then
+        // joined by rowid. As a plain subquery SQLite flattens it into the join and asks the index
+        // for the word again at every record, reading the word's whole entry each time: quadratic
+        // in the hits (100 s instead of 0.4 s for a word in half of 100,000 records).
         ordered = ordered
           .leftJoin(
             sql<{
               rid: number;
               score: number;
-            }>`(select rowid as rid, bm25(records_search, 10.0, 2.0, 4.0, 1.0) as score from records_search where records_search match ${compiled.rank})`.as(
+            }>`(with scored as materialized (select rowid as rid, bm25(records_search, 10.0, 2.0, 4.0, 1.0) as score from records_search where records_search match ${compiled.rank}) select rid, score from scored)`.as(
               'ranked',
             ),
             (join) => join.on(sql<boolean>`ranked.rid = records.rowid`),
@@ -147,7 +153,7 @@ export class RecordsSearchRepository {
         ordered = ordered.orderBy('records.publishedAt', 'desc');
     }
     const baseIds = base.select('records.id');
-    const [rows, count, terms, access, years, communities] = await Promise.all([
+    const [page, count, terms, access, years, communities] = await Promise.all([
       ordered.orderBy('records.id').offset(s.offset).limit(s.limit).execute(),
       hits.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       this.x
@@ -189,6 +195,20 @@ export class RecordsSearchRepository {
       publication_date: years.filter((y) => /^\d{4}$/.test(y.key)).map(counted),
     };
     for (const t of terms) facets[t.facet as keyof FacetCounts]?.push(counted(t));
+    const ids = page.map((r) => r.id);
+    const byId = new Map(
+      ids.length === 0
+        ? []
+        : (
+            await this.x
+              .selectFrom('records')
+              .select(RECORD_COLUMNS)
+              .where('id', 'in', ids)
+              .execute()
+          ).map((r) => [r.id, r]),
+    );
+    // A record deleted between the two reads is left out of the page rather than failing it.
+    const rows = ids.map((id) => byId.get(id)).filter((r): r is RecordRow => r !== undefined);
     return { rows, total: Number(count.n), facets };
   }
 

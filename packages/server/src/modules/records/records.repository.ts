@@ -20,6 +20,38 @@ export type ParentRow = Selectable<ParentsTable>;
 export type PidRow = Selectable<PidsTable>;
 type Executor = Db | Transaction<Database>;
 
+/**
+ * Every typed column of `records`, named instead of `records.*`: on PostgreSQL the row also holds
+ * its weighted search vectors, which no read needs and which would otherwise be read out of TOAST
+ * and sent with every record a search lists.
+ */
+export const RECORD_COLUMNS = [
+  'id',
+  'parentId',
+  'versionIndex',
+  'data',
+  'revisionId',
+  'createdAt',
+  'updatedAt',
+  'title',
+  'searchText',
+  'filesSummary',
+  'isLatest',
+  'publicationDate',
+  'resourceType',
+  'accessRecord',
+  'embargoUntil',
+  'accessStatus',
+  'publishedAt',
+  'deletedAt',
+] as const satisfies ReadonlyArray<keyof RecordsTable>;
+// A column added to the table and forgotten here fails to compile.
+const everyRecordColumn: Record<
+  Exclude<keyof RecordsTable, (typeof RECORD_COLUMNS)[number]>,
+  never
+> = {};
+void everyRecordColumn;
+
 /** What `parents.data` holds: the parent-level part of every version (owner, communities, concept PID). */
 export interface ParentData {
   access: {
@@ -258,18 +290,22 @@ export class RecordsRepository {
   // ---- records
 
   getRecord(id: string): Promise<RecordRow | undefined> {
-    return this.x.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.x
+      .selectFrom('records')
+      .select(RECORD_COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async getRecords(ids: string[]): Promise<RecordRow[]> {
     if (ids.length === 0) return [];
-    return this.x.selectFrom('records').selectAll().where('id', 'in', ids).execute();
+    return this.x.selectFrom('records').select(RECORD_COLUMNS).where('id', 'in', ids).execute();
   }
 
   latestRecord(parentId: string): Promise<RecordRow | undefined> {
     return this.x
       .selectFrom('records')
-      .selectAll()
+      .select(RECORD_COLUMNS)
       .where('parentId', '=', parentId)
       .where('deletedAt', 'is', null)
       .orderBy('versionIndex', 'desc')
@@ -363,7 +399,12 @@ export class RecordsRepository {
       .where('deletedAt', 'is', null);
     if (!includeRestricted) base = base.where('accessRecord', '=', 'public');
     const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('versionIndex', 'desc').offset(offset).limit(limit).execute(),
+      base
+        .select(RECORD_COLUMNS)
+        .orderBy('versionIndex', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
@@ -373,7 +414,7 @@ export class RecordsRepository {
   expiredEmbargoes(today: string, limit: number): Promise<RecordRow[]> {
     return this.x
       .selectFrom('records')
-      .selectAll()
+      .select(RECORD_COLUMNS)
       .where('embargoUntil', 'is not', null)
       .where('embargoUntil', '<=', today)
       .limit(limit)

@@ -197,4 +197,36 @@ describe.each(ENGINES)('the records search plans (%s)', (engine) => {
   it('reads no table whole for a selective field query', async () => {
     expect(await wholeReads({ q: `metadata.title:${RARE}` })).toEqual([]);
   });
+
+  // A best-match subquery that SQLite flattens into the join asks FTS5 for the word again at
+  // every record (the virtual table searched by rowid, `INDEX 0:=M…`), and bm25 reads the word's
+  // whole entry each time: quadratic in the hits. The scores are computed once, in one pass.
+  it.runIf(engine === 'sqlite')('scores the matches once for a best-match order', async () => {
+    const { statements } = await statementsOf({ q: 'measurements data', sort: 'bestmatch' });
+    const db = t.services.database.db;
+    const page = statements.find((s) => /bm25/.test(s.sql));
+    expect(page).toBeDefined();
+    const { rows } = await db.executeQuery<{ detail: string }>({
+      ...sql`select 1`.compile(db),
+      sql: `explain query plan ${page!.sql}`,
+      parameters: page!.parameters as unknown[],
+    });
+    const perRecord = rows.filter((r) => /VIRTUAL TABLE INDEX \d+:=/.test(r.detail));
+    expect(perRecord.map((r) => r.detail)).toEqual([]);
+  });
+
+  // The GIN index of the whole weighted vector cannot tell a title's word from the others, so a
+  // title query on a word frequent elsewhere read most records; the title's own index answers it.
+  it.runIf(engine === 'postgres')('answers a title query from the title index', async () => {
+    const { statements } = await statementsOf({ q: `metadata.title:${RARE}` });
+    const db = t.services.database.db;
+    const total = statements.find((s) => /count\(\*\)/.test(s.sql) && !/group by/i.test(s.sql));
+    expect(total).toBeDefined();
+    const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>({
+      ...sql`select 1`.compile(db),
+      sql: `explain ${total!.sql}`,
+      parameters: total!.parameters as unknown[],
+    });
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/records_title_words_idx/);
+  });
 });

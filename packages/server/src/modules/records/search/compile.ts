@@ -72,6 +72,9 @@ const PG_WEIGHT: Record<TextColumn, string> = {
   rest: 'D',
 };
 
+/** The parts of PostgreSQL's vector with a GIN index of their own, as `ts_filter` names them. */
+const PG_PART_INDEXED: Partial<Record<TextColumn, string>> = { title: '{a}', creators: '{c}' };
+
 type Text = Extract<SearchQuery, { kind: 'term' | 'phrase' }>;
 
 export interface CompiledQuery {
@@ -132,18 +135,27 @@ export class RecordQueryCompiler {
           const expression = this.textExpression([q], 'or');
           if (expression === undefined) return FALSE;
           if (!negated) positive.push(q);
-          return this.matches(expression);
+          return this.matches(expression, target?.column);
         }
         return this.keyword(target, q);
       }
     }
   }
 
-  /** The records whose full-text index matches `expression` (FTS5 or tsquery text). */
-  matches(expression: string): RawBuilder<boolean> {
-    return this.engine === 'sqlite'
-      ? sql<boolean>`records.rowid in (select rowid from records_search where records_search match ${expression})`
-      : sql<boolean>`records.search_vector @@ to_tsquery('english', ${expression})`;
+  /**
+   * The records whose full-text index matches `expression` (FTS5 or tsquery text). On PostgreSQL a
+   * query of the title or the people alone goes to that part's own index (migration 0018): the
+   * whole vector's index would find the word in every part and leave the weight to a recheck.
+   */
+  matches(expression: string, column?: TextColumn): RawBuilder<boolean> {
+    if (this.engine === 'sqlite')
+      return sql<boolean>`records.rowid in (select rowid from records_search where records_search match ${expression})`;
+    const part = column === undefined ? undefined : PG_PART_INDEXED[column];
+    const vector =
+      part === undefined
+        ? sql`records.search_vector`
+        : sql`ts_filter(records.search_vector, ${sql.lit(part)})`;
+    return sql<boolean>`${vector} @@ to_tsquery('english', ${expression})`;
   }
 
   /**
