@@ -209,7 +209,7 @@ describe.each(ENGINES)('the records search plans (%s)', (engine) => {
     const { rows } = await db.executeQuery<{ detail: string }>({
       ...sql`select 1`.compile(db),
       sql: `explain query plan ${page!.sql}`,
-      parameters: page!.parameters as unknown[],
+      parameters: page!.parameters,
     });
     const perRecord = rows.filter((r) => /VIRTUAL TABLE INDEX \d+:=/.test(r.detail));
     expect(perRecord.map((r) => r.detail)).toEqual([]);
@@ -225,7 +225,7 @@ describe.each(ENGINES)('the records search plans (%s)', (engine) => {
     const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>({
       ...sql`select 1`.compile(db),
       sql: `explain ${total!.sql}`,
-      parameters: total!.parameters as unknown[],
+      parameters: total!.parameters,
     });
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/records_title_words_idx/);
   });
