@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildDraft, buildRecord } from '../../test/builders';
 import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
-import { renderApp } from '../../test/renderApp';
+import { descriptionOf, renderApp } from '../../test/renderApp';
 
 function page(hits: unknown[], total = hits.length) {
   return jsonResponse(200, { hits: { hits, total } });
@@ -103,6 +103,54 @@ describe('UploadsPage', () => {
         '/api/user/records?q=ocean&sort=oldest&page=3&size=10&is_published=false',
       ),
     );
+  });
+
+  it('offers the query syntax help of /search beside its box', async () => {
+    stubFetchSequence(page([]));
+    renderApp({ path: '/me/uploads' });
+
+    const search = await screen.findByRole('search', { name: 'Search my uploads' });
+    fireEvent.click(within(search).getByRole('button', { name: 'Search syntax' }));
+    const help = await screen.findByRole('dialog', { name: 'How to search' });
+    expect(within(help).getByText('glacier AND NOT arctic')).toBeTruthy();
+  });
+
+  it('shows the server’s message for a query it cannot parse, at the search box', async () => {
+    stubFetch((request) =>
+      request.url.includes('q=')
+        ? jsonResponse(400, {
+            status: 400,
+            message: 'Invalid query string syntax. Unexpected end of query after "(ocean".',
+            code: 'INVALID_QUERY',
+          })
+        : page([buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } })]),
+    );
+    renderApp({ path: '/me/uploads?q=(ocean' });
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'Your search could not be run: Invalid query string syntax. Unexpected end of query after "(ocean".',
+    );
+    const box = screen.getByRole('textbox', { name: 'Search my uploads' });
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(descriptionOf(box)).toBe(alert.textContent);
+    expect(screen.queryByText('Your uploads could not be loaded.')).toBeNull();
+
+    // A query it can run clears the message.
+    fireEvent.change(box, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByRole('link', { name: 'Finished work' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says the uploads could not be loaded when the list fails without a query', async () => {
+    stubFetchSequence(errorResponse('PERMISSION_DENIED'));
+    renderApp({ path: '/me/uploads' });
+
+    expect(await screen.findByText('Your uploads could not be loaded.')).toBeTruthy();
+    expect(screen.getByText('Permission denied.')).toBeTruthy();
+    const box = screen.getByRole('textbox', { name: 'Search my uploads' });
+    expect(box.getAttribute('aria-invalid')).not.toBe('true');
   });
 
   it('opens a new version of a published record in the form', async () => {
