@@ -1,3 +1,4 @@
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { axeViolations } from './support/axe.js';
 import { apiAs, type Api } from './support/journey.js';
@@ -40,6 +41,20 @@ async function publish(
   const review = await api('POST', `/api/records/${id}/draft/actions/submit-review`);
   expect(review.status).toBe('accepted');
   return id;
+}
+
+/**
+ * Opens the query syntax help beside the search box in `scope` from the keyboard, finds `example`
+ * in it, checks it with axe (as `label`) and closes it with Escape.
+ */
+async function checkSyntaxHelp(page: Page, scope: Page | Locator, example: string, label: string) {
+  await scope.getByRole('button', { name: 'Search syntax' }).focus();
+  await page.keyboard.press('Enter');
+  const help = page.getByRole('dialog', { name: 'How to search' });
+  await help.getByText(example).waitFor();
+  expect(await axeViolations(page), label).toEqual([]);
+  await page.keyboard.press('Escape');
+  await help.waitFor({ state: 'hidden' });
 }
 
 describe('a reader searching the records', () => {
@@ -86,14 +101,7 @@ describe('a reader searching the records', () => {
     expect(await first.locator('mark').allTextContents()).toEqual(['Glacier', 'glacier']);
     expect(await axeViolations(page), '/search?q=glacier').toEqual([]);
 
-    // The syntax help opens from the keyboard and closes with Escape.
-    await page.getByRole('button', { name: 'Search syntax' }).focus();
-    await page.keyboard.press('Enter');
-    const help = page.getByRole('dialog', { name: 'How to search' });
-    await help.getByText('metadata.publication_date:[2019 TO 2021]').waitFor();
-    expect(await axeViolations(page), 'syntax help').toEqual([]);
-    await page.keyboard.press('Escape');
-    await help.waitFor({ state: 'hidden' });
+    await checkSyntaxHelp(page, page, 'metadata.publication_date:[2019 TO 2021]', 'syntax help');
 
     // Tick a facet with the keyboard: the address and the results follow.
     const facets = page.getByRole('region', { name: 'Narrow your search' });
@@ -167,14 +175,7 @@ describe('a reader searching the records', () => {
     await results.getByRole('link', { name: 'Gannet flight model' }).waitFor();
     expect(await results.getByRole('link', { name: 'Gannet diet samples' }).count()).toBe(0);
 
-    // The syntax help opens from the keyboard and closes with Escape.
-    await records.getByRole('button', { name: 'Search syntax' }).focus();
-    await page.keyboard.press('Enter');
-    const help = page.getByRole('dialog', { name: 'How to search' });
-    await help.getByText('glacier AND NOT arctic').waitFor();
-    expect(await axeViolations(page), 'syntax help on a community').toEqual([]);
-    await page.keyboard.press('Escape');
-    await help.waitFor({ state: 'hidden' });
+    await checkSyntaxHelp(page, records, 'glacier AND NOT arctic', 'syntax help on a community');
 
     // Tick a facet with the keyboard: the address and the results follow.
     const dataset = types.getByRole('checkbox', { name: /^Dataset \(\d+\)$/ });

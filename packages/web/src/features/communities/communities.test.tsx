@@ -8,7 +8,8 @@ import {
   stubFetchSequence,
   type RecordedRequest,
 } from '../../test/fetch';
-import { descriptionOf, renderApp } from '../../test/renderApp';
+import { renderApp } from '../../test/renderApp';
+import { expectRefusedAtBox, refusedQuery, searchFor } from '../../test/search';
 
 const SITE = 'http://127.0.0.1:5000';
 
@@ -345,25 +346,18 @@ describe('CommunityPage', () => {
   it('shows the server’s message for a query it refuses, at the search box', async () => {
     serveCommunity(buildCommunity(), hits([]), (request) =>
       request.url.includes('q=')
-        ? jsonResponse(400, {
-            status: 400,
-            message: "Syntax error in query: unexpected ')' at position 7.",
-          })
+        ? refusedQuery("Syntax error in query: unexpected ')' at position 7.")
         : recordsAnswer([]),
     );
     renderApp({ path: '/communities/seabirds?q=gannet)' });
 
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe(
-      "Your search could not be run: Syntax error in query: unexpected ')' at position 7.",
+    const box = await expectRefusedAtBox(
+      "Search this community's records",
+      "Syntax error in query: unexpected ')' at position 7.",
     );
-    const box = screen.getByRole('textbox', { name: "Search this community's records" });
-    expect(box.getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(box)).toBe(alert.textContent);
     expect(screen.queryByText('No records match your search.')).toBeNull();
 
-    fireEvent.change(box, { target: { value: '' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    searchFor(box, '');
     expect(
       await screen.findByText('No records have been published in this community yet.'),
     ).toBeTruthy();

@@ -2,7 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildDraft, buildRecord } from '../../test/builders';
 import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
-import { descriptionOf, renderApp } from '../../test/renderApp';
+import { renderApp } from '../../test/renderApp';
+import { expectRefusedAtBox, searchFor } from '../../test/search';
 
 function page(hits: unknown[], total = hits.length) {
   return jsonResponse(200, { hits: { hits, total } });
@@ -118,27 +119,21 @@ describe('UploadsPage', () => {
   it('shows the server’s message for a query it cannot parse, at the search box', async () => {
     stubFetch((request) =>
       request.url.includes('q=')
-        ? jsonResponse(400, {
-            status: 400,
+        ? errorResponse('INVALID_QUERY', {
             message: 'Invalid query string syntax. Unexpected end of query after "(ocean".',
-            code: 'INVALID_QUERY',
           })
         : page([buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } })]),
     );
     renderApp({ path: '/me/uploads?q=(ocean' });
 
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe(
-      'Your search could not be run: Invalid query string syntax. Unexpected end of query after "(ocean".',
+    const box = await expectRefusedAtBox(
+      'Search my uploads',
+      'Invalid query string syntax. Unexpected end of query after "(ocean".',
     );
-    const box = screen.getByRole('textbox', { name: 'Search my uploads' });
-    expect(box.getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(box)).toBe(alert.textContent);
     expect(screen.queryByText('Your uploads could not be loaded.')).toBeNull();
 
     // A query it can run clears the message.
-    fireEvent.change(box, { target: { value: '' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    searchFor(box, '');
     expect(await screen.findByRole('link', { name: 'Finished work' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });
