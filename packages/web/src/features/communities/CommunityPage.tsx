@@ -1,21 +1,14 @@
 import { Anchor, Badge, Group, List, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { RECORD_FACETS } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { errorCodeOf, serverMessageOf } from '../../api/client';
-import { formatCreatorName } from '../../api/records';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { SafeHtml } from '../../components/SafeHtml';
-import { PagePagination } from '../../components/PagePagination';
 import { roleKey } from '../shared/community-roles';
-import {
-  COMMUNITY_RECORDS_PAGE_SIZE,
-  useCommunity,
-  membersScopeOf,
-  useCommunityMembers,
-  useCommunityRecords,
-} from './api';
+import { RecordSearch } from '../shared/search/RecordSearch';
+import { communityRecordsUrl, useCommunity, membersScopeOf, useCommunityMembers } from './api';
 import type { CommunityJson } from '../shared/communities';
 import { CommunityLogo } from '../shared/CommunityLogo';
 import { CurationPolicy } from '../shared/CurationPolicy';
@@ -73,47 +66,29 @@ export function CommunityPage() {
   );
 }
 
+/** The facets a community's search offers: all but the community, which the page fixes. */
+const COMMUNITY_FACETS = RECORD_FACETS.filter((facet) => facet !== 'community');
+
+/**
+ * The community's records, searched as on `/search` with the community fixed, every choice in the
+ * page's address. Keyed by the community, so that another community's records are never shown
+ * under this one's name while its own load.
+ */
 function CommunityRecords({ community }: { community: CommunityJson }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const records = useCommunityRecords(community, page);
-  const pages = Math.ceil((records.data?.total ?? 0) / COMMUNITY_RECORDS_PAGE_SIZE);
   return (
     <section aria-labelledby="community-records">
       <Title order={2} size="h3" id="community-records" mb="xs">
         {t('communities.records')}
       </Title>
-      {records.isPending ? (
-        <PageLoader label={t('app.loading')} />
-      ) : records.isError ? (
-        <ErrorNotice
-          title={t('communities.recordsFailed')}
-          message={serverMessageOf(records.error)}
-        />
-      ) : records.data.hits.length === 0 ? (
-        <Text>{t('communities.noRecords')}</Text>
-      ) : (
-        <Stack gap="sm">
-          <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
-            {records.data.hits.map((record) => (
-              <li key={record.id}>
-                <Anchor component={Link} to={`/records/${encodeURIComponent(record.id)}`}>
-                  {record.metadata.title || t('records.untitled')}
-                </Anchor>
-                <Text size="sm" c="dimmed">
-                  {[
-                    (record.metadata.creators ?? []).slice(0, 3).map(formatCreatorName).join('; '),
-                    record.metadata.publication_date,
-                  ]
-                    .filter(Boolean)
-                    .join(' · ')}
-                </Text>
-              </li>
-            ))}
-          </Stack>
-          <PagePagination total={pages} value={page} onChange={setPage} />
-        </Stack>
-      )}
+      <RecordSearch
+        key={community.id}
+        endpoint={communityRecordsUrl(community)}
+        facets={COMMUNITY_FACETS}
+        headingOrder={3}
+        queryLabel={t('communities.searchRecords')}
+        emptyText={t('communities.noRecords')}
+      />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { MemberHitsSchema, RecordHitsSchema } from '@cairn/shared';
+import { MemberHitsSchema } from '@cairn/shared';
+import { toRequestPath } from '../../api/client';
 import { useApiClient } from '../../api/useApiClient';
 import {
   CommunityHitsSchema,
@@ -8,7 +9,6 @@ import {
 } from '../shared/communities';
 
 export const COMMUNITIES_PAGE_SIZE = 10;
-export const COMMUNITY_RECORDS_PAGE_SIZE = 10;
 export const MEMBERS_PAGE_SIZE = 25;
 
 export interface CommunitiesQuery {
@@ -48,20 +48,12 @@ export function useCommunity(slug: string) {
   });
 }
 
-/** `GET /api/communities/{id}/records`: the published records the community includes. */
-export function useCommunityRecords(community: CommunityJson, page: number) {
-  const client = useApiClient();
-  return useQuery({
-    queryKey: ['communities', community.id, 'records', page] as const,
-    queryFn: async () =>
-      RecordHitsSchema.parse(
-        await client.get(community.links.records ?? `${community.links.self}/records`, {
-          query: { page: String(page), size: String(COMMUNITY_RECORDS_PAGE_SIZE), sort: 'newest' },
-        }),
-      ).hits,
-    placeholderData: (previous) => previous,
-    retry: false,
-  });
+/**
+ * Where `GET /api/communities/{id}/records` answers for `community`: its link, as a path on this
+ * origin. It takes the parameters of `GET /api/records`, facets and query syntax included.
+ */
+export function communityRecordsUrl(community: CommunityJson): string {
+  return toRequestPath(community.links.records ?? `${community.links.self}/records`);
 }
 
 /**

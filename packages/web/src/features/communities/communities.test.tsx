@@ -1,8 +1,15 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildRecord } from '../../test/builders';
-import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
+import {
+  errorResponse,
+  jsonResponse,
+  stubFetch,
+  stubFetchSequence,
+  type RecordedRequest,
+} from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
+import { expectRefusedAtBox, refusedQuery, searchFor } from '../../test/search';
 
 const SITE = 'http://127.0.0.1:5000';
 
@@ -123,26 +130,50 @@ describe('CommunitiesPage', () => {
 });
 
 describe('CommunityPage', () => {
-  function serveCommunity(community: ReturnType<typeof buildCommunity>, members: Response) {
+  const gannets = buildRecord({
+    id: 'rec-1',
+    metadata: {
+      title: 'Gannet colony counts',
+      publication_date: '2024-05-01',
+      creators: [{ person_or_org: { type: 'personal', name: 'Lovelace, Ada' } }],
+    },
+  });
+
+  /** The community's records search answered with `records`, facets counted as the server does. */
+  const recordsAnswer = (records: unknown[] = [gannets], total = records.length) =>
+    jsonResponse(200, {
+      hits: { hits: records, total },
+      aggregations: {
+        resource_type: {
+          buckets: [
+            { key: 'dataset', doc_count: 4, label: 'Dataset' },
+            { key: 'software', doc_count: 1, label: 'Software' },
+          ],
+        },
+        // Every record here is in this community: counted, but not offered.
+        community: { buckets: [{ key: 'c-1', doc_count: 5, label: 'Seabird Monitoring' }] },
+      },
+      sortBy: 'newest',
+      links: {},
+    });
+
+  function serveCommunity(
+    community: ReturnType<typeof buildCommunity>,
+    members: Response = hits([]),
+    records: (request: RecordedRequest) => Response = () => recordsAnswer(),
+  ) {
     return stubFetch((req) => {
       const path = req.url.split('?')[0] ?? '';
       if (path === '/api/communities/seabirds') return jsonResponse(200, community);
-      if (path === '/api/communities/c-1/records')
-        return hits([
-          buildRecord({
-            id: 'rec-1',
-            metadata: {
-              title: 'Gannet colony counts',
-              publication_date: '2024-05-01',
-              creators: [{ person_or_org: { type: 'personal', name: 'Lovelace, Ada' } }],
-            },
-          }),
-        ]);
+      if (path === '/api/communities/c-1/records') return records(req);
       if (path === '/api/communities/c-1/members/public') return members;
       if (path === '/api/communities/c-1/members') return members;
       throw new Error(`Unexpected request: ${req.method} ${req.url}`);
     });
   }
+
+  const recordSearches = (requests: RecordedRequest[]) =>
+    requests.map((r) => r.url).filter((url) => url.startsWith('/api/communities/c-1/records'));
 
   it('shows the community, its records, its curation policy in words and its members', async () => {
     const requests = serveCommunity(
@@ -159,7 +190,9 @@ describe('CommunityPage', () => {
     expect(
       (await screen.findByRole('link', { name: 'Gannet colony counts' })).getAttribute('href'),
     ).toBe('/records/rec-1');
-    expect(screen.getByText('Lovelace, Ada · 2024-05-01')).toBeTruthy();
+    const item = screen.getByRole('link', { name: 'Gannet colony counts' }).closest('li')!;
+    expect(within(item).getByText('Lovelace, Ada')).toBeTruthy();
+    expect(within(item).getByText('Published May 1, 2024')).toBeTruthy();
     const policy = screen.getByRole('region', { name: 'Curation policy' });
     expect(
       within(policy).getByText('Every submission is reviewed by a curator before it is published.'),
@@ -168,9 +201,9 @@ describe('CommunityPage', () => {
     expect(within(policy).getByText('units').tagName).toBe('EM');
     const members = screen.getByRole('region', { name: 'Members' });
     expect(await within(members).findByText('Grace Hopper')).toBeTruthy();
-    expect(requests.map((r) => r.url)).toContain(
-      '/api/communities/c-1/records?page=1&size=10&sort=newest',
-    );
+    expect(recordSearches(requests)).toEqual([
+      '/api/communities/c-1/records?sort=newest&page=1&size=10',
+    ]);
     // A visitor reads the public list, which names no roles.
     expect(requests.map((r) => r.url)).toContain('/api/communities/c-1/members/public?size=25');
     expect(within(members).queryByText('Curator')).toBeNull();
@@ -230,6 +263,111 @@ describe('CommunityPage', () => {
       ),
     ).toBeTruthy();
     expect(screen.getByText('This community does not show its members publicly.')).toBeTruthy();
+  });
+
+  it('searches its records as /search does, with the community fixed, every choice in the address', async () => {
+    const requests = serveCommunity(buildCommunity());
+    const { history } = renderApp({
+      path: '/communities/seabirds?community=elsewhere',
+      bootstrap: { user: null },
+    });
+
+    const records = await screen.findByRole('region', { name: 'Records' });
+    await within(records).findByRole('link', { name: 'Gannet colony counts' });
+    // A community in the address is not this page's to choose: neither sent nor offered.
+    expect(recordSearches(requests)).toEqual([
+      '/api/communities/c-1/records?sort=newest&page=1&size=10',
+    ]);
+    const filters = within(records).getByRole('region', { name: 'Narrow your search' });
+    expect(
+      within(filters)
+        .getAllByRole('group')
+        .map((g) => g.querySelector('legend')?.textContent),
+    ).toEqual(['Resource type']);
+    expect(within(filters).queryByText('Community')).toBeNull();
+    expect(within(records).getByRole('heading', { level: 3, name: 'Results' })).toBeTruthy();
+    expect(
+      within(records).getByRole('heading', { level: 4, name: 'Gannet colony counts' }),
+    ).toBeTruthy();
+
+    const search = within(records).getByRole('search', { name: "Search this community's records" });
+    fireEvent.change(
+      within(search).getByRole('textbox', { name: "Search this community's records" }),
+      {
+        target: { value: 'gannet' },
+      },
+    );
+    fireEvent.click(within(search).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(history.location.search).toBe('?q=gannet'));
+    expect(history.location.pathname).toBe('/communities/seabirds');
+    fireEvent.click(within(filters).getByRole('checkbox', { name: 'Dataset (4)' }));
+    await waitFor(() => expect(history.location.search).toBe('?q=gannet&resource_type=dataset'));
+    fireEvent.change(within(records).getByRole('combobox', { name: 'Results per page' }), {
+      target: { value: '20' },
+    });
+    await waitFor(() =>
+      expect(history.location.search).toBe('?q=gannet&size=20&resource_type=dataset'),
+    );
+    await waitFor(() =>
+      expect(recordSearches(requests).at(-1)).toBe(
+        '/api/communities/c-1/records?q=gannet&sort=bestmatch&page=1&size=20&resource_type=dataset',
+      ),
+    );
+
+    // Back: the search before, its box and boxes as they were.
+    act(() => history.go(-2));
+    await waitFor(() => expect(history.location.search).toBe('?q=gannet'));
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Dataset (4)' }).checked).toBe(
+        false,
+      ),
+    );
+    expect(
+      screen.getByRole<HTMLInputElement>('textbox', { name: "Search this community's records" })
+        .value,
+    ).toBe('gannet');
+    expect(recordSearches(requests).at(-1)).toBe(
+      '/api/communities/c-1/records?q=gannet&sort=bestmatch&page=1&size=10',
+    );
+    // The rest of the page stays.
+    expect(screen.getByRole('region', { name: 'Curation policy' })).toBeTruthy();
+  });
+
+  it('offers the query syntax help beside its search box', async () => {
+    serveCommunity(buildCommunity());
+    renderApp({ path: '/communities/seabirds' });
+
+    const records = await screen.findByRole('region', { name: 'Records' });
+    fireEvent.click(within(records).getByRole('button', { name: 'Search syntax' }));
+    const help = await screen.findByRole('dialog', { name: 'How to search' });
+    expect(within(help).getByText('metadata.title:glacier')).toBeTruthy();
+  });
+
+  it('shows the server’s message for a query it refuses, at the search box', async () => {
+    serveCommunity(buildCommunity(), hits([]), (request) =>
+      request.url.includes('q=')
+        ? refusedQuery("Syntax error in query: unexpected ')' at position 7.")
+        : recordsAnswer([]),
+    );
+    renderApp({ path: '/communities/seabirds?q=gannet)' });
+
+    const box = await expectRefusedAtBox(
+      "Search this community's records",
+      "Syntax error in query: unexpected ')' at position 7.",
+    );
+    expect(screen.queryByText('No records match your search.')).toBeNull();
+
+    searchFor(box, '');
+    expect(
+      await screen.findByText('No records have been published in this community yet.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says when none of its records match', async () => {
+    serveCommunity(buildCommunity(), hits([]), () => recordsAnswer([]));
+    renderApp({ path: '/communities/seabirds?q=albatross' });
+    expect(await screen.findByText('No records match your search.')).toBeTruthy();
   });
 
   it('says why a community cannot be shown', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDraft, buildRecord } from '../../test/builders';
 import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
+import { expectRefusedAtBox, searchFor } from '../../test/search';
 
 function page(hits: unknown[], total = hits.length) {
   return jsonResponse(200, { hits: { hits, total } });
@@ -103,6 +104,48 @@ describe('UploadsPage', () => {
         '/api/user/records?q=ocean&sort=oldest&page=3&size=10&is_published=false',
       ),
     );
+  });
+
+  it('offers the query syntax help of /search beside its box', async () => {
+    stubFetchSequence(page([]));
+    renderApp({ path: '/me/uploads' });
+
+    const search = await screen.findByRole('search', { name: 'Search my uploads' });
+    fireEvent.click(within(search).getByRole('button', { name: 'Search syntax' }));
+    const help = await screen.findByRole('dialog', { name: 'How to search' });
+    expect(within(help).getByText('glacier AND NOT arctic')).toBeTruthy();
+  });
+
+  it('shows the server’s message for a query it cannot parse, at the search box', async () => {
+    stubFetch((request) =>
+      request.url.includes('q=')
+        ? errorResponse('INVALID_QUERY', {
+            message: 'Invalid query string syntax. Unexpected end of query after "(ocean".',
+          })
+        : page([buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } })]),
+    );
+    renderApp({ path: '/me/uploads?q=(ocean' });
+
+    const box = await expectRefusedAtBox(
+      'Search my uploads',
+      'Invalid query string syntax. Unexpected end of query after "(ocean".',
+    );
+    expect(screen.queryByText('Your uploads could not be loaded.')).toBeNull();
+
+    // A query it can run clears the message.
+    searchFor(box, '');
+    expect(await screen.findByRole('link', { name: 'Finished work' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says the uploads could not be loaded when the list fails without a query', async () => {
+    stubFetchSequence(errorResponse('PERMISSION_DENIED'));
+    renderApp({ path: '/me/uploads' });
+
+    expect(await screen.findByText('Your uploads could not be loaded.')).toBeTruthy();
+    expect(screen.getByText('Permission denied.')).toBeTruthy();
+    const box = screen.getByRole('textbox', { name: 'Search my uploads' });
+    expect(box.getAttribute('aria-invalid')).not.toBe('true');
   });
 
   it('opens a new version of a published record in the form', async () => {

@@ -20,6 +20,8 @@ import { PageLoader } from '../../components/PageLoader';
 import { SearchForm } from '../../components/SearchForm';
 import { PagePagination } from '../../components/PagePagination';
 import { useOpenDraft } from '../shared/records-api';
+import { QuerySyntaxHelp } from '../shared/search/QuerySyntaxHelp';
+import { useRefusedQueryMessage } from '../shared/search/refused-query';
 import { useVersionLabel } from '../shared/useVersionLabel';
 import { UPLOADS_PAGE_SIZE, useUserRecords, type UploadsQuery } from './api';
 
@@ -60,6 +62,9 @@ export function UploadsPage() {
     setParams(out);
   }
 
+  // With a query, the server's words (a query it cannot parse says where) go to the box, where the
+  // reader fixes it; without one, the failure is the list's.
+  const refused = useRefusedQueryMessage(query.q ? uploads.error : null);
   const total = (uploads.data?.hits as { total?: number } | undefined)?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / UPLOADS_PAGE_SIZE));
 
@@ -76,7 +81,10 @@ export function UploadsPage() {
         submitLabel={t('dashboard.search')}
         initialQuery={query.q}
         onSearch={(q) => update({ q, sort: q ? 'bestmatch' : 'updated-desc' })}
-      />
+        error={refused}
+      >
+        <QuerySyntaxHelp />
+      </SearchForm>
       <Group justify="space-between" align="flex-end">
         <SegmentedControl
           aria-label={t('dashboard.filterLabel')}
@@ -97,7 +105,9 @@ export function UploadsPage() {
       {uploads.isPending ? (
         <PageLoader label={t('app.loading')} />
       ) : uploads.isError ? (
-        <ErrorNotice title={t('dashboard.loadFailed')} message={serverMessageOf(uploads.error)} />
+        refused ? null : (
+          <ErrorNotice title={t('dashboard.loadFailed')} message={serverMessageOf(uploads.error)} />
+        )
       ) : uploads.data.hits.hits.length === 0 ? (
         <Text>
           {query.q || query.status !== 'all' ? t('dashboard.noMatch') : t('dashboard.empty')}

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { RecordJson } from '../../api/records';
 import { buildRecord } from '../../test/builders';
 import { jsonResponse, stubFetch, type RecordedRequest } from '../../test/fetch';
-import { descriptionOf, renderApp } from '../../test/renderApp';
+import { renderApp } from '../../test/renderApp';
+import { expectRefusedAtBox, refusedQuery, searchFor } from '../../test/search';
 
 const bucket = (
   key: string,
@@ -234,27 +235,20 @@ describe('SearchPage', () => {
   it('shows the server’s message for a query it cannot parse, at the search box', async () => {
     serveSearch((request) =>
       request.url.includes('q=')
-        ? jsonResponse(400, {
-            status: 400,
-            message: "Syntax error in query: unexpected ')' at position 8.",
-          })
+        ? refusedQuery("Syntax error in query: unexpected ')' at position 8.")
         : searchAnswer([]),
     );
     renderApp({ path: '/search?q=glacier)' });
 
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe(
-      "Your search could not be run: Syntax error in query: unexpected ')' at position 8.",
+    const box = await expectRefusedAtBox(
+      'Search query',
+      "Syntax error in query: unexpected ')' at position 8.",
     );
-    const box = screen.getByRole('textbox', { name: 'Search query' });
-    expect(box.getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(box)).toBe(alert.textContent);
     expect(screen.queryByText('No records match your search.')).toBeNull();
     expect(screen.queryByText(/result/)).toBeNull();
 
     // A query it can run clears the message.
-    fireEvent.change(box, { target: { value: '' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    searchFor(box, '');
     expect(await screen.findByText('No records have been published yet.')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Fieldset, Stack, Text, Title } from '@mantine/core';
+import { Button, Checkbox, Fieldset, Stack, Text, Title, type TitleOrder } from '@mantine/core';
 import {
   RECORD_FACETS,
   type AggregationBucket,
@@ -13,6 +13,10 @@ export interface SearchFacetsProps {
   selected: FacetSelection;
   onToggle: (facet: RecordFacet, value: string, checked: boolean) => void;
   onClear: () => void;
+  /** The facets the page offers, in this order; the others' counts are not shown. */
+  facets?: readonly RecordFacet[];
+  /** The level of the group's heading, below the page's own. */
+  headingOrder?: TitleOrder;
 }
 
 /**
@@ -36,12 +40,18 @@ function withSelected(buckets: AggregationBucket[], selected: string[]): Aggrega
 }
 
 /**
- * The search's facets, whichever the server counted, in the order of `RECORD_FACETS`: each a
- * group of checkboxes under its name, a bucket's subtypes indented beneath it. A facet the
- * server does not name in `RECORD_FACETS` is left out, since it could not be sent back as a
- * filter.
+ * The search's facets, whichever the server counted, in the order of `facets`: each a group of
+ * checkboxes under its name, a bucket's subtypes indented beneath it. A facet the server does not
+ * name in `RECORD_FACETS` is left out, since it could not be sent back as a filter.
  */
-export function SearchFacets({ aggregations, selected, onToggle, onClear }: SearchFacetsProps) {
+export function SearchFacets({
+  aggregations,
+  selected,
+  onToggle,
+  onClear,
+  facets: offered = RECORD_FACETS,
+  headingOrder = 2,
+}: SearchFacetsProps) {
   const { t } = useTranslation();
   const headings: Record<RecordFacet, string> = {
     resource_type: t('search.facets.resource_type'),
@@ -52,7 +62,7 @@ export function SearchFacets({ aggregations, selected, onToggle, onClear }: Sear
     community: t('search.facets.community'),
     publication_date: t('search.facets.publication_date'),
   };
-  const facets = RECORD_FACETS.flatMap((facet) => {
+  const facets = offered.flatMap((facet) => {
     const buckets = withSelected(aggregations[facet]?.buckets ?? [], selected[facet] ?? []);
     return buckets.length > 0 ? [{ facet, buckets }] : [];
   });
@@ -61,7 +71,7 @@ export function SearchFacets({ aggregations, selected, onToggle, onClear }: Sear
 
   return (
     <Stack component="section" aria-labelledby="search-facets-heading" gap="md">
-      <Title order={2} size="h4" id="search-facets-heading">
+      <Title order={headingOrder} size="h4" id="search-facets-heading">
         {t('search.filters')}
       </Title>
       {anySelected && (

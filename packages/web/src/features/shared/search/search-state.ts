@@ -40,13 +40,21 @@ function positiveInteger(value: string | null): number | null {
   return n > 0 && Number.isSafeInteger(n) ? n : null;
 }
 
-/** The search an address describes; values the page does not offer fall back to its defaults. */
-export function readSearchState(params: URLSearchParams): SearchState {
+/**
+ * The search an address describes; values the page does not offer fall back to its defaults.
+ * `facets` are those the page offers: a facet it fixes (a community's page fixes the community)
+ * is dropped, so that a hand-made address cannot send a filter the page neither shows nor lets
+ * the reader untick.
+ */
+export function readSearchState(
+  params: URLSearchParams,
+  facets: readonly RecordFacet[] = RECORD_FACETS,
+): SearchState {
   const q = (params.get('q') ?? '').trim();
   const sort = params.get('sort');
   const size = positiveInteger(params.get('size'));
   const filters: FacetSelection = {};
-  for (const facet of RECORD_FACETS) {
+  for (const facet of facets) {
     const values = [...new Set(params.getAll(facet).filter((value) => value !== ''))];
     if (values.length > 0) filters[facet] = values;
   }
@@ -78,7 +86,7 @@ export function addressParamsOf(state: SearchState): URLSearchParams {
   return params;
 }
 
-/** The same search as `GET /api/records` takes it: the address's names and values, in full. */
+/** The same search as `GET /api/records` (or a community's records) takes it: the address's names and values, in full. */
 export function apiParamsOf(state: SearchState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.q) params.set('q', state.q);

@@ -73,4 +73,16 @@ describe('the search in the address', () => {
     expect(addressParamsOf(back).toString()).toBe('q=ice');
     expect(apiParamsOf(changeSearch(back, { q: '' })).get('sort')).toBe('newest');
   });
+
+  it('drops a facet the page fixes, so that it is neither sent nor kept in the address', () => {
+    const state = readSearchState(
+      new URLSearchParams('q=ice&community=arctic&resource_type=dataset'),
+      ['resource_type', 'access_status'],
+    );
+    expect(state.filters).toEqual({ resource_type: ['dataset'] });
+    expect(apiParamsOf(state).getAll('community')).toEqual([]);
+    expect(addressParamsOf(changeSearch(state, { page: 2 })).toString()).toBe(
+      'q=ice&page=2&resource_type=dataset',
+    );
+  });
 });

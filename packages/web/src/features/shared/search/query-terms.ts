@@ -1,4 +1,4 @@
-import type { HighlightTerms } from '../shared/highlight';
+import type { HighlightTerms } from '../highlight';
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT', '&&', '||', 'TO']);
 
