@@ -203,7 +203,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         response: { 200: HITS },
         tags: ['Communities'],
         summary:
-          "Search the community's published records (q, sort, page, size, resource_type); restricted ones for its members",
+          "Search the community's published records (q in the records query syntax, sort, page, size and every facet filter, with aggregations); restricted ones for its members",
         params: CommunityIdParams,
         querystring: documentedQuery(RecordSearchQuery),
       },
