@@ -81,6 +81,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for SQLite)')
     .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL of a read replica of DATABASE_URL')
+    .optional(),
   CAIRN_DOI_PREFIX: z
     .string()
     .regex(/^10\.\d{4,9}$/, 'must look like 10.1234')
@@ -168,6 +172,11 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
       "CAIRN_TEST_CRASH_AT: makes the server kill itself, for Cairn's crash tests only (they set NODE_ENV=test)",
     );
   }
+  if (env.DATABASE_READ_URL !== undefined && env.DATABASE_URL === undefined) {
+    problems.push(
+      'DATABASE_READ_URL: a read replica needs its primary in DATABASE_URL (SQLite has none)',
+    );
+  }
   if (env.CAIRN_STORAGE === 's3') {
     for (const name of [
       'CAIRN_S3_BUCKET',
@@ -202,7 +211,13 @@ export interface Config {
   readonly siteName: string;
   readonly database:
     | { readonly kind: 'sqlite'; readonly file: string }
-    | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
+    | {
+        readonly kind: 'postgres';
+        readonly url: string;
+        readonly schema?: string;
+        /** A read replica for the search (`DATABASE_READ_URL`); unset: the primary answers it. */
+        readonly readUrl?: string;
+      };
   readonly doi: {
     readonly prefix: string;
     readonly required: boolean;
@@ -310,7 +325,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     siteUrl,
     siteName: e.CAIRN_SITE_NAME,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          ...(e.DATABASE_READ_URL ? { readUrl: e.DATABASE_READ_URL } : {}),
+        }
       : { kind: 'sqlite', file: path.join(dataDir, 'cairn.sqlite') },
     doi: {
       prefix: e.CAIRN_DOI_PREFIX,

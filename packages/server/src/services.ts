@@ -137,7 +137,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     recordStore,
     search: new RecordsSearchService(
       recordsRepo,
-      new RecordsSearchRepository(database.db, database.engine),
+      new RecordsSearchRepository(database.reader, database.engine),
       recordAccess,
     ),
     recordsRenderer: new RecordsRenderer(vocabularies),

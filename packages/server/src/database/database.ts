@@ -21,6 +21,11 @@ export type Engine = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   /** Every query goes through it; inside `inTransaction` it stands for that transaction. */
   db: Db;
+  /**
+   * For the reads that may lag the primary by a replica's delay: the records search. A read
+   * replica when `DATABASE_READ_URL` is set, `db` itself otherwise.
+   */
+  reader: Db;
   engine: Engine;
   close(): Promise<void>;
   /** PostgreSQL's connection pool, for its figures (metrics); SQLite has none. */
@@ -66,13 +71,16 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
  * each query returned: the tests hold the statements a request costs to a count with it.
  */
 export interface DatabaseObserver {
-  /** `parameters`: the values bound to the statement's placeholders, in order. */
-  statement(sql: string, parameters: readonly unknown[]): void;
+  /**
+   * `parameters`: the values bound to the statement's placeholders, in order; `via`: 'reader'
+   * when it went to the read replica's pool.
+   */
+  statement(sql: string, parameters: readonly unknown[], via?: 'reader'): void;
   rows(count: number): void;
 }
 
 /** Kysely's query log and a result hook reporting to `observer`; nothing without one. */
-function observing(observer: DatabaseObserver | undefined): Partial<KyselyConfig> {
+function observing(observer: DatabaseObserver | undefined, via?: 'reader'): Partial<KyselyConfig> {
   if (!observer) return {};
   const counter: KyselyPlugin = {
     transformQuery: ({ node }) => node,
@@ -83,7 +91,7 @@ function observing(observer: DatabaseObserver | undefined): Partial<KyselyConfig
   };
   return {
     // Failed statements too: they made their round trip all the same.
-    log: (event) => observer.statement(event.query.sql, event.query.parameters),
+    log: (event) => observer.statement(event.query.sql, event.query.parameters, via),
     plugins: [counter],
   };
 }
@@ -110,28 +118,25 @@ export function openDatabase(
       plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true }), ...observers],
       ...observed,
     });
-    return { db: transactional(db), engine: 'sqlite', close: () => db.destroy() };
+    const handle = transactional(db);
+    return { db: handle, reader: handle, engine: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
-    connectionString: database.url,
-    max: 10,
-    ...(database.schema ? { options: `-c search_path=${database.schema}` } : {}),
-  });
-  // A connection that dies (a restarted or unreachable server) emits an error event, which with
-  // no listener ends the process: the pool's own while the connection is idle, the client's
-  // while it is in use. The query in flight fails with it anyway, the pool drops the connection,
-  // and readiness reports the database.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true }), ...observers],
-    ...observed,
-  });
+  const { pool, db } = postgresPool(database.url, database.schema, observer);
+  const replica =
+    database.readUrl === undefined
+      ? undefined
+      : // Read-only on its side too: a replica refuses writes anyway, and a primary's address
+        // given here by mistake must not take any either.
+        postgresPool(database.readUrl, database.schema, observer, 'reader');
+  const handle = transactional(db);
   return {
-    db: transactional(db),
+    db: handle,
+    reader: replica?.db ?? handle,
     engine: 'postgres',
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await replica?.db.destroy();
+    },
     pool: {
       get totalCount() {
         return pool.totalCount;
@@ -145,6 +150,37 @@ export function openDatabase(
       max: pool.options.max ?? 10,
     },
   };
+}
+
+/** A PostgreSQL pool and the Kysely over it; `via` 'reader' makes every transaction read-only. */
+function postgresPool(
+  url: string,
+  schema: string | undefined,
+  observer: DatabaseObserver | undefined,
+  via?: 'reader',
+) {
+  const { plugins: observers = [], ...observed } = observing(observer, via);
+  const settings = [
+    ...(schema ? [`-c search_path=${schema}`] : []),
+    ...(via === 'reader' ? ['-c default_transaction_read_only=on'] : []),
+  ];
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
+  });
+  // A connection that dies (a restarted or unreachable server) emits an error event, which with
+  // no listener ends the process: the pool's own while the connection is idle, the client's
+  // while it is in use. The query in flight fails with it anyway, the pool drops the connection,
+  // and readiness reports the database.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true }), ...observers],
+    ...observed,
+  });
+  return { pool, db };
 }
 
 /** `now()` as the ISO string Cairn stores (UTC, millisecond precision). */

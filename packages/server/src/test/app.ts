@@ -40,6 +40,8 @@ export interface TestAppOptions {
   configuredRateLimits?: boolean;
   /** Sees every statement the app sends to its database (see `countStatements`). */
   observer?: DatabaseObserver;
+  /** PostgreSQL: the search reads through a second, read-only pool, as `DATABASE_READ_URL` makes. */
+  readReplica?: boolean;
 }
 
 /** Limits no test reaches by accident; the throttling tests opt out of them. */
@@ -87,7 +89,9 @@ export async function createTestApp(
   overrides: Partial<Config> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(engine, options.observer);
+  const database = await createTestDatabase(engine, options.observer, {
+    readReplica: options.readReplica,
+  });
   const config = loadConfig(
     {
       CAIRN_DATA_DIR: path.join(os.tmpdir(), 'cairn-test'),

@@ -29,6 +29,7 @@ export interface TestDatabase {
 export async function createTestDatabase(
   engine: Engine,
   observer?: DatabaseObserver,
+  options: { readReplica?: boolean | undefined } = {},
 ): Promise<TestDatabase> {
   if (engine === 'sqlite') {
     const config = { kind: 'sqlite' as const, file: ':memory:' };
@@ -42,7 +43,14 @@ export async function createTestDatabase(
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const config = { kind: 'postgres' as const, url, schema };
+  // The test server has no replica: the read pool connects to the primary, read-only, which is
+  // what the search may rely on of a replica.
+  const config = {
+    kind: 'postgres' as const,
+    url,
+    schema,
+    ...(options.readReplica ? { readUrl: url } : {}),
+  };
   const handle = openDatabase(config, observer);
   return {
     handle,

@@ -93,7 +93,7 @@ export interface HealthOptions {
 
 /**
  * `GET /api/health/live` (the process answers; touches nothing) and `GET /api/health/ready` (the
- * database answers a trivial query and the file store a cheap probe, each within
+ * database, and its read replica if one is set, answer a trivial query and the file store a cheap probe, each within
  * PROBE_TIMEOUT_MS). Probes come every few seconds, so their requests are logged only when
  * something goes wrong (route log level `warn`).
  */
@@ -105,6 +105,9 @@ export function registerHealthRoutes(
   const secrets = secretsOf(services.config);
   const database = singleFlight(async () => {
     await sql`select 1`.execute(services.database.db);
+    // A read replica answers the search: without it the server cannot do its readers' work.
+    if (services.database.reader !== services.database.db)
+      await sql`select 1`.execute(services.database.reader);
   }, secrets);
   const store = singleFlight((signal) => services.store.probe(signal), secrets);
 
