@@ -43,6 +43,7 @@ async function repeat(work, runs, maxSeconds) {
 /** @param {string} text */
 function kindOf(text) {
   const s = text.toLowerCase();
+  if (s.startsWith('with found as materialized')) return 'facet: all, with the total';
   if (s.includes('from "record_terms"') && s.includes('group by')) return 'facet: terms';
   if (s.includes('group by "records"."access_status"')) return 'facet: access status';
   if (s.includes('group by substr(')) return 'facet: year';

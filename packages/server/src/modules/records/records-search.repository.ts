@@ -6,11 +6,6 @@ import type { Database } from '../../database/schema.js';
 import { RECORD_COLUMNS, type RecordRow } from './records.repository.js';
 import { RecordQueryCompiler } from './search/compile.js';
 
-const counted = (r: { key: string; n: number | string | bigint }) => ({
-  key: r.key,
-  count: Number(r.n),
-});
-
 type Executor = Db | Transaction<Database>;
 
 export interface RecordSearch {
@@ -152,49 +147,31 @@ export class RecordsSearchRepository {
         // Newest first, also to break ties of best match.
         ordered = ordered.orderBy('records.publishedAt', 'desc');
     }
-    const baseIds = base.select('records.id');
-    const [page, count, terms, access, years, communities] = await Promise.all([
+    const filtered = Object.values(s.filters).some((values) => values.length > 0);
+    const [page, counts, total] = await Promise.all([
       ordered.orderBy('records.id').offset(s.offset).limit(s.limit).execute(),
-      hits.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      this.x
-        .selectFrom('recordTerms')
-        .select(['facet', 'value as key', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('recordId', 'in', baseIds)
-        .groupBy(['facet', 'value'])
-        .execute(),
-      base
-        .select(['records.accessStatus as key', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('records.accessStatus')
-        .execute(),
-      base
-        .select([
-          sql<string>`substr(records.publication_date, 1, 4)`.as('key'),
-          (eb) => eb.fn.countAll<number>().as('n'),
-        ])
-        .groupBy(sql`substr(records.publication_date, 1, 4)`)
-        .execute(),
-      base
-        .innerJoin('recordCommunities as rc', 'rc.parentId', 'records.parentId')
-        .innerJoin('communities as c', 'c.id', 'rc.communityId')
-        .select([
-          'rc.communityId as key',
-          'c.title as label',
-          (eb) => eb.fn.countAll<number>().as('n'),
-        ])
-        .groupBy(['rc.communityId', 'c.title'])
-        .execute(),
+      this.facetCounts(base),
+      filtered
+        ? hits.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+        : undefined,
     ]);
     const facets: FacetCounts = {
       resource_type: [],
       resource_subtype: [],
-      access_status: access.map(counted),
+      access_status: [],
       file_type: [],
       language: [],
       subject: [],
-      community: communities.map((c) => ({ ...counted(c), label: c.label })),
-      publication_date: years.filter((y) => /^\d{4}$/.test(y.key)).map(counted),
+      community: [],
+      publication_date: [],
     };
-    for (const t of terms) facets[t.facet as keyof FacetCounts]?.push(counted(t));
+    let matched = 0;
+    for (const c of counts) {
+      const bucket = { key: c.key, count: Number(c.n), ...(c.label ? { label: c.label } : {}) };
+      if (c.facet === '') matched = bucket.count;
+      else if (c.facet !== 'publication_date' || /^\d{4}$/.test(c.key))
+        facets[c.facet as keyof FacetCounts]?.push(bucket);
+    }
     const ids = page.map((r) => r.id);
     const byId = new Map(
       ids.length === 0
@@ -209,7 +186,51 @@ export class RecordsSearchRepository {
     );
     // A record deleted between the two reads is left out of the page rather than failing it.
     const rows = ids.map((id) => byId.get(id)).filter((r): r is RecordRow => r !== undefined);
-    return { rows, total: Number(count.n), facets };
+    return { rows, total: total === undefined ? matched : Number(total.n), facets };
+  }
+
+  /**
+   * Every facet's buckets, and the number of records `base` finds (facet '' holds it), in one
+   * statement: the records are found once (materialized) and every facet counted over that same
+   * set, so the counts agree with each other and with the total on both engines, and a query's
+   * matching is not repeated for each facet (which cost as much again per facet). The cross
+   * joins keep SQLite's loops in that order, the found records outside: offered the choice it
+   * read every record's terms in the order of the grouping and looked each up among the found.
+   */
+  private async facetCounts(
+    base: SelectQueryBuilder<Database, 'records', object>,
+  ): Promise<
+    Array<{ facet: string; key: string; n: number | string | bigint; label: string | null }>
+  > {
+    const found = base.select([
+      'records.id',
+      'records.parentId',
+      'records.accessStatus',
+      sql<string>`substr(records.publication_date, 1, 4)`.as('year'),
+    ]);
+    const { rows } = await sql<{
+      facet: string;
+      key: string;
+      n: number | string | bigint;
+      label: string | null;
+    }>`with found as materialized ${found}
+      select '' as facet, '' as key, count(*) as n, null as label from found
+      union all
+      select 'access_status', access_status, count(*), null from found group by access_status
+      union all
+      select 'publication_date', year, count(*), null from found group by year
+      union all
+      select t.facet, t.value, count(*), null
+        from found cross join record_terms t where t.record_id = found.id
+        group by t.facet, t.value
+      union all
+      select 'community', c.id, count(*), c.title
+        from found
+        cross join record_communities rc
+        join communities c on c.id = rc.community_id
+        where rc.parent_id = found.parent_id
+        group by c.id, c.title`.execute(this.x);
+    return rows;
   }
 
   /** Records with any of `values` of one facet; a resource type takes its subtypes in. */
