@@ -12,7 +12,7 @@ import { percentile } from '../lib/load.js';
 
 /**
  * What each statement of a records search is, by its text.
- * @typedef {'hits' | 'total' | 'facet: terms' | 'facet: access status' | 'facet: year' | 'facet: community' | 'other'} StatementKind
+ * @typedef {'hits' | 'total' | 'facet: terms' | 'facet: access status' | 'facet: year' | 'facet: community' | 'facet: all, with the total' | 'other'} StatementKind
  * @typedef {{kind: StatementKind, sql: string, parameters: readonly unknown[]}} Statement
  * @typedef {{kind: StatementKind, p50Ms: number, p95Ms: number}} StatementTiming
  */
