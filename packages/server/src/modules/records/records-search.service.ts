@@ -7,6 +7,7 @@ import type {
   RecordSearch,
   RecordsSearchRepository,
 } from './records-search.repository.js';
+import type { UserRecordsSearchRepository } from './user-records-search.repository.js';
 
 export { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
 import {
@@ -89,6 +90,7 @@ export class RecordsSearchService {
   constructor(
     private readonly repo: RecordsRepository,
     private readonly searches: RecordsSearchRepository,
+    private readonly userSearches: UserRecordsSearchRepository,
     private readonly access: RecordAccessService,
   ) {}
 
@@ -173,7 +175,7 @@ export class RecordsSearchService {
       filters: ['is_published', 'shared_with_me', 'allversions'],
     });
     const published = params.filters.is_published?.[0];
-    const result = await this.searches.searchUserRecords({
+    const result = await this.userSearches.searchUserRecords({
       ownerId: user.id,
       q: params.q,
       sort: params.sort,
