@@ -139,7 +139,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     search: new RecordsSearchService(
       recordsRepo,
       new RecordsSearchRepository(database.db, database.engine),
-      new UserRecordsSearchRepository(database.db),
+      new UserRecordsSearchRepository(database.db, database.engine),
       recordAccess,
     ),
     recordsRenderer: new RecordsRenderer(vocabularies),

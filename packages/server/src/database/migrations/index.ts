@@ -14,6 +14,7 @@ import { recordsSearchVector } from './0014_records_search_vector.js';
 import { recordsSearchFields } from './0017_records_search_fields.js';
 import { recordsLatestOfParent } from './0015_records_latest_of_parent_versions.js';
 import { userLocaleMigration } from './0016_user_locale_names.js';
+import { draftsSearch } from './0019_drafts_search.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -250,4 +251,5 @@ export const migrations: Record<string, Migration> = {
   '0015_records_latest_of_parent_versions': recordsLatestOfParent,
   '0016_user_locale_names': userLocaleMigration,
   '0017_records_search_fields': recordsSearchFields,
+  '0019_drafts_search': draftsSearch,
 };

@@ -5,6 +5,7 @@ import { preparedQuery } from '../../database/prepared.js';
 import { inTransaction } from '../../database/unit-of-work.js';
 import { searchDocument } from './search/document.js';
 import { searchVectorOf, writeSearchEntries } from './search/index-writer.js';
+import { DraftSearchIndex } from './search/draft-index.js';
 import {
   jsonText,
   type Database,
@@ -79,10 +80,14 @@ const lockedDraftContextQuery = preparedQuery((db: Db, id: string) =>
 
 /** Kysely queries for parents, drafts, published records and their PIDs; rows or undefined. */
 export class RecordsRepository {
+  private readonly draftIndex: DraftSearchIndex;
+
   constructor(
     private readonly db: Db,
     readonly engine: Engine,
-  ) {}
+  ) {
+    this.draftIndex = new DraftSearchIndex(engine);
+  }
 
   /** Runs `fn` in one transaction (joining an action's, see `inTransaction`). */
   transaction<T>(fn: (trx: RecordsRepository) => Promise<T>): Promise<T> {
@@ -226,11 +231,15 @@ export class RecordsRepository {
       .execute();
   }
 
+  /** Inserts a draft with its entries in the drafts' search index (its owner searches it). */
   async insertDraft(row: DraftRow): Promise<void> {
+    const { data, filesSummary } = row;
+    const search = this.draftIndex.columns(row.id, data);
     await this.x
       .insertInto('drafts')
-      .values({ ...row, data: row.data as string, filesSummary: jsonText(row.filesSummary) })
+      .values({ ...row, data: data as string, filesSummary: jsonText(filesSummary), ...search })
       .execute();
+    await this.draftIndex.write(this.x, row);
   }
 
   /**
@@ -245,13 +254,17 @@ export class RecordsRepository {
     const result = await this.x
       .updateTable('drafts')
       .set({ ...set, data: set.data as string, revisionId: expectedRevision + 1 })
+      .set(this.draftIndex.columns(id, set.data))
       .where('id', '=', id)
       .where('revisionId', '=', expectedRevision)
+      .returning('filesSummary')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (result) await this.draftIndex.write(this.x, { id, data: set.data, ...result });
+    return result !== undefined;
   }
 
   async deleteDraft(id: string): Promise<void> {
+    await this.draftIndex.remove(this.x, id);
     await this.x.deleteFrom('drafts').where('id', '=', id).execute();
   }
 

@@ -1,11 +1,15 @@
+import type { SearchQuery } from '@cairn/shared';
 import type { SelectQueryBuilder } from 'kysely';
-import type { Db } from '../../database/database.js';
+import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import type { Database } from '../../database/schema.js';
+import { RecordQueryCompiler } from './search/compile.js';
+import { DRAFTS_INDEX } from './search/index-writer.js';
 
 export interface UserRecordSearch {
   ownerId: number;
-  q: string;
+  /** The parsed `q`, the records search's syntax; null lists everything. */
+  query: SearchQuery | null;
   sort: string;
   offset: number;
   limit: number;
@@ -18,11 +22,23 @@ export interface UserRecordHit {
 }
 
 /**
- * The search over a user's own uploads (`GET /api/user/records`); the rows it finds are read
- * through RecordsRepository.
+ * The search over a user's own uploads (`GET /api/user/records`), with the records search's query
+ * syntax compiled once for the published records' full-text index and once for the drafts'; the
+ * rows it finds are read through RecordsRepository. Every statement starts from the owner's
+ * parents (their index by owner) and reaches the drafts and records through each parent, so what
+ * it reads grows with the owner's uploads, never with everyone's.
  */
 export class UserRecordsSearchRepository {
-  constructor(private readonly db: Db) {}
+  private readonly records: RecordQueryCompiler;
+  private readonly drafts: RecordQueryCompiler;
+
+  constructor(
+    private readonly db: Db,
+    engine: Engine,
+  ) {
+    this.records = new RecordQueryCompiler(engine);
+    this.drafts = new RecordQueryCompiler(engine, DRAFTS_INDEX);
+  }
 
   private get x(): Db {
     return this.db;
@@ -35,7 +51,6 @@ export class UserRecordsSearchRepository {
   async searchUserRecords(
     s: UserRecordSearch,
   ): Promise<{ hits: UserRecordHit[]; total: number; published: number; drafts: number }> {
-    const like = s.q ? `%${s.q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
     const owned = (eb: { selectFrom: Db['selectFrom'] }) =>
       eb.selectFrom('parents').select('parents.id').where('parents.ownerId', '=', s.ownerId);
     let drafts = this.x
@@ -69,9 +84,9 @@ export class UserRecordsSearchRepository {
           ),
         ),
       );
-    if (like) {
-      drafts = drafts.where(sql<boolean>`lower(drafts.search_text) like ${like} escape '\\'`);
-      records = records.where(sql<boolean>`lower(records.search_text) like ${like} escape '\\'`);
+    if (s.query !== null) {
+      drafts = drafts.where(this.drafts.compile(s.query).where);
+      records = records.where(this.records.compile(s.query).where);
     }
     // is_published is true for records and for drafts editing a published record.
     const draftsPublished = drafts.where((eb) =>
