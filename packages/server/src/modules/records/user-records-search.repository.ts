@@ -76,7 +76,9 @@ export class UserRecordsSearchRepository {
       ])
       .where('records.parentId', 'in', owned(this.x))
       .where('records.deletedAt', 'is', null)
-      .where('records.isLatest', '=', 1)
+      // Offered the index on is_latest, SQLite read every latest record of everyone and kept the
+      // owner's; a unary + keeps that index out of its choice, so it reads each parent's versions.
+      .where(sql<boolean>`+records.is_latest = 1`)
       .where((eb) =>
         eb.not(
           eb.exists(
