@@ -11,6 +11,8 @@ const BATCH = 500;
  * keyed by the draft's rowid; PostgreSQL: a weighted `drafts.search_vector` with a GIN index) and
  * their facet terms, in `draft_terms`, which also hold the access status and publication date a
  * draft has no column for. Existing drafts are indexed here, five hundred at a time.
+ *
+ * Also: an index serving a community's requests list in its order (below).
  */
 export const draftsSearch: Migration = {
   async up(db: Kysely<unknown>) {
@@ -37,6 +39,14 @@ export const draftsSearch: Migration = {
         db,
       );
     }
+
+    // A community's open requests in the order its curators list them (newest first): the page
+    // is the index's first entries instead of every open request of the community sorted.
+    await db.schema
+      .createIndex('requests_receiver_created_idx')
+      .on('requests')
+      .columns(['receiver_community_id', 'status', 'created_at', 'number'])
+      .execute();
 
     const index = new DraftSearchIndex(pg ? 'postgres' : 'sqlite');
     let after = '';
