@@ -25,8 +25,9 @@ export interface UserRecordHit {
  * The search over a user's own uploads (`GET /api/user/records`), with the records search's query
  * syntax compiled once for the published records' full-text index and once for the drafts'; the
  * rows it finds are read through RecordsRepository. Every statement starts from the owner's
- * parents (their index by owner) and reaches the drafts and records through each parent, so what
- * it reads grows with the owner's uploads, never with everyone's.
+ * parents (their index by owner) and reaches the drafts and records through each parent, or, for
+ * words, from their matches in the full-text index, kept when they are the owner's: no table is
+ * read whole, and the page sorts the owner's rows only.
  */
 export class UserRecordsSearchRepository {
   private readonly records: RecordQueryCompiler;
