@@ -15,6 +15,7 @@ import { RecordPidsService } from './modules/records/records-pids.service.js';
 import { RecordPublishingService } from './modules/records/records-publishing.service.js';
 import { RecordsSearchService } from './modules/records/records-search.service.js';
 import { RecordsSearchRepository } from './modules/records/records-search.repository.js';
+import { UserRecordsSearchRepository } from './modules/records/user-records-search.repository.js';
 import { RecordsRenderer } from './modules/records/records.rendering.js';
 import { DoiRegistrationService } from './modules/pids/doi-registration.service.js';
 import { FilesLifecycle } from './modules/files/files.lifecycle.js';
@@ -138,6 +139,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     search: new RecordsSearchService(
       recordsRepo,
       new RecordsSearchRepository(database.reader, database.engine),
+      new UserRecordsSearchRepository(database.db, database.engine),
       recordAccess,
     ),
     recordsRenderer: new RecordsRenderer(vocabularies),

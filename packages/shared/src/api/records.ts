@@ -52,17 +52,22 @@ export type RecordFacet = (typeof RECORD_FACETS)[number];
 
 export const ACCESS_STATUSES = ['open', 'embargoed', 'restricted', 'metadata-only'] as const;
 
+/**
+ * `q` of the records searches, published records and a person's own uploads alike: InvenioRDM's
+ * query syntax (the rest of the search contract is InvenioRDM's too).
+ */
+const RecordQueryText = z
+  .string()
+  .max(500)
+  .describe(
+    'Query: words (all required), "phrases", field:value on the record\'s JSON paths ' +
+      '(metadata.title:glacier, metadata.resource_type.id:dataset), ranges ' +
+      '(metadata.publication_date:[2019 TO 2021]), AND, OR, NOT, -word, word*, parentheses. ' +
+      'At most 500 characters and 32 words. A query that cannot be parsed is a 400 saying where.',
+  );
+
 export const RecordSearchQuery = searchQuery(RECORD_SORTS, {
-  // Extends `q` with the query syntax (the rest of the search contract is InvenioRDM's).
-  q: z
-    .string()
-    .max(500)
-    .describe(
-      'Query: words (all required), "phrases", field:value on the record\'s JSON paths ' +
-        '(metadata.title:glacier, metadata.resource_type.id:dataset), ranges ' +
-        '(metadata.publication_date:[2019 TO 2021]), AND, OR, NOT, -word, word*, parentheses. ' +
-        'At most 500 characters and 32 words. A query that cannot be parsed is a 400 saying where.',
-    ),
+  q: RecordQueryText,
   resource_type: facet(),
   access_status: facet(ACCESS_STATUSES),
   file_type: facet(),
@@ -76,6 +81,8 @@ export const RecordSearchQuery = searchQuery(RECORD_SORTS, {
 export const RecordVersionsQuery = searchQuery(['version', ...RECORD_SORTS]);
 
 export const UserRecordsQuery = searchQuery(USER_RECORD_SORTS, {
+  // Drafts are searched as published records are, fields such as access.status included.
+  q: RecordQueryText,
   is_published: BooleanFilter,
   shared_with_me: BooleanFilter,
   allversions: BooleanFilter,

@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Selectable, Updateable } from 'kysely';
 import { sql, type Db, type Engine } from '../../database/database.js';
 import type { RecordData } from '@cairn/shared';
 import { inTransaction } from '../../database/unit-of-work.js';
+import { DraftSearchIndex } from '../records/search/draft-index.js';
 import {
   jsonText,
   readJson,
@@ -415,23 +416,32 @@ export class FilesRepository {
       .execute();
   }
 
-  /** Writes the draft's files summary and bumps its revision: clients see every file change. */
+  /**
+   * Writes the draft's files summary and bumps its revision: clients see every file change. The
+   * draft's search entries follow: its file types, and its texts when the data changed too.
+   */
   async writeDraftFiles(
     draftId: string,
     summary: unknown,
     data: string | undefined,
     updatedAt: string,
   ): Promise<void> {
-    await this.db
+    const index = new DraftSearchIndex(this.engine);
+    const row = await this.db
       .updateTable('drafts')
       .set((eb) => ({
         filesSummary: jsonText(summary),
         revisionId: eb('revisionId', '+', 1),
         updatedAt,
-        ...(data === undefined ? {} : { data }),
+        ...(data === undefined ? {} : { data, ...index.columns(draftId, data) }),
       }))
       .where('id', '=', draftId)
-      .execute();
+      .returning(['data', index.storedFileTypes(draftId).as('storedFileTypes')])
+      .executeTakeFirst();
+    if (!row) return;
+    const written = { id: draftId, data: row.data, filesSummary: summary };
+    if (data === undefined) await index.writeFileTypes(this.db, written, row.storedFileTypes);
+    else await index.write(this.db, written);
   }
 
   /**

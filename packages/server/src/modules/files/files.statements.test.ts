@@ -19,15 +19,16 @@ const LISTING: ReadonlySet<Request> = new Set(['init', 'list']);
  * Statements per request at most: the files summary patched in the transaction, the owner's
  * quota read with the draft, RETURNING instead of a read after a write, and the route's own
  * lookup of the file handed to the service. SQLite sends one more in every transaction, the
- * write that takes its lock at once.
+ * write that takes its lock at once. The file measured is the draft's first of its type, so its
+ * init and delete also add and remove that type among the draft's search terms.
  */
 const BUDGET: Record<Request, number> = {
-  init: 8,
+  init: 9,
   content: 9,
   commit: 10,
   metadata: 8,
   item: 3,
-  delete: 9,
+  delete: 10,
   list: 3,
 };
 const TRANSACTIONAL: ReadonlySet<Request> = new Set([

@@ -32,23 +32,9 @@ export type FacetCounts = Record<
   Array<{ key: string; count: number; label?: string }>
 >;
 
-export interface UserRecordSearch {
-  ownerId: number;
-  q: string;
-  sort: string;
-  offset: number;
-  limit: number;
-  isPublished?: boolean;
-}
-
-export interface UserRecordHit {
-  kind: 'draft' | 'record';
-  id: string;
-}
-
 /**
- * The search queries over published records and over a user's own uploads, in each engine's
- * full-text index; the rows they find are read through RecordsRepository.
+ * The search queries over published records, in each engine's full-text index; the rows they
+ * find are read through RecordsRepository.
  */
 export class RecordsSearchRepository {
   private readonly compiler: RecordQueryCompiler;
@@ -296,111 +282,5 @@ export class RecordsSearchRepository {
               .where('m.userId', '=', userId),
           ),
       );
-  }
-
-  /**
-   * The caller's uploads: every draft, plus latest published records that have no open draft
-   * (a record being edited shows as its draft, as InvenioRDM does).
-   */
-  async searchUserRecords(
-    s: UserRecordSearch,
-  ): Promise<{ hits: UserRecordHit[]; total: number; published: number; drafts: number }> {
-    const like = s.q ? `%${s.q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%` : null;
-    const owned = (eb: { selectFrom: Db['selectFrom'] }) =>
-      eb.selectFrom('parents').select('parents.id').where('parents.ownerId', '=', s.ownerId);
-    let drafts = this.x
-      .selectFrom('drafts')
-      .select([
-        'drafts.id',
-        sql<string>`'draft'`.as('kind'),
-        'drafts.updatedAt',
-        'drafts.createdAt',
-        'drafts.versionIndex',
-        'drafts.title',
-      ])
-      .where('drafts.parentId', 'in', owned(this.x));
-    let records = this.x
-      .selectFrom('records')
-      .select([
-        'records.id',
-        sql<string>`'record'`.as('kind'),
-        'records.updatedAt',
-        'records.createdAt',
-        'records.versionIndex',
-        'records.title',
-      ])
-      .where('records.parentId', 'in', owned(this.x))
-      .where('records.deletedAt', 'is', null)
-      .where('records.isLatest', '=', 1)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb.selectFrom('drafts').select('drafts.id').whereRef('drafts.id', '=', 'records.id'),
-          ),
-        ),
-      );
-    if (like) {
-      drafts = drafts.where(sql<boolean>`lower(drafts.search_text) like ${like} escape '\\'`);
-      records = records.where(sql<boolean>`lower(records.search_text) like ${like} escape '\\'`);
-    }
-    // is_published is true for records and for drafts editing a published record.
-    const draftsPublished = drafts.where((eb) =>
-      eb.exists(
-        eb.selectFrom('records').select('records.id').whereRef('records.id', '=', 'drafts.id'),
-      ),
-    );
-    const draftsUnpublished = drafts.where((eb) =>
-      eb.not(
-        eb.exists(
-          eb.selectFrom('records').select('records.id').whereRef('records.id', '=', 'drafts.id'),
-        ),
-      ),
-    );
-    const countOf = async (
-      q:
-        | SelectQueryBuilder<Database, 'drafts', object>
-        | SelectQueryBuilder<Database, 'records', object>,
-    ) => {
-      const row = await this.x
-        .selectFrom(q.as('c'))
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    };
-    const [nRecords, nDraftsPublished, nDraftsUnpublished] = await Promise.all([
-      countOf(records),
-      countOf(draftsPublished),
-      countOf(draftsUnpublished),
-    ]);
-    const published = nRecords + nDraftsPublished;
-    const unpublished = nDraftsUnpublished;
-    const union =
-      s.isPublished === true
-        ? records.unionAll(draftsPublished)
-        : s.isPublished === false
-          ? draftsUnpublished
-          : records.unionAll(drafts);
-    const total =
-      s.isPublished === true
-        ? published
-        : s.isPublished === false
-          ? unpublished
-          : published + unpublished;
-    const sortColumn = s.sort === 'newest' || s.sort === 'oldest' ? 'createdAt' : 'updatedAt';
-    const direction = s.sort === 'oldest' || s.sort === 'updated-asc' ? 'asc' : 'desc';
-    const rows = await this.x
-      .selectFrom(union.as('u'))
-      .select(['u.id', 'u.kind'])
-      .orderBy(s.sort === 'version' ? 'u.versionIndex' : `u.${sortColumn}`, direction)
-      .orderBy('u.id')
-      .offset(s.offset)
-      .limit(s.limit)
-      .execute();
-    return {
-      hits: rows.map((r) => ({ id: r.id, kind: r.kind as 'draft' | 'record' })),
-      total,
-      published,
-      drafts: unpublished,
-    };
   }
 }

@@ -7,6 +7,7 @@ import type {
   RecordSearch,
   RecordsSearchRepository,
 } from './records-search.repository.js';
+import type { UserRecordsSearchRepository } from './user-records-search.repository.js';
 
 export { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
 import {
@@ -89,6 +90,7 @@ export class RecordsSearchService {
   constructor(
     private readonly repo: RecordsRepository,
     private readonly searches: RecordsSearchRepository,
+    private readonly userSearches: UserRecordsSearchRepository,
     private readonly access: RecordAccessService,
   ) {}
 
@@ -165,17 +167,21 @@ export class RecordsSearchService {
     return { params, records: rows.map((row) => ({ row, parent })), total, facets: {} };
   }
 
-  /** GET /api/user/records: the caller's drafts and records, with the `is_published` facet. */
+  /**
+   * GET /api/user/records: the caller's drafts and records, with the `is_published` facet; `q` is
+   * read as `/api/records` reads it.
+   */
   async userRecords(user: User, query: Record<string, unknown>): Promise<UserHits> {
     const params = parseSearchParams(query, {
       sorts: USER_RECORD_SORTS,
       defaultSort: (q) => (q ? 'bestmatch' : 'updated-desc'),
       filters: ['is_published', 'shared_with_me', 'allversions'],
+      wordsCountedBy: 'parser',
     });
     const published = params.filters.is_published?.[0];
-    const result = await this.searches.searchUserRecords({
+    const result = await this.userSearches.searchUserRecords({
       ownerId: user.id,
-      q: params.q,
+      query: parsedQuery(params.q),
       sort: params.sort,
       offset: (params.page - 1) * params.size,
       limit: params.size,

@@ -5,6 +5,7 @@ import { preparedQuery } from '../../database/prepared.js';
 import { inTransaction } from '../../database/unit-of-work.js';
 import { searchDocument } from './search/document.js';
 import { searchVectorOf, writeSearchEntries } from './search/index-writer.js';
+import { DraftSearchIndex } from './search/draft-index.js';
 import {
   jsonText,
   type Database,
@@ -25,7 +26,7 @@ type Executor = Db | Transaction<Database>;
  * its weighted search vectors, which no read needs and which would otherwise be read out of TOAST
  * and sent with every record a search lists.
  */
-export const RECORD_COLUMNS = [
+const RECORD_LIKE_COLUMNS = [
   'id',
   'parentId',
   'versionIndex',
@@ -36,6 +37,9 @@ export const RECORD_COLUMNS = [
   'title',
   'searchText',
   'filesSummary',
+] as const;
+export const RECORD_COLUMNS = [
+  ...RECORD_LIKE_COLUMNS,
   'isLatest',
   'publicationDate',
   'resourceType',
@@ -51,6 +55,18 @@ const everyRecordColumn: Record<
   never
 > = {};
 void everyRecordColumn;
+/** The same for `drafts`, whose row holds its owner's search vector on PostgreSQL: read at every save. */
+export const DRAFT_COLUMNS = [
+  ...RECORD_LIKE_COLUMNS,
+  'expiresAt',
+  'recordCreatedAt',
+  'unpublishedParentId',
+] as const satisfies ReadonlyArray<keyof DraftsTable>;
+const everyDraftColumn: Record<
+  Exclude<keyof DraftsTable, (typeof DRAFT_COLUMNS)[number]>,
+  never
+> = {};
+void everyDraftColumn;
 
 /** What `parents.data` holds: the parent-level part of every version (owner, communities, concept PID). */
 export interface ParentData {
@@ -80,7 +96,7 @@ const draftContext = (db: Db) =>
     // The owner's own file quota, which every file change checks: read here, not in a
     // statement of its own.
     .leftJoin('userQuotas', 'userQuotas.userId', 'parents.ownerId')
-    .selectAll('drafts')
+    .select(DRAFT_COLUMNS.map((c) => `drafts.${c}` as const))
     .select([
       'parents.ownerId as parentOwnerId',
       'parents.data as parentData',
@@ -111,10 +127,14 @@ const lockedDraftContextQuery = preparedQuery((db: Db, id: string) =>
 
 /** Kysely queries for parents, drafts, published records and their PIDs; rows or undefined. */
 export class RecordsRepository {
+  private readonly draftIndex: DraftSearchIndex;
+
   constructor(
     private readonly db: Db,
     readonly engine: Engine,
-  ) {}
+  ) {
+    this.draftIndex = new DraftSearchIndex(engine);
+  }
 
   /** Runs `fn` in one transaction (joining an action's, see `inTransaction`). */
   transaction<T>(fn: (trx: RecordsRepository) => Promise<T>): Promise<T> {
@@ -189,7 +209,11 @@ export class RecordsRepository {
   // ---- drafts
 
   getDraft(id: string): Promise<DraftRow | undefined> {
-    return this.x.selectFrom('drafts').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.x
+      .selectFrom('drafts')
+      .select(DRAFT_COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /**
@@ -246,23 +270,27 @@ export class RecordsRepository {
 
   async getDrafts(ids: string[]): Promise<DraftRow[]> {
     if (ids.length === 0) return [];
-    return this.x.selectFrom('drafts').selectAll().where('id', 'in', ids).execute();
+    return this.x.selectFrom('drafts').select(DRAFT_COLUMNS).where('id', 'in', ids).execute();
   }
 
   draftsOfParent(parentId: string): Promise<DraftRow[]> {
     return this.x
       .selectFrom('drafts')
-      .selectAll()
+      .select(DRAFT_COLUMNS)
       .where('parentId', '=', parentId)
       .orderBy('versionIndex', 'desc')
       .execute();
   }
 
+  /** Inserts a draft with its entries in the drafts' search index (its owner searches it). */
   async insertDraft(row: DraftRow): Promise<void> {
+    const { data, filesSummary } = row;
+    const search = this.draftIndex.columns(row.id, data);
     await this.x
       .insertInto('drafts')
-      .values({ ...row, data: row.data as string, filesSummary: jsonText(row.filesSummary) })
+      .values({ ...row, data: data as string, filesSummary: jsonText(filesSummary), ...search })
       .execute();
+    await this.draftIndex.write(this.x, row);
   }
 
   /**
@@ -277,13 +305,17 @@ export class RecordsRepository {
     const result = await this.x
       .updateTable('drafts')
       .set({ ...set, data: set.data as string, revisionId: expectedRevision + 1 })
+      .set(this.draftIndex.columns(id, set.data))
       .where('id', '=', id)
       .where('revisionId', '=', expectedRevision)
+      .returning('filesSummary')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (result) await this.draftIndex.write(this.x, { id, data: set.data, ...result });
+    return result !== undefined;
   }
 
   async deleteDraft(id: string): Promise<void> {
+    await this.draftIndex.remove(this.x, id);
     await this.x.deleteFrom('drafts').where('id', '=', id).execute();
   }
 

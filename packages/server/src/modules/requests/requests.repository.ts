@@ -71,44 +71,70 @@ export class RequestsRepository {
   }
 
   async search(query: RequestQuery): Promise<{ rows: RequestRow[]; total: number }> {
-    let base = this.db.selectFrom('requests as r');
-    if (query.involving) {
-      const { userId, curatorRoles } = query.involving;
-      base = base.where((eb) =>
-        eb.or([
-          eb('r.createdBy', '=', userId),
+    const requests = () => this.db.selectFrom('requests as r');
+    /** The filters every part of the search shares. */
+    const filtered = (base: ReturnType<typeof requests>) => {
+      let b = base;
+      if (query.receiverCommunityId)
+        b = b.where('r.receiverCommunityId', '=', query.receiverCommunityId);
+      if (query.topicRecordId) b = b.where('r.topicRecordId', '=', query.topicRecordId);
+      if (query.statuses) b = b.where('r.status', 'in', query.statuses);
+      if (query.types?.length) b = b.where('r.type', 'in', query.types);
+      if (query.q) {
+        const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
+        b = b.where(sql<boolean>`lower(r.title) like ${pattern} escape '\\'`);
+      }
+      return b;
+    };
+    const involving = query.involving;
+    const curated = (userId: number) =>
+      this.db
+        .selectFrom('communityMembers as m')
+        .select('m.communityId')
+        .where('m.userId', '=', userId)
+        .where('m.role', 'in', involving?.curatorRoles ?? []);
+    let listed;
+    if (involving && !query.receiverCommunityId) {
+      const { userId } = involving;
+      // Across communities, the requests it sent and those its communities received (not sent
+      // by it) are each read through their own index and put together before the order: as one
+      // OR beside the status, both engines read every request of that status (everyone's open
+      // requests) through the status index.
+      const sent = filtered(requests().where('r.createdBy', '=', userId));
+      const received = filtered(
+        requests()
+          .where('r.receiverCommunityId', 'in', curated(userId))
           // A request not yet submitted is its creator's alone.
-          eb.and([
-            eb('r.status', '!=', 'created'),
-            eb(
-              'r.receiverCommunityId',
-              'in',
-              eb
-                .selectFrom('communityMembers as m')
-                .select('m.communityId')
-                .where('m.userId', '=', userId)
-                .where('m.role', 'in', curatorRoles),
-            ),
-          ]),
-        ]),
+          .where('r.status', '!=', 'created')
+          .where('r.createdBy', '!=', userId),
       );
+      listed = sent.selectAll('r').unionAll(received.selectAll('r'));
+    } else if (involving) {
+      // Within one community, its index narrows to the community and gives the list's order.
+      const { userId } = involving;
+      listed = filtered(requests())
+        .where((eb) =>
+          eb.or([
+            eb('r.createdBy', '=', userId),
+            eb.and([
+              eb('r.status', '!=', 'created'),
+              eb('r.receiverCommunityId', 'in', curated(userId)),
+            ]),
+          ]),
+        )
+        .selectAll('r');
+    } else {
+      listed = filtered(requests()).selectAll('r');
     }
-    if (query.receiverCommunityId)
-      base = base.where('r.receiverCommunityId', '=', query.receiverCommunityId);
-    if (query.topicRecordId) base = base.where('r.topicRecordId', '=', query.topicRecordId);
-    if (query.statuses) base = base.where('r.status', 'in', query.statuses);
-    if (query.types?.length) base = base.where('r.type', 'in', query.types);
-    if (query.q) {
-      const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
-      base = base.where(sql<boolean>`lower(r.title) like ${pattern} escape '\\'`);
-    }
-    const countRow = await base
+    // One shape for the three: a subquery SQLite flattens and PostgreSQL pulls up, but the union.
+    const source = this.db.selectFrom(listed.as('listed')).selectAll('listed');
+    const countRow = await this.db
+      .selectFrom(source.as('c'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll('r')
-      .orderBy('r.createdAt', query.sort === 'oldest' ? 'asc' : 'desc')
-      .orderBy('r.number', query.sort === 'oldest' ? 'asc' : 'desc')
+    const rows = await source
+      .orderBy('listed.createdAt', query.sort === 'oldest' ? 'asc' : 'desc')
+      .orderBy('listed.number', query.sort === 'oldest' ? 'asc' : 'desc')
       .offset(query.offset)
       .limit(query.limit)
       .execute();

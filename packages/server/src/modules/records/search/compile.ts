@@ -1,10 +1,12 @@
 import type { SearchFields, SearchQuery } from '@cairn/shared';
 import { sql, type RawBuilder } from 'kysely';
 import type { Engine } from '../../../database/database.js';
-import { searchWordsOf, type TermFacet } from './document.js';
+import { searchWordsOf, type DraftTermFacet, type TermFacet } from './document.js';
+import { RECORDS_INDEX, type SearchTable } from './index-writer.js';
 
 /**
- * Compiles a parsed query (`parseSearchQuery`) into a condition on `records` for one engine. Each
+ * Compiles a parsed query (`parseSearchQuery`) into a condition on `records` for one engine (or on
+ * `drafts`, whose index has the same shape: see `SearchTable`). Each
  * leaf of the tree becomes one indexed predicate and the tree's AND / OR / NOT become SQL's, so a
  * query mixing text, facets and dates is one WHERE clause. Values always travel as bound
  * parameters; the only text put together here is each engine's full-text expression, built from
@@ -21,15 +23,40 @@ type TextColumn = 'title' | 'creators' | 'description' | 'rest';
 type Target =
   | { kind: 'text'; column: TextColumn }
   | { kind: 'terms'; facets: TermFacet[] }
-  | { kind: 'column'; column: 'records.id' | 'records.access_status' }
+  | { kind: 'column'; column: 'id' | 'access_status' }
   | { kind: 'community' }
   | { kind: 'doi' }
-  | { kind: 'date'; column: 'records.publication_date' | 'records.created_at' };
+  | { kind: 'date'; column: 'publication_date' | 'created_at' };
+
+/**
+ * Where each table keeps what a 'column' or 'date' field searches: a column of its own, or (for
+ * what a draft has no column for) a facet of its terms.
+ */
+const COLUMNS: Record<
+  SearchTable['table'],
+  Record<
+    'id' | 'access_status' | 'publication_date' | 'created_at',
+    string | { facet: DraftTermFacet }
+  >
+> = {
+  records: {
+    id: 'records.id',
+    access_status: 'records.access_status',
+    publication_date: 'records.publication_date',
+    created_at: 'records.created_at',
+  },
+  drafts: {
+    id: 'drafts.id',
+    access_status: { facet: 'access_status' },
+    publication_date: { facet: 'publication_date' },
+    created_at: 'drafts.created_at',
+  },
+};
 
 /** The fields a records query may name (InvenioRDM's JSON paths), and what each searches. */
 const TARGETS: Record<string, Target> = {
-  id: { kind: 'column', column: 'records.id' },
-  created: { kind: 'date', column: 'records.created_at' },
+  id: { kind: 'column', column: 'id' },
+  created: { kind: 'date', column: 'created_at' },
   'metadata.title': { kind: 'text', column: 'title' },
   'metadata.additional_titles.title': { kind: 'text', column: 'title' },
   'metadata.description': { kind: 'text', column: 'description' },
@@ -47,9 +74,9 @@ const TARGETS: Record<string, Target> = {
   'metadata.subjects.subject': { kind: 'terms', facets: ['subject'] },
   'metadata.resource_type.id': { kind: 'terms', facets: ['resource_type', 'resource_subtype'] },
   'metadata.languages.id': { kind: 'terms', facets: ['language'] },
-  'metadata.publication_date': { kind: 'date', column: 'records.publication_date' },
+  'metadata.publication_date': { kind: 'date', column: 'publication_date' },
   'files.entries.ext': { kind: 'terms', facets: ['file_type'] },
-  'access.status': { kind: 'column', column: 'records.access_status' },
+  'access.status': { kind: 'column', column: 'access_status' },
   'parent.communities.ids': { kind: 'community' },
   'parent.communities.entries.id': { kind: 'community' },
   'pids.doi.identifier': { kind: 'doi' },
@@ -97,7 +124,15 @@ const FALSE = sql<boolean>`1 = 0`;
 const AFTER_DATE = '~';
 
 export class RecordQueryCompiler {
-  constructor(private readonly engine: Engine) {}
+  constructor(
+    private readonly engine: Engine,
+    private readonly index: SearchTable = RECORDS_INDEX,
+  ) {}
+
+  /** The searched table's column, e.g. `records.parent_id`. */
+  private column(name: string): RawBuilder<unknown> {
+    return sql.ref(`${this.index.table}.${name}`);
+  }
 
   compile(query: SearchQuery): CompiledQuery {
     const positive: Text[] = [];
@@ -143,18 +178,21 @@ export class RecordQueryCompiler {
   }
 
   /**
-   * The records whose full-text index matches `expression` (FTS5 or tsquery text). On PostgreSQL a
-   * query of the title or the people alone goes to that part's own index (migration 0018): the
+   * The rows whose full-text index matches `expression` (FTS5 or tsquery text). On PostgreSQL a
+   * query of a record's title or people alone goes to that part's own index (migration 0018): the
    * whole vector's index would find the word in every part and leave the weight to a recheck.
+   * Drafts, each person's few, have no such indexes.
    */
   matches(expression: string, column?: TextColumn): RawBuilder<boolean> {
+    const fts = sql.table(this.index.fts);
     if (this.engine === 'sqlite')
-      return sql<boolean>`records.rowid in (select rowid from records_search where records_search match ${expression})`;
-    const part = column === undefined ? undefined : PG_PART_INDEXED[column];
+      return sql<boolean>`${this.column('rowid')} in (select rowid from ${fts} where ${fts} match ${expression})`;
+    const part =
+      column === undefined || this.index.table !== 'records' ? undefined : PG_PART_INDEXED[column];
     const vector =
       part === undefined
-        ? sql`records.search_vector`
-        : sql`ts_filter(records.search_vector, ${sql.lit(part)})`;
+        ? this.column('search_vector')
+        : sql`ts_filter(${this.column('search_vector')}, ${sql.lit(part)})`;
     return sql<boolean>`${vector} @@ to_tsquery('english', ${expression})`;
   }
 
@@ -197,27 +235,53 @@ export class RecordQueryCompiler {
         : sql<boolean>`${column} = ${value}`;
     switch (target.kind) {
       case 'terms':
-        return sql<boolean>`records.id in (select record_id from record_terms where facet in (${sql.join(
-          target.facets,
-        )}) and ${equals(sql.ref('value'))})`;
-      case 'column':
-        return equals(sql.ref(target.column));
+        return this.inTerms(target.facets, equals(sql.ref('value')));
+      case 'column': {
+        const column = COLUMNS[this.index.table][target.column];
+        return typeof column === 'string'
+          ? equals(sql.ref(column))
+          : this.inTerms([column.facet], equals(sql.ref('value')));
+      }
       case 'community':
-        return sql<boolean>`records.parent_id in (select parent_id from record_communities where ${equals(
+        return sql<boolean>`${this.column('parent_id')} in (select parent_id from record_communities where ${equals(
           sql.ref('community_id'),
         )})`;
       case 'doi':
-        return sql<boolean>`records.id in (select record_id from pids where scheme = 'doi' and identifier = ${value.toLowerCase()})`;
+        return sql<boolean>`${this.column('id')} in (select record_id from pids where scheme = 'doi' and identifier = ${value.toLowerCase()})`;
       case 'date':
         // A date is matched on its written prefix: 2021 takes every date in 2021.
-        return this.dateBetween(target.column, value, true, value, true);
+        return this.dates(target.column, value, true, value, true);
     }
+  }
+
+  /** The rows with a term of one of `facets` whose value meets `condition`. */
+  private inTerms(facets: readonly string[], condition: RawBuilder<boolean>): RawBuilder<boolean> {
+    return sql<boolean>`${this.column('id')} in (select ${sql.ref(this.index.termsKey)} from ${sql.table(
+      this.index.terms,
+    )} where facet in (${sql.join(facets)}) and ${condition})`;
   }
 
   private range(q: Extract<SearchQuery, { kind: 'range' }>): RawBuilder<boolean> {
     const target = TARGETS[q.field];
     if (target?.kind !== 'date') return FALSE;
-    return this.dateBetween(target.column, q.from, q.inclusiveFrom, q.to, q.inclusiveTo);
+    return this.dates(target.column, q.from, q.inclusiveFrom, q.to, q.inclusiveTo);
+  }
+
+  /** `dateBetween` on the table's column, or on the values of its terms of that facet. */
+  private dates(
+    name: 'publication_date' | 'created_at',
+    from: string | undefined,
+    inclusiveFrom: boolean,
+    to: string | undefined,
+    inclusiveTo: boolean,
+  ): RawBuilder<boolean> {
+    const column = COLUMNS[this.index.table][name];
+    return typeof column === 'string'
+      ? this.dateBetween(column, from, inclusiveFrom, to, inclusiveTo)
+      : this.inTerms(
+          [column.facet],
+          this.dateBetween('value', from, inclusiveFrom, to, inclusiveTo),
+        );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { readJson } from '../../../database/schema.js';
+import { computeAccessStatus, type Access } from '@cairn/shared';
 import { readSummary } from '../../files/files.summary.js';
 
 /**
@@ -124,4 +125,39 @@ export function searchDocument(row: {
     ]),
     terms,
   };
+}
+
+/**
+ * Facets only a draft's terms hold: a published record keeps its access status and publication
+ * date as columns of its row, which a draft has not.
+ */
+export type DraftTermFacet = TermFacet | 'access_status' | 'publication_date';
+
+/**
+ * The search document of a draft: a record's, and the access status and publication date as
+ * terms, so the same field queries find drafts. A draft may still lack both; it then holds none.
+ */
+export function draftSearchDocument(row: {
+  id: string;
+  data: unknown;
+  filesSummary: unknown;
+}): Omit<SearchDocument, 'terms'> & { terms: Array<{ facet: DraftTermFacet; value: string }> } {
+  const doc = searchDocument(row);
+  const data = readJson<{
+    metadata?: { publication_date?: unknown };
+    access?: Partial<Access>;
+    files?: { enabled?: unknown };
+  }>(row.data);
+  const terms: Array<{ facet: DraftTermFacet; value: string }> = [...doc.terms];
+  const date = str(data.metadata?.publication_date);
+  if (date) terms.push({ facet: 'publication_date', value: date });
+  const access = data.access;
+  if (access?.record && access.files) {
+    const status = computeAccessStatus(
+      { ...access, embargo: access.embargo ?? { active: false } } as Access,
+      data.files?.enabled !== false,
+    );
+    terms.push({ facet: 'access_status', value: status });
+  }
+  return { ...doc, terms };
 }

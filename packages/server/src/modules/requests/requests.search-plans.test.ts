@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../test/databases.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { createCommunity } from '../../test/communities.js';
+import { planOf, StatementCapture, wholeReads, type PlanStep } from '../../test/plans.js';
+import type { User } from '../users/users.service.js';
+
+// A curator's list of a community's open requests, newest first, is read from an index in that
+// order: the community's open requests are found without reading anyone else's, and the page is
+// the index's first entries, not every open request of the community sorted. Checked on the plans
+// each engine chooses for the statements the requests service sends, with other communities'
+// requests many times this one's.
+
+const OTHER_REQUESTS = 3_000;
+const MINE_OPEN = 30;
+const MINE_CLOSED = 20;
+
+const GROWING = new Set(['requests', 'r']);
+/** An index step that narrows to one community's, one person's or one record's requests. */
+const NARROW = /\((receiver_community_id|created_by|topic_record_id|id|number)=\?/;
+/** The status index, which holds everyone's requests of a status (PostgreSQL's steps name it). */
+const BY_STATUS = 'requests_expiry_idx';
+/** A sort of the rows found, which an index in the list's order makes needless. */
+const SORTS = /^(USE TEMP B-TREE FOR ORDER BY|Sort|Incremental Sort)$/;
+
+describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine) => {
+  let t: TestApp;
+  let curator: User;
+  let communityId: string;
+  const capture = new StatementCapture();
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, {}, {}, { observer: capture });
+    const someone = await t.user();
+    const others = [
+      await createCommunity(t, someone, 'elsewhere-1', {}),
+      await createCommunity(t, someone, 'elsewhere-2', {}),
+    ];
+    const caller = await t.user();
+    curator = (await t.services.users.findById(caller.id))!;
+    communityId = await createCommunity(t, caller, 'mine', {});
+    const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+    const row = (i: number, community: string, status: string) => ({
+      id: randomUUID(),
+      type: 'community-submission',
+      status,
+      title: `Request ${i}`,
+      createdBy: someone.id,
+      receiverCommunityId: community,
+      topicRecordId: null,
+      expiresAt: null,
+      revisionId: 1,
+      createdAt: at(i),
+      updatedAt: at(i),
+      lastActivityAt: at(i),
+    });
+    const rows = [
+      ...Array.from({ length: OTHER_REQUESTS }, (_, i) =>
+        row(i, others[i % 2]!, i % 3 ? 'submitted' : 'accepted'),
+      ),
+      ...Array.from({ length: MINE_OPEN }, (_, i) => row(i, communityId, 'submitted')),
+      ...Array.from({ length: MINE_CLOSED }, (_, i) => row(i, communityId, 'declined')),
+    ];
+    const { db } = t.services.database;
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('requests')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    if (engine === 'postgres') await sql`analyze requests`.execute(db);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  /**
+   * The steps of each statement of one listing that read requests whole (or all of a status), or
+   * sort them when `sorted` says an index must give the order.
+   */
+  async function listing(
+    query: Record<string, string>,
+    scope: { communityId?: string },
+    sorted = true,
+  ) {
+    const { result, statements } = await capture.capture(() =>
+      t.services.requests.search(curator, query, scope),
+    );
+    const found: Array<{ sql: string; steps: PlanStep[] }> = [];
+    for (const s of statements.filter((x) => /from "requests"/.test(x.sql))) {
+      const steps = await planOf(t.services.database.db, engine, s);
+      const bad = [
+        ...wholeReads(steps, GROWING, NARROW),
+        ...steps.filter((p) => p.index === BY_STATUS),
+        ...steps.filter((p) => sorted && SORTS.test(p.how)),
+      ];
+      if (bad.length > 0) found.push({ sql: s.sql, steps: bad });
+    }
+    return { result, found };
+  }
+
+  it("lists the community's open requests, newest first, from the index in that order", async () => {
+    const { result, found } = await listing({ is_open: 'true', size: '10' }, { communityId });
+    expect(result.total).toBe(MINE_OPEN);
+    expect(result.views.map((v) => v.row.title)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Request ${MINE_OPEN - 1 - i}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('reads them oldest first from the same index', async () => {
+    const { result, found } = await listing(
+      { is_open: 'true', sort: 'oldest', size: '10' },
+      { communityId },
+    );
+    expect(result.views[0]!.row.title).toBe('Request 0');
+    expect(found).toEqual([]);
+  });
+
+  it('lists the open requests a curator receives or sent without reading anyone else’s', async () => {
+    // Sent by it or received by its communities: two index lookups, whose union is sorted.
+    const { result, found } = await listing({ is_open: 'true', size: '10' }, {}, false);
+    expect(result.total).toBe(MINE_OPEN);
+    expect(result.views[0]!.row.title).toBe(`Request ${MINE_OPEN - 1}`);
+    expect(found).toEqual([]);
+  });
+});
