@@ -101,8 +101,8 @@ export function openDatabase(
   database: Config['database'],
   observer?: DatabaseObserver,
 ): DatabaseHandle {
-  const { plugins: observers = [], ...observed } = observing(observer);
   if (database.kind === 'sqlite') {
+    const { plugins: observers = [], ...observed } = observing(observer);
     if (database.file !== ':memory:')
       fs.mkdirSync(path.dirname(database.file), { recursive: true });
     const sqlite = new SqliteDatabase(database.file);
