@@ -57,6 +57,9 @@ describe('page chunks', () => {
 
     await page.goto('/uploads/new');
     await page.getByRole('textbox', { name: 'Title', exact: true }).waitFor();
+    // Code the form loads once the browser is idle (the dropzone) is preloaded by Vite's loader
+    // then: wait for it, so that every preload in the head has had its fetch.
+    await page.waitForLoadState('networkidle');
     const deposit = await preloadedFiles(page);
     expect(deposit.scripts.some((href) => /\/assets\/DepositPage-[^/]+\.js$/.test(href))).toBe(
       true,

@@ -139,7 +139,8 @@ function serveBigFile(parts: ReturnType<typeof partLinks>, ...first: Route[]) {
 interface Rendered {
   form: () => UseFormReturn<DepositFormValues>;
   user: ReturnType<typeof userEvent.setup>;
-  input: () => HTMLInputElement;
+  /** The file input of the dropzone, once its library has arrived (FileDropArea). */
+  input: () => Promise<HTMLInputElement>;
 }
 
 function renderUploader(
@@ -185,7 +186,11 @@ function renderUploader(
   return {
     form: () => form!,
     user: userEvent.setup(),
-    input: () => container.querySelector<HTMLInputElement>('input[type="file"]')!,
+    input: async () => {
+      const selector = '.mantine-Dropzone-root input[type="file"]';
+      await waitFor(() => expect(container.querySelector(selector)).not.toBeNull());
+      return container.querySelector<HTMLInputElement>(selector)!;
+    },
   };
 }
 
@@ -197,7 +202,7 @@ describe('FileUploader', () => {
   it('uploads a small file with one PUT: init with transfer L, content, commit', async () => {
     const requests = serve(singleUploads());
     const { user, input } = renderUploader();
-    await user.upload(input(), new File([bytes(1500)], 'data.csv'));
+    await user.upload(await input(), new File([bytes(1500)], 'data.csv'));
 
     const cells = within(await screen.findByRole('row', { name: /data\.csv.*100%/ }));
     expect(cells.getByRole('link', { name: 'data.csv' })).toBeTruthy();
@@ -218,7 +223,13 @@ describe('FileUploader', () => {
   it('opens the file picker from the "Choose files" button, by keyboard too', async () => {
     serve();
     const { user, input } = renderUploader();
-    const click = vi.spyOn(input(), 'click');
+    await input();
+    // The button opens the uploader's own input, which stays while the dropzone replaces the
+    // plain area (FileDropArea).
+    const own = screen
+      .getAllByLabelText('Files to upload')
+      .find((element) => !element.closest('.mantine-Dropzone-root'))!;
+    const click = vi.spyOn(own, 'click');
     screen.getByRole('button', { name: 'Choose files' }).focus();
     await user.keyboard('{Enter}');
     expect(click).toHaveBeenCalled();
@@ -251,7 +262,7 @@ describe('FileUploader', () => {
       enabledTransferTypes: ['L', 'M'],
       resumeStore: store,
     });
-    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
 
     await screen.findByRole('row', { name: /big\.bin.*100%/ });
     const init = requests.find((r) => r.method === 'POST' && r.url === FILES_PATH);
@@ -315,7 +326,7 @@ describe('FileUploader', () => {
     expect(
       await screen.findByText('Upload interrupted. Choose the same file again to resume it.'),
     ).toBeTruthy();
-    await user.upload(input(), file);
+    await user.upload(await input(), file);
 
     await screen.findByRole('row', { name: /big\.bin.*100%/ });
     expect(screen.getByText('Resumed: 1 part was already uploaded.')).toBeTruthy();
@@ -358,7 +369,7 @@ describe('FileUploader', () => {
           : undefined,
     );
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
 
     await screen.findByRole('row', { name: /big\.bin.*100%/ });
     expect(
@@ -385,7 +396,10 @@ describe('FileUploader', () => {
       return undefined;
     });
     const { user, input } = renderUploader();
-    await user.upload(input(), [new File(['x'], 'refused.csv'), new File(['y'], 'flaky.csv')]);
+    await user.upload(await input(), [
+      new File(['x'], 'refused.csv'),
+      new File(['y'], 'flaky.csv'),
+    ]);
 
     expect(
       within(await screen.findByRole('row', { name: /refused\.csv.*Failed/ })).getByText(
@@ -406,14 +420,16 @@ describe('FileUploader', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     serve(singleUploads());
     const attemptsAt: number[] = [];
-    const { input } = renderUploader({
+    renderUploader({
       retryDelaysMs: undefined,
       sendBytes: () => {
         attemptsAt.push(Date.now());
         return Promise.reject(new UploadRequestError('http', 'Unavailable', { status: 503 }));
       },
     });
-    fireEvent.change(input(), { target: { files: [new File(['x'], 'later.csv')] } });
+    // With the clock stopped, the dropzone library has not come: the plain input takes the file.
+    const plainInput = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    fireEvent.change(plainInput, { target: { files: [new File(['x'], 'later.csv')] } });
     for (let step = 0; step < 2000 && attemptsAt.length < 5; step++) {
       await vi.advanceTimersByTimeAsync(50);
       // Module loading and the like take real time, which the fake clock does not give.
@@ -440,7 +456,7 @@ describe('FileUploader', () => {
         );
       },
     });
-    await user.upload(input(), new File(['x'], 'stuck.csv'));
+    await user.upload(await input(), new File(['x'], 'stuck.csv'));
     const failed = await screen.findByRole('row', { name: /stuck\.csv.*Failed/ });
     expect(within(failed).getByText('Upload stalled for 30 seconds.')).toBeTruthy();
     expect(attempts).toBe(5);
@@ -460,7 +476,7 @@ describe('FileUploader', () => {
     );
     document.cookie = 'csrftoken=t0ken';
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
 
     const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ }, { timeout: 5000 });
     expect(
@@ -491,7 +507,7 @@ describe('FileUploader', () => {
           : undefined,
     );
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
 
     const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ });
     expect(
@@ -504,7 +520,7 @@ describe('FileUploader', () => {
     // The server knows one part of the two the upload was announced with.
     const requests = serveBigFile(partLinks(`${FILES}/big.bin/content/1`));
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
 
     const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ });
     expect(within(failed).getByText('The part number is not valid for this upload.')).toBeTruthy();
@@ -516,7 +532,7 @@ describe('FileUploader', () => {
   it('words the upload errors in German', async () => {
     serveBigFile(partLinks());
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] }, {}, 'de');
-    await user.upload(input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
     const failed = await screen.findByRole('row', { name: /big\.bin/ });
     await waitFor(() =>
       expect(failed.textContent).toContain('Die Teilnummer ist für diesen Upload ungültig.'),
@@ -526,7 +542,11 @@ describe('FileUploader', () => {
   it('refuses a selection over the file count with "Could not upload files."', async () => {
     const requests = serve();
     const { user, input } = renderUploader({ quota: { maxFiles: 2, maxStorage: 1e10 } });
-    await user.upload(input(), [new File(['a'], 'a'), new File(['b'], 'b'), new File(['c'], 'c')]);
+    await user.upload(await input(), [
+      new File(['a'], 'a'),
+      new File(['b'], 'b'),
+      new File(['c'], 'c'),
+    ]);
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Could not upload files.');
@@ -540,7 +560,7 @@ describe('FileUploader', () => {
   it('refuses a selection over the storage quota, in decimal units', async () => {
     serve();
     const { user, input } = renderUploader({ quota: { maxFiles: 5, maxStorage: 2000 } });
-    await user.upload(input(), [new File([bytes(1500)], 'a'), new File([bytes(1000)], 'b')]);
+    await user.upload(await input(), [new File([bytes(1500)], 'a'), new File([bytes(1000)], 'b')]);
 
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Uploading the selected files would result in 2.5 kB of storage use, exceeding the limit of 2 kB.',
@@ -554,7 +574,7 @@ describe('FileUploader', () => {
       allowEmptyFiles: false,
     });
     await screen.findByRole('link', { name: 'data.csv' });
-    await user.upload(input(), [
+    await user.upload(await input(), [
       new File(['x'], 'data.csv'),
       new File([], 'empty.txt'),
       new File(['z'], 'new.txt'),
@@ -573,7 +593,7 @@ describe('FileUploader', () => {
   it('rejects a file whose transfer type the repository does not enable', async () => {
     serve();
     const { user, input } = renderUploader({ enabledTransferTypes: ['M'] });
-    await user.upload(input(), new File(['x'], 'small.txt'));
+    await user.upload(await input(), new File(['x'], 'small.txt'));
     expect((await screen.findByRole('alert')).textContent).toContain(
       'small.txt: the transfer type L is not enabled on this repository.',
     );
@@ -607,7 +627,7 @@ describe('FileUploader', () => {
     });
     const onUploadingChange = vi.fn();
     const { user, input } = renderUploader({ onUploadingChange });
-    await user.upload(input(), new File(['x'], 'slow.csv'));
+    await user.upload(await input(), new File(['x'], 'slow.csv'));
     await waitFor(() => expect(release).toBeDefined());
     expect(onUploadingChange).toHaveBeenLastCalledWith(true);
 
@@ -712,11 +732,11 @@ describe('FileUploader', () => {
       .mockRejectedValueOnce(new Error('save failed'))
       .mockResolvedValue(DRAFT);
     const { user, input } = renderUploader({ draft: null, ensureDraft });
-    await user.upload(input(), new File(['x'], 'a.csv'));
+    await user.upload(await input(), new File(['x'], 'a.csv'));
     await waitFor(() => expect(screen.getByText('No files yet.')).toBeTruthy());
     expect(requests).toEqual([]);
 
-    await user.upload(input(), new File(['x'], 'a.csv'));
+    await user.upload(await input(), new File(['x'], 'a.csv'));
     await screen.findByRole('row', { name: /a\.csv.*100%/ });
     expect(ensureDraft).toHaveBeenCalledTimes(2);
   });

@@ -1,6 +1,5 @@
 import '@mantine/dropzone/styles.css';
 import { Alert, Button, Checkbox, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import {
   DEFAULT_MAX_FILES,
   DEFAULT_MAX_STORAGE,
@@ -17,6 +16,7 @@ import type { RecordJson } from '../../../api/records';
 import { useApiClient } from '../../../api/useApiClient';
 import { useBootstrap } from '../../../bootstrap';
 import { formatBytes } from '../../../lib/format-bytes';
+import { FileDropArea } from './FileDropArea';
 import { deleteFile, FileItemSchema, FilesListSchema, type FileItem } from './files-api';
 import { FileTable } from './FileTable';
 import { createLocalResumeStore, resumeKey, type ResumeStore } from './resume-store';
@@ -112,7 +112,6 @@ export function FileUploader({
   const [state, dispatch] = useReducer(uploaderReducer, initialUploaderState);
   const [warnings, setWarnings] = useState<SelectionWarning[]>([]);
   const [notice, setNotice] = useState('');
-  const openRef = useRef<() => void>(null);
   const store = useMemo(() => resumeStore ?? createLocalResumeStore(), [resumeStore]);
 
   // Made on the first upload and kept while the form is open, whatever re-renders bring. Its
@@ -365,33 +364,16 @@ export function FileUploader({
       ) : (
         <>
           {!locked && (
-            <Dropzone
-              openRef={openRef}
-              onDrop={(files) => void handleFiles(files)}
-              multiple
-              activateOnClick={false}
-              activateOnKeyboard={false}
-              useFsAccessApi={false}
-              enablePointerEvents
+            <FileDropArea
+              onFiles={(files) => void handleFiles(files)}
               disabled={quotaReached}
-              inputProps={{ 'aria-label': t('uploader.fileInput') }}
-            >
-              <Stack align="center" gap="xs" py="md">
-                <Text fw={600}>
-                  {quotaReached ? t('uploader.quotaReached') : t('uploader.dropTitle')}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {t('uploader.dropOr')}
-                </Text>
-                <Button
-                  variant="default"
-                  disabled={quotaReached}
-                  onClick={() => openRef.current?.()}
-                >
-                  {t('uploader.chooseFiles')}
-                </Button>
-              </Stack>
-            </Dropzone>
+              labels={{
+                title: quotaReached ? t('uploader.quotaReached') : t('uploader.dropTitle'),
+                hint: t('uploader.dropOr'),
+                choose: t('uploader.chooseFiles'),
+                input: t('uploader.fileInput'),
+              }}
+            />
           )}
           <Text aria-live="polite" size="sm">
             {notice}

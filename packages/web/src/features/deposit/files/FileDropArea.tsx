@@ -1,0 +1,107 @@
+import { Box, Button, Stack, Text } from '@mantine/core';
+import { lazy, startTransition, Suspense, useEffect, useRef, useState } from 'react';
+import { whenIdle } from '../../../lib/idle';
+
+/**
+ * The uploader's drop area. Mantine's dropzone brings react-dropzone and file-selector's table of
+ * media types (about 12 KB gzipped, a thirtieth of the deposit page's scripts), which nobody needs
+ * before the form is usable: it loads when the browser is first idle after the form is shown.
+ * Until then the same area takes dropped files (not folders) and its button opens the file dialog
+ * through a file input of its own (kept whichever area shows), so a person who is quicker than the library loses nothing, and a
+ * file dropped then is not opened by the browser in place of the form.
+ */
+
+const FileDropzone = lazy(() =>
+  import('./FileDropzone').then((module) => ({ default: module.FileDropzone })),
+);
+
+/** The latest the dropzone waits for the browser to be idle. */
+const IDLE_TIMEOUT_MS = 1000;
+
+export interface FileDropAreaProps {
+  onFiles: (files: File[]) => void;
+  /** No more files fit (quota reached): nothing is taken. */
+  disabled: boolean;
+  labels: { title: string; hint: string; choose: string; input: string };
+}
+
+export function FileDropArea(props: FileDropAreaProps) {
+  const { onFiles, labels } = props;
+  const [isWanted, setIsWanted] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (isWanted) return undefined;
+    return whenIdle(() => startTransition(() => setIsWanted(true)), IDLE_TIMEOUT_MS);
+  }, [isWanted]);
+  const choose = () => inputRef.current?.click();
+  const plain = <PlainDropArea {...props} onChoose={choose} />;
+  return (
+    <>
+      {/* One file input for the button, whichever area shows: the area changing while the file
+          dialog is open cannot lose the choice. */}
+      <input
+        ref={inputRef}
+        type="file"
+        multiple
+        hidden
+        aria-label={labels.input}
+        onChange={(event) => {
+          const files = [...(event.currentTarget.files ?? [])];
+          event.currentTarget.value = '';
+          if (files.length > 0) onFiles(files);
+        }}
+      />
+      {isWanted ? (
+        <Suspense fallback={plain}>
+          <FileDropzone {...props} onChoose={choose} />
+        </Suspense>
+      ) : (
+        plain
+      )}
+    </>
+  );
+}
+
+/** The area's text and its button, the same in both. */
+export function DropAreaContent({
+  labels,
+  disabled,
+  onChoose,
+}: Pick<FileDropAreaProps, 'labels' | 'disabled'> & { onChoose: () => void }) {
+  return (
+    <Stack align="center" gap="xs" py="md">
+      <Text fw={600}>{labels.title}</Text>
+      <Text size="sm" c="dimmed">
+        {labels.hint}
+      </Text>
+      <Button variant="default" disabled={disabled} onClick={onChoose}>
+        {labels.choose}
+      </Button>
+    </Stack>
+  );
+}
+
+/** The area before the dropzone is there, drawn as the dropzone draws itself. */
+function PlainDropArea({
+  onFiles,
+  disabled,
+  labels,
+  onChoose,
+}: FileDropAreaProps & { onChoose: () => void }) {
+  return (
+    <Box
+      style={{
+        border: '1px dashed var(--mantine-color-gray-4)',
+        borderRadius: 'var(--mantine-radius-sm)',
+        padding: 'var(--mantine-spacing-md)',
+      }}
+      onDragOver={(event) => event.preventDefault()}
+      onDrop={(event) => {
+        event.preventDefault();
+        if (!disabled) onFiles([...event.dataTransfer.files]);
+      }}
+    >
+      <DropAreaContent labels={labels} disabled={disabled} onChoose={onChoose} />
+    </Box>
+  );
+}
