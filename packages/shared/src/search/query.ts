@@ -42,8 +42,17 @@
  * five packages for a dozen rules. Each would still need a pass over its tree for fields, kinds,
  * wildcards and limits. A recursive descent parser does both in one place, with no dependency in
  * the browser bundle.
+ *
+ * The parser is here; the tokenizer it reads from is query-tokens.ts, the error both raise
+ * query-error.ts, and the writer of a tree back as a query query-format.ts. This module exports
+ * all of it, so callers import the syntax from one place.
  */
 import { SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MAX_WORDS } from '../limits.js';
+import { fail, type SearchQueryErrorReason } from './query-error.js';
+import { describe, tokenize, type Token } from './query-tokens.js';
+
+export { SearchQueryError, type SearchQueryErrorReason } from './query-error.js';
+export { formatSearchQuery } from './query-format.js';
 
 export type SearchQuery =
   | { kind: 'and'; children: SearchQuery[] }
@@ -66,190 +75,10 @@ export type SearchFieldKind = 'text' | 'keyword' | 'date' | 'number';
 /** The fields a query may name: JSON path → kind. */
 export type SearchFields = Readonly<Record<string, SearchFieldKind>>;
 
-export type SearchQueryErrorReason =
-  | 'too-long'
-  | 'too-many-words'
-  | 'unbalanced-parenthesis'
-  | 'unbalanced-quote'
-  | 'unexpected'
-  | 'missing-value'
-  | 'unknown-field'
-  | 'range'
-  | 'wildcard'
-  | 'unsupported';
-
-/** A query that cannot be parsed; `position` is the 1-based character in the normalised text. */
-export class SearchQueryError extends Error {
-  override readonly name = 'SearchQueryError';
-  constructor(
-    readonly reason: SearchQueryErrorReason,
-    readonly position: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** How many fields an unknown-field message lists before "…". */
 const LISTED_FIELDS = 8;
 
-type Token =
-  | { type: 'word'; start: number; text: string; wild: number[]; escaped: boolean }
-  | { type: 'field'; start: number; name: string }
-  | { type: 'phrase'; start: number; text: string }
-  | { type: 'and' | 'or' | 'not' | 'minus' | 'plus' | 'lparen' | 'rparen' | 'eof'; start: number }
-  | { type: 'open'; start: number; inclusive: boolean }
-  | { type: 'close'; start: number; inclusive: boolean };
-
-/** Characters that end a word unless escaped. */
-const STOP = new Set(['(', ')', '[', ']', '{', '}', '"', ':', '^', '~', '\\']);
-const SPACE = /\s/u;
 const WORD_RUN = /[\p{L}\p{N}]+/gu;
-const FIELD_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.]*$/u;
-
-function fail(
-  text: string,
-  index: number,
-  reason: SearchQueryErrorReason,
-  what: string,
-  detail?: string,
-): never {
-  // A character for a person is a code point, not a UTF-16 unit.
-  const position = Array.from(text.slice(0, index)).length + 1;
-  const message = `${what} at character ${position}${detail === undefined ? '' : `: ${detail}`}.`;
-  throw new SearchQueryError(reason, position, message);
-}
-
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (SPACE.test(c)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    if (c === '(' || c === ')') {
-      tokens.push({ type: c === '(' ? 'lparen' : 'rparen', start });
-      i++;
-    } else if (c === '[' || c === '{') {
-      tokens.push({ type: 'open', start, inclusive: c === '[' });
-      i++;
-    } else if (c === ']' || c === '}') {
-      tokens.push({ type: 'close', start, inclusive: c === ']' });
-      i++;
-    } else if (c === '"') {
-      let value = '';
-      i++;
-      for (;;) {
-        if (i >= text.length)
-          fail(text, start, 'unbalanced-quote', 'Unbalanced quote', 'no " closes it');
-        const d = text[i] as string;
-        if (d === '"') break;
-        if (d === '\\') {
-          i++;
-          if (i >= text.length) continue;
-        }
-        const cp = text.codePointAt(i) as number;
-        value += String.fromCodePoint(cp);
-        i += cp > 0xffff ? 2 : 1;
-      }
-      i++;
-      if (value === '')
-        fail(text, start, 'missing-value', 'Empty phrase', 'write words between the quotes');
-      tokens.push({ type: 'phrase', start, text: value });
-    } else if ((c === '&' && next === '&') || (c === '|' && next === '|')) {
-      tokens.push({ type: c === '&' ? 'and' : 'or', start });
-      i += 2;
-    } else if (c === '-' || c === '+' || c === '!') {
-      if (next === undefined || SPACE.test(next)) {
-        fail(
-          text,
-          start,
-          'unexpected',
-          `Unexpected ${c}`,
-          'put it right before the word it applies to, or quote it',
-        );
-      }
-      tokens.push({ type: c === '+' ? 'plus' : c === '!' ? 'not' : 'minus', start });
-      i++;
-    } else if (c === ':') {
-      fail(
-        text,
-        start,
-        'unexpected',
-        'Unexpected ":"',
-        'a field name holds letters, digits, _ and . only; quote the text or put \\ before the colon',
-      );
-    } else if (c === '^' || c === '~') {
-      fail(text, start, 'unsupported', `Unsupported operator ${c}`, 'quote it or put \\ before it');
-    } else {
-      let value = '';
-      let escaped = false;
-      const wild: number[] = [];
-      while (i < text.length) {
-        const d = text[i] as string;
-        if (SPACE.test(d)) break;
-        if (d === '\\') {
-          if (i + 1 >= text.length)
-            fail(text, i, 'unexpected', 'Nothing to escape after \\', 'remove it or write \\\\');
-          escaped = true;
-          i++;
-        } else if (STOP.has(d)) {
-          break;
-        } else if (d === '*' || d === '?') {
-          wild.push(value.length);
-        }
-        const cp = text.codePointAt(i) as number;
-        value += String.fromCodePoint(cp);
-        i += cp > 0xffff ? 2 : 1;
-      }
-      if (text[i] === ':' && !escaped && wild.length === 0 && FIELD_NAME.test(value)) {
-        tokens.push({ type: 'field', start, name: value });
-        i++;
-      } else if (!escaped && (value === 'AND' || value === 'OR' || value === 'NOT')) {
-        tokens.push({ type: value === 'AND' ? 'and' : value === 'OR' ? 'or' : 'not', start });
-      } else {
-        tokens.push({ type: 'word', start, text: value, wild, escaped });
-      }
-    }
-  }
-  tokens.push({ type: 'eof', start: text.length });
-  return tokens;
-}
-
-function describe(token: Token): string {
-  switch (token.type) {
-    case 'eof':
-      return 'the end of the query';
-    case 'word':
-      return token.text;
-    case 'field':
-      return `${token.name}:`;
-    case 'phrase':
-      return 'a phrase';
-    case 'and':
-      return 'AND';
-    case 'or':
-      return 'OR';
-    case 'not':
-      return 'NOT';
-    case 'minus':
-      return '-';
-    case 'plus':
-      return '+';
-    case 'lparen':
-      return '(';
-    case 'rparen':
-      return ')';
-    case 'open':
-      return token.inclusive ? '[' : '{';
-    case 'close':
-      return token.inclusive ? ']' : '}';
-  }
-}
 
 const DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
 const NUMBER = /^[+-]?\d+(\.\d+)?$/;
@@ -588,52 +417,4 @@ export function parseSearchQuery(q: string, fields: SearchFields): SearchQuery |
   const trimmed = text.trim();
   if (trimmed === '' || trimmed === '*' || trimmed === '*:*') return null;
   return new Parser(text, fields).parse();
-}
-
-/** Characters that end or change a word wherever they stand. */
-const ESCAPE_ANYWHERE = /[\s\\()[\]{}":*?^~]/u;
-/** Characters that are an operator at the start of a word. */
-const ESCAPE_FIRST = /^[-+!&|]/;
-const BARE_BOUND = /^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u;
-
-function escapeWord(text: string): string {
-  let out = '';
-  for (const c of text) out += ESCAPE_ANYWHERE.test(c) ? `\\${c}` : c;
-  return ESCAPE_FIRST.test(out) || text === 'AND' || text === 'OR' || text === 'NOT'
-    ? `\\${out}`
-    : out;
-}
-
-function quote(text: string): string {
-  return `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
-}
-
-function formatBound(value: string | undefined): string {
-  if (value === undefined) return '*';
-  return BARE_BOUND.test(value) && !['TO', 'AND', 'OR', 'NOT'].includes(value)
-    ? value
-    : quote(value);
-}
-
-function operand(query: SearchQuery): string {
-  const text = formatSearchQuery(query);
-  return query.kind === 'and' || query.kind === 'or' ? `(${text})` : text;
-}
-
-/** Writes a tree as a query that parses back to the same tree (for logs and tests). */
-export function formatSearchQuery(query: SearchQuery): string {
-  switch (query.kind) {
-    case 'and':
-      return query.children.map(operand).join(' AND ');
-    case 'or':
-      return query.children.map(operand).join(' OR ');
-    case 'not':
-      return `NOT ${operand(query.child)}`;
-    case 'term':
-      return `${query.field === undefined ? '' : `${query.field}:`}${escapeWord(query.text)}${query.prefix ? '*' : ''}`;
-    case 'phrase':
-      return `${query.field === undefined ? '' : `${query.field}:`}${quote(query.text)}`;
-    case 'range':
-      return `${query.field}:${query.inclusiveFrom ? '[' : '{'}${formatBound(query.from)} TO ${formatBound(query.to)}${query.inclusiveTo ? ']' : '}'}`;
-  }
 }

@@ -2,7 +2,8 @@ import type { Config } from '../../config.js';
 import type { RecordData } from '@cairn/shared';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
-import type { ParentData, RecordsRepository } from '../records/records.repository.js';
+import type { RecordsRepository } from '../records/records.repository.js';
+import type { ParentData } from '../records/records.rows.js';
 import {
   indexedLookupFor,
   ownedJson,

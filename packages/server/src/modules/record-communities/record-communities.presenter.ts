@@ -1,8 +1,7 @@
 import type { ParentCommunitiesSchema } from '@cairn/shared';
 import type { z } from 'zod';
 import { readJson } from '../../database/schema.js';
-import type { ParentData } from '../records/records.repository.js';
-import type { ParentRow } from '../records/records.repository.js';
+import type { ParentData, ParentRow } from '../records/records.rows.js';
 
 /** The parent as `PUT /api/records/{id}/communities` answers it: clients read `communities.default`. */
 export function presentParentCommunities(

@@ -9,8 +9,7 @@ import {
   type Community,
   type CommunityHits,
 } from '../communities/communities.service.js';
-import type { ParentData } from '../records/records.repository.js';
-import type { ParentRow } from '../records/records.repository.js';
+import type { ParentData, ParentRow } from '../records/records.rows.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordResult, RecordStore } from '../records/records.shared.js';
 import type { RequestRow } from '../requests/requests.repository.js';

@@ -4,7 +4,8 @@ import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
 import { isRecordId } from './record-id.js';
-import type { ParentRow, RecordRow, RecordsRepository } from './records.repository.js';
+import type { RecordsRepository } from './records.repository.js';
+import type { ParentRow, RecordRow } from './records.rows.js';
 import {
   isOwner,
   today,

@@ -4,7 +4,7 @@ import { bulkInsert, type BulkColumn } from '../../database/bulk.js';
 import type { Db, Engine } from '../../database/database.js';
 import { jsonText } from '../../database/schema.js';
 import type { FilesSummary } from '../files/files.summary.js';
-import type { ParentData } from './records.repository.js';
+import type { ParentData } from './records.rows.js';
 import { publishedColumns } from './records.shared.js';
 import { searchDocument } from './search/document.js';
 import { searchVectorOfTexts, searchVectorTexts } from './search/index-writer.js';

@@ -16,7 +16,8 @@ import type { VocabulariesService } from '../vocabularies/vocabularies.service.j
 import type { FilesLifecycle } from '../files/files.lifecycle.js';
 import { EMPTY_SUMMARY, readSummary, type FilesSummary } from '../files/files.summary.js';
 import { newRecordId } from './record-id.js';
-import type { DraftRow, ParentData, ParentRow, RecordsRepository } from './records.repository.js';
+import type { RecordsRepository } from './records.repository.js';
+import type { DraftRow, ParentData, ParentRow } from './records.rows.js';
 import type { RecordPidsService } from './records-pids.service.js';
 import {
   assertCanManage,

@@ -11,7 +11,8 @@ import { AppError, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
-import type { DraftRow, ParentData, PidRow, RecordsRepository } from './records.repository.js';
+import type { RecordsRepository } from './records.repository.js';
+import type { DraftRow, ParentData, PidRow } from './records.rows.js';
 import {
   revisionMismatch,
   type DraftResult,

@@ -13,7 +13,8 @@ import type { User } from '../users/users.service.js';
 import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import type { FilesLifecycle } from '../files/files.lifecycle.js';
 import { readSummary } from '../files/files.summary.js';
-import type { DraftRow, ParentData, RecordRow, RecordsRepository } from './records.repository.js';
+import type { RecordsRepository } from './records.repository.js';
+import type { DraftRow, ParentData, RecordRow } from './records.rows.js';
 import type { RecordPidsService } from './records-pids.service.js';
 import {
   mergeErrors,

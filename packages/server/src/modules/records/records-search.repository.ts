@@ -3,7 +3,7 @@ import type { ExpressionBuilder, SelectQueryBuilder, Transaction } from 'kysely'
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import type { Database } from '../../database/schema.js';
-import { RECORD_COLUMNS, type RecordRow } from './records.repository.js';
+import { RECORD_COLUMNS, type RecordRow } from './records.rows.js';
 import { RecordQueryCompiler } from './search/compile.js';
 
 type Executor = Db | Transaction<Database>;

@@ -1,6 +1,7 @@
 import type { User } from '../users/users.service.js';
 import { checkSearchText, parseSearchParams, type SearchParams } from '../../lib/search.js';
-import type { ParentRow, RecordRow, RecordsRepository, DraftRow } from './records.repository.js';
+import type { RecordsRepository } from './records.repository.js';
+import type { ParentRow, RecordRow, DraftRow } from './records.rows.js';
 import type { RecordAccessService } from './records-access.service.js';
 import type {
   FacetCounts,

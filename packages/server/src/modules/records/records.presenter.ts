@@ -6,7 +6,7 @@ import {
 } from '@cairn/shared';
 import type { z } from 'zod';
 import { readJson } from '../../database/schema.js';
-import type { DraftRow, ParentData, ParentRow, RecordRow } from './records.repository.js';
+import type { DraftRow, ParentData, ParentRow, RecordRow } from './records.rows.js';
 import { buildUi, l10n } from './records.ui.js';
 import { readSummary } from '../files/files.summary.js';
 import type { IndexedLookup } from '../vocabularies/vocabularies.service.js';

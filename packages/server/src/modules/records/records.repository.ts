@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
 import { sql } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
@@ -6,88 +6,17 @@ import { inTransaction } from '../../database/unit-of-work.js';
 import { searchDocument } from './search/document.js';
 import { searchVectorOf, writeSearchEntries } from './search/index-writer.js';
 import { DraftSearchIndex } from './search/draft-index.js';
+import { jsonText, type Database } from '../../database/schema.js';
 import {
-  jsonText,
-  type Database,
-  type DraftsTable,
-  type ParentsTable,
-  type PidsTable,
-  type RecordsTable,
-} from '../../database/schema.js';
+  DRAFT_COLUMNS,
+  RECORD_COLUMNS,
+  type DraftRow,
+  type ParentRow,
+  type PidRow,
+  type RecordRow,
+} from './records.rows.js';
 
-export type DraftRow = Selectable<DraftsTable>;
-export type RecordRow = Selectable<RecordsTable>;
-export type ParentRow = Selectable<ParentsTable>;
-export type PidRow = Selectable<PidsTable>;
 type Executor = Db | Transaction<Database>;
-
-/**
- * Every typed column of `records`, named instead of `records.*`: on PostgreSQL the row also holds
- * its weighted search vectors, which no read needs and which would otherwise be read out of TOAST
- * and sent with every record a search lists.
- */
-const RECORD_LIKE_COLUMNS = [
-  'id',
-  'parentId',
-  'versionIndex',
-  'data',
-  'revisionId',
-  'createdAt',
-  'updatedAt',
-  'title',
-  'searchText',
-  'filesSummary',
-] as const;
-export const RECORD_COLUMNS = [
-  ...RECORD_LIKE_COLUMNS,
-  'isLatest',
-  'publicationDate',
-  'resourceType',
-  'accessRecord',
-  'embargoUntil',
-  'accessStatus',
-  'publishedAt',
-  'deletedAt',
-] as const satisfies ReadonlyArray<keyof RecordsTable>;
-// A column added to the table and forgotten here fails to compile.
-const everyRecordColumn: Record<
-  Exclude<keyof RecordsTable, (typeof RECORD_COLUMNS)[number]>,
-  never
-> = {};
-void everyRecordColumn;
-/** The same for `drafts`, whose row holds its owner's search vector on PostgreSQL: read at every save. */
-export const DRAFT_COLUMNS = [
-  ...RECORD_LIKE_COLUMNS,
-  'expiresAt',
-  'recordCreatedAt',
-  'unpublishedParentId',
-] as const satisfies ReadonlyArray<keyof DraftsTable>;
-const everyDraftColumn: Record<
-  Exclude<keyof DraftsTable, (typeof DRAFT_COLUMNS)[number]>,
-  never
-> = {};
-void everyDraftColumn;
-
-/** What `parents.data` holds: the parent-level part of every version (owner, communities, concept PID). */
-export interface ParentData {
-  access: {
-    owned_by: { user: string };
-    settings: Record<string, unknown>;
-    grants: unknown[];
-    links: unknown[];
-  };
-  communities: Record<string, unknown>;
-  pids: Record<string, unknown>;
-  /** The community-submission request of a first-version draft, its status copied in. */
-  review?: ParentReview;
-}
-
-export interface ParentReview {
-  id: string;
-  type: 'community-submission';
-  receiver: { community: string };
-  status: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
-}
 
 const draftContext = (db: Db) =>
   db

@@ -7,14 +7,8 @@ import type { FilesLifecycle } from '../files/files.lifecycle.js';
 import { EMPTY_SUMMARY } from '../files/files.summary.js';
 import type { User } from '../users/users.service.js';
 import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
-import type {
-  DraftRow,
-  ParentData,
-  ParentRow,
-  PidRow,
-  RecordRow,
-  RecordsRepository,
-} from './records.repository.js';
+import type { RecordsRepository } from './records.repository.js';
+import type { DraftRow, ParentData, ParentRow, PidRow, RecordRow } from './records.rows.js';
 import { RecordAccessService } from './records-access.service.js';
 import { RecordDraftsService } from './records-drafts.service.js';
 import { RecordPidsService } from './records-pids.service.js';

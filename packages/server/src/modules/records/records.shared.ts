@@ -6,14 +6,8 @@ import { readJson } from '../../database/schema.js';
 import { inTransaction } from '../../database/unit-of-work.js';
 import type { User } from '../users/users.service.js';
 import { isRecordId } from './record-id.js';
-import type {
-  DraftRow,
-  ParentData,
-  ParentReview,
-  ParentRow,
-  RecordRow,
-  RecordsRepository,
-} from './records.repository.js';
+import type { RecordsRepository } from './records.repository.js';
+import type { DraftRow, ParentData, ParentReview, ParentRow, RecordRow } from './records.rows.js';
 
 const DRAFT_LIFETIME_DAYS = 365;
 

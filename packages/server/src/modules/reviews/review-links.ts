@@ -1,7 +1,7 @@
 import { permissionDenied, validationFailed } from '../../errors.js';
 import type { User } from '../users/users.service.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
-import type { ParentReview } from '../records/records.repository.js';
+import type { ParentReview } from '../records/records.rows.js';
 import type { PreparedReview, ReviewOpening } from '../records/records-drafts.service.js';
 import type { LoadedDraft, RecordStore } from '../records/records.shared.js';
 import type { RequestRow } from '../requests/requests.repository.js';

@@ -6,7 +6,7 @@ import type { User } from '../users/users.service.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
 import type { PresentOptions } from '../records/records.presenter.js';
-import type { ParentData, ParentReview, ParentRow } from '../records/records.repository.js';
+import type { ParentData, ParentReview, ParentRow } from '../records/records.rows.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordDraftsService } from '../records/records-drafts.service.js';
 import type { RecordPublishingService } from '../records/records-publishing.service.js';

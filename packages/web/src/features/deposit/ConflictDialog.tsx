@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { diffPayloads } from './conflict-diff';
 import { useSerializerOptions } from './draft-values';
-import type { SaveConflict } from './useDepositController';
+import type { SaveConflict } from './deposit-controller';
 
 export interface ConflictDialogProps {
   conflict: SaveConflict | null;

@@ -5,7 +5,7 @@ import { useBootstrap } from '../../bootstrap';
 import { asFormValues, useSerializerOptions } from './draft-values';
 import { whenIdle } from '../../lib/idle';
 import { createDraftJournal, type DraftJournal, type JournalEntry } from './draft-journal';
-import type { DepositController } from './useDepositController';
+import type { DepositController } from './deposit-controller';
 
 /** Edits are written to the journal this long after the first change not in it yet. */
 const JOURNAL_DELAY_MS = 300;

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLeaveBlocker } from '../../app/GuardedRouter';
-import type { DepositController } from './useDepositController';
+import type { DepositController } from './deposit-controller';
 
 /** What leaving would lose: files on their way up, or edits the server has not got. */
 export type LeaveRisk = 'uploads' | 'edits';

@@ -22,7 +22,7 @@ import { FileTable } from './FileTable';
 import { createLocalResumeStore, resumeKey, type ResumeStore } from './resume-store';
 import { checkSelection, type Quota, type SelectionWarning } from './selection-checks';
 import { sendBytesWithXhr, UploadRequestError, type SendBytes } from './transport';
-import type { UploadEngine } from './upload-engine';
+import type { UploadEngine } from './upload-contract';
 import {
   initialUploaderState,
   isUploading,

@@ -5,14 +5,8 @@ import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '..
 import { createLocalResumeStore, fingerprintOf, resumeKey } from './resume-store';
 import { sendBytesWithFetch } from './test-send-bytes';
 import type { SendBytes } from './transport';
-import {
-  createUploadEngine,
-  expiresOf,
-  percentOf,
-  type EngineSettings,
-  type UploadEngine,
-  type UploadJob,
-} from './upload-engine';
+import type { EngineSettings, UploadEngine, UploadJob } from './upload-contract';
+import { createUploadEngine, expiresOf, percentOf } from './upload-engine';
 
 const FILES = 'http://127.0.0.1:5000/api/records/r1/draft/files';
 const FILES_PATH = '/api/records/r1/draft/files';
