@@ -1,11 +1,7 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import {
-  COMMUNITY_SORTS,
-  curationPolicyOf,
-  type ErrorItem,
-  type SearchQueryValues,
-} from '@cairn/shared';
+import type { COMMUNITY_SORTS } from '@cairn/shared';
+import { curationPolicyOf, type ErrorItem, type SearchQueryValues } from '@cairn/shared';
 import { AppError, permissionDenied, pidDoesNotExist, validationFailed } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';

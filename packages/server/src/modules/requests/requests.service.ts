@@ -1,4 +1,5 @@
-import { REQUEST_SORTS, type SearchQueryValues } from '@cairn/shared';
+import type { REQUEST_SORTS } from '@cairn/shared';
+import { type SearchQueryValues } from '@cairn/shared';
 import crypto from 'node:crypto';
 import { AppError, permissionDenied } from '../../errors.js';
 import { readJson } from '../../database/schema.js';

@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  IndexedItemParams,
-  indexedSearchQuery,
-  ItemHitSchema,
-  ItemHitsSchema,
-} from '@cairn/shared';
+import { IndexedItemParams, ItemHitSchema, ItemHitsSchema } from '@cairn/shared';
 import type { Config } from '../../../config.js';
 import { permissionDenied } from '../../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../../lib/http.js';
