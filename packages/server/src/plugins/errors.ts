@@ -1,7 +1,15 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
+import type { z } from 'zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode, type ErrorItem } from '@cairn/shared';
 import { AppError } from '../errors.js';
+import { queryRefusal } from '../lib/zod-errors.js';
 import { bodyTimeout, stopWatchingBody } from './body-timeout.js';
 
 const NOT_FOUND_MESSAGE = 'The requested URL was not found on the server.';
@@ -57,6 +65,16 @@ function zodErrors(error: FastifyError): ErrorItem[] {
     byField.set(field, list);
   }
   return [...byField].map(([field, messages]) => ({ field, messages }));
+}
+
+/** The Zod issue fastify-type-provider-zod spread into one of Fastify's validation errors. */
+function zodIssue(v: FastifySchemaValidationError): z.core.$ZodIssue {
+  return {
+    ...v.params,
+    code: v.keyword,
+    message: v.message ?? 'Invalid value.',
+    path: v.instancePath.split('/').slice(1),
+  } as z.core.$ZodIssue;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -119,6 +137,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return send(reply, error.code, error.message, error.errors, error.extra);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
+      if (error.validationContext === 'querystring') {
+        const refusal = queryRefusal(error.validation.map(zodIssue));
+        return send(reply, refusal.code, refusal.message, refusal.errors);
+      }
       return send(reply, 'VALIDATION_FAILED', undefined, zodErrors(error));
     }
     switch (error.code) {

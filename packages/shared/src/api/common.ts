@@ -1,43 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The REST API's request schemas, one file per resource. The server registers them on its routes
- * (so handlers receive typed input and the OpenAPI document describes what the routes take) and
- * the web app builds its requests from the same types.
+ * The REST API's request schemas, one file per resource (the search routes' query strings in
+ * search.ts). The server registers them on its routes (so handlers receive typed input and the
+ * OpenAPI document describes what the routes take) and the web app builds its requests from the
+ * same types.
  */
-
-/** One value or several of a facet filter, repeated (`type=a&type=b`). */
-export const facet = (values?: readonly [string, ...string[]]) =>
-  z.union([values ? z.enum(values) : z.string(), z.array(values ? z.enum(values) : z.string())]);
-
-/** A query flag as InvenioRDM spells it (`expand=1`, `expand=true`). */
-export const Flag = z.enum(['0', '1', 'true', 'false']);
-
-/** A yes/no filter of a search. */
-export const BooleanFilter = z.enum(['true', 'false']);
-
-/**
- * The parameters every search route shares (InvenioRDM's search contract), its sorts and its
- * filters; `q` is at most 500 characters and 32 words on every route. Every parameter is
- * optional, and unknown ones are ignored, as InvenioRDM ignores them.
- */
-export function searchQuery<F extends z.ZodRawShape>(
-  sorts: readonly [string, ...string[]],
-  filters: F = {} as F,
-) {
-  return z
-    .object({
-      q: z
-        .string()
-        .max(500)
-        .describe('Search text: at most 500 characters and 32 words once NFKC-normalised'),
-      sort: z.enum(sorts),
-      page: z.int().min(1),
-      size: z.int().min(1),
-      ...filters,
-    })
-    .partial();
-}
 
 /** Path parameters naming one item by `id`, described for the API reference. */
 export const idParams = (description: string) => z.object({ id: z.string().describe(description) });

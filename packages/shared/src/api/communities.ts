@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { facet, hitsOf, idParams, searchQuery } from './common.js';
+import { hitsOf, idParams } from './common.js';
+import { facet, searchQuery } from './search.js';
 
 export const COMMUNITY_ROLES = ['owner', 'manager', 'curator', 'reader'] as const;
 export const COMMUNITY_SORTS = ['bestmatch', 'newest', 'oldest'] as const;

@@ -1,4 +1,5 @@
 export * from './common.js';
+export * from './search.js';
 export * from './records.js';
 export * from './files.js';
 export * from './communities.js';

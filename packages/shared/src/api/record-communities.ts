@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BooleanFilter, CommunityErrorSchema, facet, searchQuery } from './common.js';
+import { CommunityErrorSchema } from './common.js';
+import { BooleanFilter, facet, searchQuery } from './search.js';
 import { RequestJsonSchema } from './requests.js';
 import { COMMUNITY_SORTS } from './communities.js';
 
@@ -14,7 +15,7 @@ export const RecordCommunitiesQuery = searchQuery(COMMUNITY_SORTS, {
   visibility: facet(['public', 'restricted']),
 });
 export const CommunitySuggestionsQuery = RecordCommunitiesQuery.extend({
-  membership: BooleanFilter.optional(),
+  membership: BooleanFilter,
 });
 
 export const IncludeCommunitiesBody = z.object({

@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { RecordDataSchema } from '../domain/index.js';
-import {
-  BooleanFilter,
-  facet,
-  FieldErrorSchema,
-  hitsOf,
-  idParams,
-  TitlesSchema,
-  searchQuery,
-} from './common.js';
+import { FieldErrorSchema, hitsOf, idParams, TitlesSchema } from './common.js';
+import { BooleanFilter, facet, searchQuery, searchText } from './search.js';
 
 /** Sort options of the records search, as InvenioRDM names them. */
 export const RECORD_SORTS = [
@@ -56,25 +49,49 @@ export const ACCESS_STATUSES = ['open', 'embargoed', 'restricted', 'metadata-onl
  * `q` of the records searches, published records and a person's own uploads alike: InvenioRDM's
  * query syntax (the rest of the search contract is InvenioRDM's too).
  */
-const RecordQueryText = z
-  .string()
-  .max(500)
-  .describe(
-    'Query: words (all required), "phrases", field:value on the record\'s JSON paths ' +
-      '(metadata.title:glacier, metadata.resource_type.id:dataset), ranges ' +
-      '(metadata.publication_date:[2019 TO 2021]), AND, OR, NOT, -word, word*, parentheses. ' +
-      'At most 500 characters and 32 words. A query that cannot be parsed is a 400 saying where.',
-  );
+const RecordQueryText = searchText(false).describe(
+  'Query: words (all required), "phrases", field:value on the record\'s JSON paths ' +
+    '(metadata.title:glacier, metadata.resource_type.id:dataset), ranges ' +
+    '(metadata.publication_date:[2019 TO 2021]), AND, OR, NOT, -word, word*, parentheses. ' +
+    'At most 500 characters and 32 words. A query that cannot be parsed is a 400 saying where.',
+);
+
+const YEAR = /^\d{4}$/;
+
+/**
+ * A facet filter of the records search: each value (a subtype named with its type,
+ * `publication::publication-article`, counts as the subtype) is refused when it can never match.
+ */
+function recordFacet(
+  valid: (value: string) => boolean,
+  expected: string,
+  values?: readonly string[],
+) {
+  return facet(values, (value) => {
+    const own = value.split('::').pop() ?? value;
+    return valid(own)
+      ? undefined
+      : `Not a valid value: ${JSON.stringify(own)}; expected ${expected}.`;
+  });
+}
+
+/** Any value of 1 to 200 characters. */
+const recordValue = () =>
+  recordFacet((v) => v.length > 0 && v.length <= 200, 'a value of 1 to 200 characters');
 
 export const RecordSearchQuery = searchQuery(RECORD_SORTS, {
   q: RecordQueryText,
-  resource_type: facet(),
-  access_status: facet(ACCESS_STATUSES),
-  file_type: facet(),
-  language: facet(),
-  subject: facet(),
-  community: facet(),
-  publication_date: facet(),
+  resource_type: recordValue(),
+  access_status: recordFacet(
+    (v) => (ACCESS_STATUSES as readonly string[]).includes(v),
+    `one of ${ACCESS_STATUSES.join(', ')}`,
+    ACCESS_STATUSES,
+  ),
+  file_type: recordValue(),
+  language: recordValue(),
+  subject: recordValue(),
+  community: recordValue(),
+  publication_date: recordFacet((v) => YEAR.test(v), 'a year (YYYY)'),
   allversions: BooleanFilter,
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BooleanFilter, facet, Flag, hitsOf, idParams, searchQuery } from './common.js';
+import { hitsOf, idParams } from './common.js';
+import { BooleanFilter, facet, Flag, searchQuery } from './search.js';
 
 export const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
 

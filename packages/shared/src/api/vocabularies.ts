@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { facet, hitsOf, idParams, TitlesSchema, searchQuery } from './common.js';
+import { SEARCH_MAX_WINDOW } from '../limits.js';
+import { hitsOf, idParams, TitlesSchema } from './common.js';
+import {
+  facet,
+  searchQuery,
+  searchText,
+  searchTextProblem,
+  type SearchQueryValues,
+} from './search.js';
 
 /** Sort options of InvenioRDM's generic vocabularies endpoint. */
 export const VOCABULARY_SORTS = ['bestmatch', 'title'] as const;
@@ -11,20 +19,37 @@ export const VocabularyItemParams = VocabularyTypeParams.extend({
   id: z.string().describe('Entry id, e.g. cc-by-4.0'),
 });
 
-const suggest = z.string().max(500).describe('Typed text (not together with q)');
+const suggest = searchText(false).describe('Typed text (not together with q)');
 
-export const VocabularySearchQuery = searchQuery(VOCABULARY_SORTS, { suggest, tags: facet() });
+/**
+ * `suggest` is refused together with `q`, then measured as `q` is, once everything else is valid
+ * (the order InvenioRDM's vocabulary searches check them in).
+ */
+function suggestChecked<T extends z.ZodType>(schema: T): T {
+  return schema.superRefine((value, ctx) => {
+    const { q, suggest: typed } = value as SearchQueryValues & { suggest?: string };
+    if (typed === undefined) return;
+    const message = q !== undefined ? 'Cannot be used together with q.' : searchTextProblem(typed);
+    if (message) ctx.addIssue({ code: 'custom', message, path: ['suggest'] });
+  });
+}
+
+export const VocabularySearchQuery = suggestChecked(
+  searchQuery(VOCABULARY_SORTS, { suggest, tags: facet() }),
+);
 
 /** The large vocabularies (names, affiliations, funders, awards, subjects) have their own routes. */
 export const IndexedItemParams = idParams('Item id (URL-encode ids that hold "/")');
 
 /** A search of one large vocabulary; some filter on one more field (`facetParam`). */
 export const indexedSearchQuery = (sortName: string, facetParam?: string) =>
-  searchQuery(['bestmatch', sortName], {
-    suggest,
-    tags: facet(),
-    ...(facetParam ? { [facetParam]: facet() } : {}),
-  });
+  suggestChecked(
+    searchQuery(
+      ['bestmatch', sortName],
+      { suggest, tags: facet(), ...(facetParam ? { [facetParam]: facet() } : {}) },
+      { maxSize: SEARCH_MAX_WINDOW },
+    ),
+  );
 
 /** An entry of a small vocabulary in the vnd form: its title in the asked language. */
 export const VocabularyHitSchema = z.looseObject({

@@ -1,7 +1,7 @@
-import { COMMUNITY_ROLES, type ErrorItem } from '@cairn/shared';
+import { COMMUNITY_ROLES, type ErrorItem, type SearchQueryValues } from '@cairn/shared';
 import { AppError, permissionDenied, validationFailed } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
-import { parseSearchParams } from '../../lib/search.js';
+import { searchParams } from '../../lib/search.js';
 import type { User, UsersService } from '../users/users.service.js';
 import type { CommunitiesRepository, MemberRow } from './communities.repository.js';
 import { isRole, type CommunityRole } from './communities.roles.js';
@@ -34,7 +34,7 @@ export class CommunityMembers {
   async listMembers(
     user: User | undefined,
     idOrSlug: string,
-    query: Record<string, unknown>,
+    query: SearchQueryValues,
     publicOnly: boolean,
   ) {
     const community = await this.communities.read(user, idOrSlug);
@@ -43,8 +43,7 @@ export class CommunityMembers {
       ? p.can_read && community.data.access.members_visibility === 'public'
       : p.can_read_members;
     if (!allowed) throw permissionDenied();
-    const params = parseSearchParams(query, {
-      sorts: ['name'],
+    const params = searchParams(query, {
       defaultSort: () => 'name',
       filters: ['role'],
     });

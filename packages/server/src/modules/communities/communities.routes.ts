@@ -27,12 +27,7 @@ import {
   VND_TYPE,
   routesPlugin,
 } from '../../lib/http.js';
-import {
-  documentedBody,
-  documentedQuery,
-  documentedResponse,
-  noContent,
-} from '../../lib/openapi.js';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
 import { presentCommunity, presentCommunityHits } from './communities.presenter.js';
 import {
@@ -100,7 +95,7 @@ export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyI
         tags,
         summary:
           'Search communities (q, sort bestmatch|newest|oldest, page, size, type, visibility)',
-        querystring: documentedQuery(CommunitySearchQuery),
+        querystring: CommunitySearchQuery,
       },
     },
     async (request, reply) =>
@@ -121,7 +116,7 @@ export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyI
         response: { 200: COMMUNITY_HITS },
         tags,
         summary: "Search the caller's communities (403 anonymous)",
-        querystring: documentedQuery(CommunitySearchQuery),
+        querystring: CommunitySearchQuery,
       },
     },
     async (request, reply) =>
@@ -310,7 +305,7 @@ export const communityRoutes = routesPlugin<CommunitiesRouteDeps>((app: FastifyI
             ? 'Search the visible members (when members are public)'
             : 'Search members (members only)',
           params: CommunityIdParams,
-          querystring: documentedQuery(publicOnly ? PublicMembersQuery : MembersQuery),
+          querystring: publicOnly ? PublicMembersQuery : MembersQuery,
           response: { 200: documentedResponse(MemberHitsSchema, 'A page of members') },
         },
       },

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { COMMUNITY_SORTS, curationPolicyOf, type ErrorItem } from '@cairn/shared';
+import type { COMMUNITY_SORTS } from '@cairn/shared';
+import { curationPolicyOf, type ErrorItem, type SearchQueryValues } from '@cairn/shared';
 import { AppError, permissionDenied, pidDoesNotExist, validationFailed } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import { checkRevision } from '../../lib/revision.js';
 import { monotonicNow } from '../../lib/monotonic-time.js';
-import { parseSearchParams, type SearchParams } from '../../lib/search.js';
+import { searchParams, type SearchParams } from '../../lib/search.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { normaliseSearchText } from '../vocabularies/search-text.js';
 import type { CommunitiesRepository, CommunityRow } from './communities.repository.js';
@@ -395,14 +396,13 @@ export class CommunitiesService {
    */
   async search(
     user: User | undefined,
-    query: Record<string, unknown>,
+    query: SearchQueryValues,
     mine = false,
     scope: { ids?: string[]; exclude?: string[] } = {},
   ): Promise<CommunityHits> {
     const { ids, exclude } = scope;
     if (mine && !user) throw permissionDenied();
-    const params = parseSearchParams(query, {
-      sorts: COMMUNITY_SORTS,
+    const params = searchParams(query, {
       defaultSort: (hasQuery) => (hasQuery ? 'bestmatch' : 'newest'),
       filters: ['type', 'visibility'],
     });

@@ -14,12 +14,7 @@ import {
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../lib/http.js';
-import {
-  documentedBody,
-  documentedQuery,
-  documentedResponse,
-  ERROR_RESPONSES,
-} from '../../lib/openapi.js';
+import { documentedBody, documentedResponse, ERROR_RESPONSES } from '../../lib/openapi.js';
 import { sendCommunityHits } from '../communities/communities.routes.js';
 import { presentParentCommunities } from './record-communities.presenter.js';
 import { presentRequest } from '../requests/requests.presenter.js';
@@ -69,11 +64,10 @@ export const recordCommunityRoutes = routesPlugin<RecordCommunitiesRouteDeps>(
             tags,
             summary,
             params: RecordIdParams,
-            querystring: documentedQuery(
+            querystring:
               path === 'communities-suggestions'
                 ? CommunitySuggestionsQuery
                 : RecordCommunitiesQuery,
-            ),
             response: { 200: documentedResponse(CommunityHitsSchema, 'A page of communities') },
           },
         },

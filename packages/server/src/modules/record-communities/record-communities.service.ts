@@ -1,4 +1,4 @@
-import type { ErrorItem, RecordData } from '@cairn/shared';
+import type { ErrorItem, RecordData, SearchQueryValues } from '@cairn/shared';
 import { COMMUNITIES_PER_CALL } from '@cairn/shared';
 import { AppError, permissionDenied, validationFailed } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
@@ -199,11 +199,7 @@ export class RecordCommunitiesService {
   }
 
   /** GET /api/records/{id}/communities: the record's communities the caller may see. */
-  async list(
-    user: User | undefined,
-    id: string,
-    query: Record<string, unknown>,
-  ): Promise<CommunityHits> {
+  async list(user: User | undefined, id: string, query: SearchQueryValues): Promise<CommunityHits> {
     const parent = await this.readableParent(user, id);
     return this.communities.search(user, query, false, { ids: this.idsOf(parent) });
   }
@@ -216,14 +212,15 @@ export class RecordCommunitiesService {
   async suggestions(
     user: User | undefined,
     id: string,
-    query: Record<string, unknown>,
+    query: SearchQueryValues,
   ): Promise<CommunityHits> {
     const record = await this.records.readVisible(user, id);
     if (!(await this.mayManage(user, record.parent))) throw permissionDenied();
     const requested = (await this.requests.openAbout('community-inclusion', record.row.id)).map(
       (r) => r.receiverCommunityId,
     );
-    const membership = query.membership === 'true' || query.membership === '1';
+    const [flag] = (query.membership as string[] | undefined) ?? [];
+    const membership = flag === 'true' || flag === '1';
     return this.communities.search(user, query, membership, {
       exclude: [...this.idsOf(record.parent), ...requested],
     });

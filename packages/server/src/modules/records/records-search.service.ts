@@ -1,5 +1,5 @@
 import type { User } from '../users/users.service.js';
-import { checkSearchText, parseSearchParams, type SearchParams } from '../../lib/search.js';
+import { checkSearchText, searchParams, type SearchParams } from '../../lib/search.js';
 import type { RecordsRepository } from './records.repository.js';
 import type { ParentRow, RecordRow, DraftRow } from './records.rows.js';
 import type { RecordAccessService } from './records-access.service.js';
@@ -12,14 +12,11 @@ import type { UserRecordsSearchRepository } from './user-records-search.reposito
 
 export { RECORD_SORTS, USER_RECORD_SORTS } from '@cairn/shared';
 import {
-  ACCESS_STATUSES,
   parseSearchQuery,
   RECORD_FACETS,
-  RECORD_SORTS,
   SearchQueryError,
-  USER_RECORD_SORTS,
-  type RecordFacet,
   type SearchQuery,
+  type SearchQueryValues,
 } from '@cairn/shared';
 import { AppError } from '../../errors.js';
 import { RECORD_SEARCH_FIELDS } from './search/compile.js';
@@ -57,29 +54,13 @@ function parsedQuery(q: string): SearchQuery | null {
   }
 }
 
-const YEAR = /^\d{4}$/;
-
-/** A facet's filter values, refused with a 400 when one can never match (not a year, say). */
-function checkedFacetValues(facet: RecordFacet, values: string[]): string[] {
-  const bad =
-    facet === 'access_status'
-      ? values.find((v) => !(ACCESS_STATUSES as readonly string[]).includes(v))
-      : facet === 'publication_date'
-        ? values.find((v) => !YEAR.test(v))
-        : values.find((v) => v.length === 0 || v.length > 200);
-  if (bad === undefined) return [...new Set(values)];
-  const expected =
-    facet === 'access_status'
-      ? `one of ${ACCESS_STATUSES.join(', ')}`
-      : facet === 'publication_date'
-        ? 'a year (YYYY)'
-        : 'a value of 1 to 200 characters';
-  throw new AppError('VALIDATION_FAILED', undefined, [
-    {
-      field: facet,
-      messages: [`Not a valid value: ${JSON.stringify(bad)}; expected ${expected}.`],
-    },
-  ]);
+/**
+ * A facet's filter values as the repository matches them: InvenioRDM's clients name a subtype with
+ * its type (`publication::publication-article`); the route's schema refused values that can never
+ * match.
+ */
+function facetValues(values: string[]): string[] {
+  return [...new Set(values.map((v) => v.split('::').pop() ?? v))];
 }
 
 function isTrue(values: string[] | undefined): boolean {
@@ -110,26 +91,18 @@ export class RecordsSearchService {
    */
   async search(
     user: User | undefined,
-    query: Record<string, unknown>,
+    query: SearchQueryValues,
     scope: { communityId?: string; seesAll?: boolean } = {},
   ): Promise<RecordHits> {
-    const params = parseSearchParams(query, {
-      sorts: RECORD_SORTS,
+    const params = searchParams(query, {
       defaultSort: (q) => (q ? 'bestmatch' : 'newest'),
       filters: [...RECORD_FACETS, 'allversions'],
-      // The query parser measures `q` itself, counting the words of values, not of field names.
-      wordsCountedBy: 'parser',
     });
     const viewerId = user?.isAdmin || scope.seesAll ? undefined : (user?.id ?? null);
     const filters: RecordSearch['filters'] = {};
     for (const facet of RECORD_FACETS) {
       const values = params.filters[facet];
-      // InvenioRDM's clients name a subtype with its type: `publication::publication-article`.
-      if (values !== undefined)
-        filters[facet] = checkedFacetValues(
-          facet,
-          values.map((v) => v.split('::').pop() ?? v),
-        );
+      if (values !== undefined) filters[facet] = facetValues(values);
     }
     const { rows, total, facets } = await this.searches.searchRecords({
       query: parsedQuery(params.q),
@@ -151,14 +124,10 @@ export class RecordsSearchService {
   async versions(
     user: User | undefined,
     id: string,
-    query: Record<string, unknown>,
+    query: SearchQueryValues,
   ): Promise<RecordHits> {
     const { parent, includeRestricted } = await this.access.parentForVersions(user, id);
-    const params = parseSearchParams(query, {
-      sorts: ['version', ...RECORD_SORTS],
-      defaultSort: () => 'version',
-      filters: [],
-    });
+    const params = searchParams(query, { defaultSort: () => 'version', filters: [] });
     const { rows, total } = await this.repo.listVersions(
       parent.id,
       (params.page - 1) * params.size,
@@ -172,12 +141,10 @@ export class RecordsSearchService {
    * GET /api/user/records: the caller's drafts and records, with the `is_published` facet; `q` is
    * read as `/api/records` reads it.
    */
-  async userRecords(user: User, query: Record<string, unknown>): Promise<UserHits> {
-    const params = parseSearchParams(query, {
-      sorts: USER_RECORD_SORTS,
+  async userRecords(user: User, query: SearchQueryValues): Promise<UserHits> {
+    const params = searchParams(query, {
       defaultSort: (q) => (q ? 'bestmatch' : 'updated-desc'),
       filters: ['is_published', 'shared_with_me', 'allversions'],
-      wordsCountedBy: 'parser',
     });
     const published = params.filters.is_published?.[0];
     const result = await this.userSearches.searchUserRecords({

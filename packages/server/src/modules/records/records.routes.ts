@@ -11,6 +11,7 @@ import {
   RecordSearchQuery,
   RecordVersionsQuery,
   UserRecordsQuery,
+  type SearchQueryValues,
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import {
@@ -23,12 +24,7 @@ import {
   VND_TYPE,
   routesPlugin,
 } from '../../lib/http.js';
-import {
-  documentedBody,
-  documentedQuery,
-  documentedResponse,
-  noContent,
-} from '../../lib/openapi.js';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
@@ -170,12 +166,12 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
   );
 
   async function sendSearch(
-    request: FastifyRequest,
+    request: FastifyRequest<{ Querystring: SearchQueryValues }>,
     reply: FastifyReply,
     path: string,
     scope: { communityId?: string; seesAll?: boolean } = {},
   ) {
-    const result = await search.search(request.identity.user, queryOf(request), scope);
+    const result = await search.search(request.identity.user, request.query, scope);
     const type = negotiate(request, RECORD_TYPES);
     const o = await options(request, type);
     return reply.type(type).send(await renderer.search(result, o, `${config.siteUrl}${path}`));
@@ -189,7 +185,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         response: { 200: HITS },
         tags,
         summary: 'Search published records',
-        querystring: documentedQuery(RecordSearchQuery),
+        querystring: RecordSearchQuery,
       },
     },
     async (request, reply) => sendSearch(request, reply, '/api/records'),
@@ -205,7 +201,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         summary:
           "Search the community's published records (q in the records query syntax, sort, page, size and every facet filter, with aggregations); restricted ones for its members",
         params: CommunityIdParams,
-        querystring: documentedQuery(RecordSearchQuery),
+        querystring: RecordSearchQuery,
       },
     },
     async (request, reply) => {
@@ -403,7 +399,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         tags: ['Versions'],
         summary: 'List published versions',
         params: RecordIdParams,
-        querystring: documentedQuery(RecordVersionsQuery),
+        querystring: RecordVersionsQuery,
       },
     },
     async (request, reply) => {
@@ -441,7 +437,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         response: { 200: HITS },
         tags,
         summary: "The caller's drafts and records",
-        querystring: documentedQuery(UserRecordsQuery),
+        querystring: UserRecordsQuery,
       },
     },
     async (request, reply) => {

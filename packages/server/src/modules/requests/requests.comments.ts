@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import type { ErrorItem } from '@cairn/shared';
+import type { ErrorItem, SearchQueryValues } from '@cairn/shared';
 import { AppError, permissionDenied, validationFailed } from '../../errors.js';
 import { sanitizeRichText } from '../../lib/html.js';
 import { checkRevision } from '../../lib/revision.js';
 import { monotonicNow } from '../../lib/monotonic-time.js';
-import { parseSearchParams } from '../../lib/search.js';
+import { searchParams } from '../../lib/search.js';
 import type { User } from '../users/users.service.js';
 import type { EventRow, RequestsRepository } from './requests.repository.js';
 import type { RequestsService } from './requests.service.js';
@@ -144,13 +144,9 @@ export class RequestComments {
       throw new AppError('CONFLICT');
   }
 
-  async timeline(user: User | undefined, id: string, query: Record<string, unknown>) {
+  async timeline(user: User | undefined, id: string, query: SearchQueryValues) {
     const view = await this.requests.read(user, id);
-    const params = parseSearchParams(query, {
-      sorts: ['oldest'],
-      defaultSort: () => 'oldest',
-      filters: [],
-    });
+    const params = searchParams(query, { defaultSort: () => 'oldest', filters: [] });
     const { rows, total } = await this.repo.events(
       view.row.id,
       (params.page - 1) * params.size,

@@ -24,12 +24,7 @@ import {
   VND_TYPE,
   routesPlugin,
 } from '../../lib/http.js';
-import {
-  documentedBody,
-  documentedQuery,
-  documentedResponse,
-  noContent,
-} from '../../lib/openapi.js';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import { searchLinks, type SearchParams } from '../../lib/search.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
@@ -124,7 +119,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         tags,
         summary:
           'Search the requests the caller takes part in (q, is_open, type, status; 403 anonymous)',
-        querystring: documentedQuery(RequestSearchQuery),
+        querystring: RequestSearchQuery,
       },
     },
     async (request, reply) =>
@@ -157,7 +152,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         response: { 200: REQUEST_HITS },
         tags,
         summary: "The caller's requests, made or received",
-        querystring: documentedQuery(RequestSearchQuery),
+        querystring: RequestSearchQuery,
       },
     },
     async (request, reply) =>
@@ -182,7 +177,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
           tags: ['Record communities'],
           summary: "Search the record's requests the caller takes part in (403 anonymous)",
           params: RecordIdParams,
-          querystring: documentedQuery(RequestSearchQuery),
+          querystring: RequestSearchQuery,
         },
       },
       async (request, reply) => {
@@ -210,7 +205,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         tags: ['Communities'],
         summary: "Search a community's requests (its curators)",
         params: CommunityIdParams,
-        querystring: documentedQuery(RequestSearchQuery),
+        querystring: RequestSearchQuery,
       },
     },
     async (request, reply) => {
@@ -376,7 +371,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         tags,
         summary: 'Comments and log events, oldest first (expand=1: their authors)',
         params: RequestIdParams,
-        querystring: documentedQuery(RequestTimelineQuery),
+        querystring: RequestTimelineQuery,
       },
     },
     async (request, reply) => {

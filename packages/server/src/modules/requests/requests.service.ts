@@ -1,9 +1,10 @@
-import { REQUEST_SORTS } from '@cairn/shared';
+import type { REQUEST_SORTS } from '@cairn/shared';
+import { type SearchQueryValues } from '@cairn/shared';
 import crypto from 'node:crypto';
 import { AppError, permissionDenied } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
 import { monotonicNow } from '../../lib/monotonic-time.js';
-import { parseSearchParams, type SearchParams } from '../../lib/search.js';
+import { searchParams, type SearchParams } from '../../lib/search.js';
 import type { User } from '../users/users.service.js';
 import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
 import type { EventRow, RequestRow, RequestsRepository } from './requests.repository.js';
@@ -335,13 +336,12 @@ export class RequestsService {
    */
   async search(
     user: User | undefined,
-    query: Record<string, unknown>,
+    query: SearchQueryValues,
     scope: { mine?: boolean; communityId?: string; topicRecordId?: string } = {},
   ): Promise<{ params: SearchParams; views: RequestView[]; total: number }> {
     // Searching requests is for signed-in users (invenio-requests' can_search).
     if (!user) throw permissionDenied();
-    const params = parseSearchParams(query, {
-      sorts: REQUEST_SORTS,
+    const params = searchParams(query, {
       defaultSort: (hasQuery) => (hasQuery ? 'bestmatch' : 'newest'),
       filters: ['is_open', 'type', 'status'],
     });

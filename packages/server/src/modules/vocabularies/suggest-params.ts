@@ -1,39 +1,44 @@
-import { AppError } from '../../errors.js';
-import { checkSearchText, parseSearchParams, type SearchParams } from '../../lib/search.js';
+import { indexedSearchQuery, type SearchQueryValues } from '@cairn/shared';
+import { searchParams, type SearchParams } from '../../lib/search.js';
+import { INDEXED_KINDS, type IndexedType } from './indexed/kinds.js';
 
 export interface SuggestOptions {
-  sorts: readonly string[];
   /** The sort without `q` or `suggest`. */
   alphabetical: string;
   /** Filters besides `suggest`. */
   filters: readonly string[];
-  maxSize?: number;
 }
 
+/** A vocabulary search's query string once its schema read it: `suggest` is its first value. */
+export type SuggestQuery = SearchQueryValues & { suggest?: string | undefined };
+
 /**
- * The parameters of an InvenioRDM vocabulary search: `q` or `suggest`, never both, bestmatch by
- * default when either is given. Only the first `suggest` counts, and the links show the one that
+ * The parameters of an InvenioRDM vocabulary search, validated by its schema (`q` or `suggest`,
+ * never both): bestmatch by default when either is given, and the links show the `suggest` that
  * was used. Returns the parameters and the text typed.
  */
-export function parseSuggestParams(
-  query: Record<string, unknown>,
+export function suggestParams(
+  query: SuggestQuery,
   options: SuggestOptions,
 ): { params: SearchParams; typed: string } {
-  const raw = Array.isArray(query.suggest) ? (query.suggest[0] as unknown) : query.suggest;
-  const suggest = typeof raw === 'string' ? raw.trim() : '';
-  const params = parseSearchParams(query, {
-    sorts: options.sorts,
+  const suggest = query.suggest ?? '';
+  const params = searchParams(query, {
     defaultSort: (hasQuery) => (hasQuery || suggest !== '' ? 'bestmatch' : options.alphabetical),
-    filters: ['suggest', ...options.filters],
-    ...(options.maxSize !== undefined ? { maxSize: options.maxSize } : {}),
+    filters: options.filters,
   });
-  if (params.q !== '' && suggest !== '') {
-    throw new AppError('VALIDATION_FAILED', undefined, [
-      { field: 'suggest', messages: ['Cannot be used together with q.'] },
-    ]);
-  }
-  checkSearchText('suggest', suggest);
   if (suggest !== '') params.filters.suggest = [suggest];
-  else delete params.filters.suggest;
   return { params, typed: params.q || suggest };
+}
+
+const ITEM_QUERIES = new Map<IndexedType, ReturnType<typeof indexedSearchQuery>>();
+
+/** The query string of one large vocabulary's search, on its own route and the generic one. */
+export function itemSearchQuery(type: IndexedType): ReturnType<typeof indexedSearchQuery> {
+  let schema = ITEM_QUERIES.get(type);
+  if (!schema) {
+    const kind = INDEXED_KINDS[type];
+    schema = indexedSearchQuery(kind.sortName, kind.facetParam);
+    ITEM_QUERIES.set(type, schema);
+  }
+  return schema;
 }

@@ -26,6 +26,8 @@ import {
   noContent,
 } from '../../lib/openapi.js';
 import { searchLinks } from '../../lib/search.js';
+import { parsedQuery } from '../../lib/zod-errors.js';
+import { itemSearchQuery } from './suggest-params.js';
 import type { VocabularyItemsService } from './indexed/items.service.js';
 import { isIndexedType } from './indexed/kinds.js';
 import { presentItem, presentItemHits, requireAdmin } from './indexed/items.routes.js';
@@ -95,7 +97,9 @@ export const vocabularyRoutes = routesPlugin<VocabulariesRouteDeps>(
         const { type, locale, present } = presenter(request);
         // Subjects and the other large vocabularies answer here too, from their own index.
         if (isIndexedType(vocabulary)) {
-          const found = await items.search(vocabulary, request.query);
+          // Each large vocabulary reads its query string as its own route does.
+          const query = parsedQuery(itemSearchQuery(vocabulary), request.query);
+          const found = await items.search(vocabulary, query);
           return reply.type(type).send(presentItemHits(found, base(vocabulary), type));
         }
         const result = await vocabularies.search(vocabulary, request.query, {

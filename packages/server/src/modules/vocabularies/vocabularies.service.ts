@@ -1,4 +1,4 @@
-import { VOCABULARY_SORTS } from '@cairn/shared';
+import { VocabularySearchQuery } from '@cairn/shared';
 import { z } from 'zod';
 import { AppError, pidDoesNotExist } from '../../errors.js';
 import { zodErrorItems } from '../../lib/zod-errors.js';
@@ -6,7 +6,8 @@ import type { VocabularyItemsService } from './indexed/items.service.js';
 import { isIndexedType, type IndexedItem, type IndexedType } from './indexed/kinds.js';
 import { entryId, localized, props, tags, text } from './entry-schema.js';
 import type { SearchParams } from '../../lib/search.js';
-import { parseSuggestParams } from './suggest-params.js';
+import { suggestParams } from './suggest-params.js';
+import { parsedQuery } from '../../lib/zod-errors.js';
 import type { VocabulariesRepository, VocabularyEntry } from './vocabularies.repository.js';
 import { vocabularyFixtures } from './fixtures/index.js';
 import { normaliseSearchText, searchTokens } from './search-text.js';
@@ -238,8 +239,7 @@ export class VocabulariesService {
     locales: VocabularySearchLocale,
   ): Promise<VocabularyHits> {
     if (!CHECKED_TYPES.has(type)) throw pidDoesNotExist();
-    const { params, typed } = parseSuggestParams(query, {
-      sorts: VOCABULARY_SORTS,
+    const { params, typed } = suggestParams(parsedQuery(VocabularySearchQuery, query), {
       alphabetical: 'title',
       filters: ['tags'],
     });

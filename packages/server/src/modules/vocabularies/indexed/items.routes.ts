@@ -1,21 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  IndexedItemParams,
-  indexedSearchQuery,
-  ItemHitSchema,
-  ItemHitsSchema,
-} from '@cairn/shared';
+import { IndexedItemParams, ItemHitSchema, ItemHitsSchema } from '@cairn/shared';
 import type { Config } from '../../../config.js';
 import { permissionDenied } from '../../../errors.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../../lib/http.js';
-import {
-  documentedBody,
-  documentedQuery,
-  documentedResponse,
-  noContent,
-} from '../../../lib/openapi.js';
+import { documentedBody, documentedResponse, noContent } from '../../../lib/openapi.js';
 import { searchLinks } from '../../../lib/search.js';
+import { itemSearchQuery } from '../suggest-params.js';
 import { requireUser } from '../../../plugins/auth.js';
 import type { ItemHits, StoredItem, VocabularyItemsService } from './items.service.js';
 import { INDEXED_KINDS, INDEXED_TYPES, type IndexedType } from './kinds.js';
@@ -150,8 +141,7 @@ export function registerItemSearch(
   base: string,
   schema: { tags: string[]; summary: string },
 ): void {
-  const kind = INDEXED_KINDS[type];
-  const querystring = documentedQuery(indexedSearchQuery(kind.sortName, kind.facetParam));
+  const querystring = itemSearchQuery(type);
   app.withTypeProvider<ZodTypeProvider>().get(
     path,
     {

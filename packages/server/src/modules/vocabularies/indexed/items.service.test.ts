@@ -4,6 +4,7 @@ import { createTestDatabase, ENGINES, type TestDatabase } from '../../../test/da
 import { normaliseSearchText, searchTokens } from '../search-text.js';
 import { VocabularyItemsRepository } from './items.repository.js';
 import { VocabularyItemsService } from './items.service.js';
+import { itemSearchQuery } from '../suggest-params.js';
 
 // Names that share prefixes every which way ("ma" starts a given name, a family name and part of
 // a double-barrelled one), so that the words of a query range from rare to common.
@@ -79,7 +80,8 @@ describe.each(ENGINES)('suggestions of several words on %s', (engine) => {
   afterAll(() => database.drop());
 
   const search = async (service: VocabularyItemsService, query: Record<string, string>) => {
-    const hits = await service.search('names', query);
+    // Read as the route reads the query string.
+    const hits = await service.search('names', itemSearchQuery('names').parse(query));
     return { ids: hits.items.map((i) => i.id), total: hits.total };
   };
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../database/schema.js';
 import { AppError, pidDoesNotExist } from '../../../errors.js';
 import type { SearchParams } from '../../../lib/search.js';
-import { parseSuggestParams } from '../suggest-params.js';
+import { suggestParams, type SuggestQuery } from '../suggest-params.js';
 import { nowIso } from '../../../database/database.js';
 import { identifierQuery, normaliseSearchText, searchTokens } from '../search-text.js';
 import { MAX_LABEL_TERM, prepareItem, resolveReferences, validateItem } from './prepare.js';
@@ -199,13 +199,11 @@ export class VocabularyItemsService {
    * word; within a tier by term, then insertion. `total` counts up to SEARCH_MAX_WINDOW matches,
    * like OpenSearch's default hit tracking.
    */
-  async search(type: IndexedType, query: Record<string, unknown>): Promise<ItemHits> {
+  async search(type: IndexedType, query: SuggestQuery): Promise<ItemHits> {
     const kind = this.kind(type);
-    const parsed = parseSuggestParams(query, {
-      sorts: ['bestmatch', kind.sortName],
+    const parsed = suggestParams(query, {
       alphabetical: kind.sortName,
       filters: ['tags', ...(kind.facetParam ? [kind.facetParam] : [])],
-      maxSize: SEARCH_MAX_WINDOW,
     });
     const { params } = parsed;
     let typed = parsed.typed;

@@ -54,7 +54,7 @@ describe.each(ENGINES)('vocabulary imports on %s', (engine) => {
       { format, locale: 'en' },
     );
   const count = async (type: IndexedType) =>
-    (await t.services.vocabularyItems.search(type, { size: '100' })).total;
+    (await t.services.vocabularyItems.search(type, { size: 100 })).total;
   const stored = (id: string) =>
     t.services.vocabularyItems.read('names', id).then(
       () => true,
@@ -302,7 +302,7 @@ describe.each(ENGINES)('vocabulary imports on %s', (engine) => {
       // Browsing reads that index: family names in order, though the file had them reversed.
       const page = await t.services.vocabularyItems.search('names', {
         sort: 'name',
-        size: '3',
+        size: 3,
         q: 'family6000',
       });
       expect(page.items.map((i) => i.data.family_name)).toEqual([
