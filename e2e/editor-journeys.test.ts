@@ -155,10 +155,12 @@ async function addLicenses(page: Page) {
 
 /** The text of the entries of a list (licences, awards), top to bottom. */
 function listTexts(page: Page, group: string): Promise<string[]> {
+  // The text as the document holds it: innerText is empty in a form section the browser has
+  // not rendered yet (off screen, `content-visibility: auto`).
   return page
     .getByRole('group', { name: group, exact: true })
     .getByRole('listitem')
-    .allInnerTexts();
+    .allTextContents();
 }
 
 async function fillEveryField(page: Page) {
