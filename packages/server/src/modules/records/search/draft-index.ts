@@ -43,7 +43,9 @@ export class DraftSearchIndex {
    * the index holds. The index held `previous`'s entries: every write of a draft's data or files
    * bumps its revision and writes its entries in the same transaction, and the save's UPDATE
    * only applies at the revision `previous` was read at. The file types are left out of the
-   * comparison: they come from the files summary, which a save does not change.
+   * comparison: they come from the files summary, which a save does not change. A draft no
+   * longer catches up with a change of what `draftSearchDocument` keeps at its next save: such a
+   * change needs a migration that rewrites the drafts' entries, as the records' need one.
    */
   saved(id: string, data: unknown, previous: unknown): SavedDraftEntries {
     const doc = draftSearchDocument({ id, data, filesSummary: null });
