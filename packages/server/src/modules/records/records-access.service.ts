@@ -183,7 +183,7 @@ export class RecordAccessService {
         if (draft) {
           const draftData = readJson<RecordData>(draft.data);
           draftData.access = data.access;
-          await this.repo.updateDraft(draft.id, draft.revisionId, {
+          await this.repo.updateDraft(draft, {
             data: JSON.stringify(draftData),
             updatedAt: nowIso(),
             title: draft.title,

@@ -270,8 +270,7 @@ export class RecordDraftsService {
       title: titleOf(data),
       searchText: searchText(data, id),
     };
-    if (!(await this.repo.updateDraft(id, row.revisionId, set)))
-      throw await revisionMismatch(this.repo, row);
+    if (!(await this.repo.updateDraft(row, set))) throw await revisionMismatch(this.repo, row);
     return this.store.draftResult(
       { ...row, ...set, revisionId: row.revisionId + 1 },
       parent,
@@ -291,8 +290,7 @@ export class RecordDraftsService {
       title: loaded.row.title,
       searchText: loaded.row.searchText,
     };
-    if (!(await this.repo.updateDraft(loaded.row.id, loaded.row.revisionId, set)))
-      throw new AppError('CONFLICT');
+    if (!(await this.repo.updateDraft(loaded.row, set))) throw new AppError('CONFLICT');
   }
 
   /** DELETE …/draft: discards a new draft (with its unregistered PIDs) or the edits of a published record. */

@@ -318,8 +318,7 @@ export class RecordPidsService {
         searchText: row.searchText,
       };
       // Someone saved since the draft was read: the 412 names the revision they left.
-      if (!(await trx.updateDraft(row.id, row.revisionId, set)))
-        throw await revisionMismatch(trx, row);
+      if (!(await trx.updateDraft(row, set))) throw await revisionMismatch(trx, row);
       return set;
     });
     return this.store.draftResult(

@@ -223,23 +223,25 @@ export class RecordsRepository {
   }
 
   /**
-   * Writes a draft only if nobody wrote it since `expectedRevision` was read, so two concurrent
-   * saves can never silently overwrite each other. Returns false when the revision moved on.
+   * Writes a draft only if nobody wrote it since `read` was read (at its revision), so two
+   * concurrent saves can never silently overwrite each other. Returns false when the revision
+   * moved on. The search entries are rewritten where the data changed them (`DraftSearchIndex`).
    */
   async updateDraft(
-    id: string,
-    expectedRevision: number,
+    read: Pick<DraftRow, 'id' | 'revisionId' | 'data'>,
     set: Pick<DraftRow, 'data' | 'updatedAt' | 'title' | 'searchText'>,
   ): Promise<boolean> {
+    const { id, revisionId } = read;
+    const entries = this.draftIndex.saved(id, set.data, read.data);
     const result = await this.x
       .updateTable('drafts')
-      .set({ ...set, data: set.data as string, revisionId: expectedRevision + 1 })
-      .set(this.draftIndex.columns(id, set.data))
+      .set({ ...set, data: set.data as string, revisionId: revisionId + 1 })
+      .set(entries.columns)
       .where('id', '=', id)
-      .where('revisionId', '=', expectedRevision)
+      .where('revisionId', '=', revisionId)
       .returning('filesSummary')
       .executeTakeFirst();
-    if (result) await this.draftIndex.write(this.x, { id, data: set.data, ...result });
+    if (result) await entries.write(this.x, result.filesSummary);
     return result !== undefined;
   }
 

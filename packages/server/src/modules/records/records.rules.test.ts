@@ -94,15 +94,14 @@ class MemoryRecords {
     this.drafts.set(row.id, { ...row });
   }
   updateDraft(
-    id: string,
-    expected: number,
+    read: Pick<DraftRow, 'id' | 'revisionId'>,
     set: Pick<DraftRow, 'data' | 'updatedAt' | 'title' | 'searchText'>,
   ) {
     this.interleavedSave?.();
     this.interleavedSave = undefined;
-    const row = this.drafts.get(id);
-    if (!row || row.revisionId !== expected) return false;
-    this.drafts.set(id, { ...row, ...set, revisionId: expected + 1 });
+    const row = this.drafts.get(read.id);
+    if (!row || row.revisionId !== read.revisionId) return false;
+    this.drafts.set(read.id, { ...row, ...set, revisionId: read.revisionId + 1 });
     return true;
   }
   deleteDraft(id: string) {

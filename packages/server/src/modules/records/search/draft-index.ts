@@ -4,9 +4,21 @@ import { draftSearchDocument } from './document.js';
 import {
   deleteSearchEntries,
   DRAFTS_INDEX,
+  sameTerms,
+  sameTexts,
   searchColumns,
   writeSearchEntries,
+  writeSearchTerms,
+  writeSearchTexts,
 } from './index-writer.js';
+
+/** A save's changes to the draft's entries, as `DraftSearchIndex.saved` plans them. */
+export interface SavedDraftEntries {
+  /** What the draft's UPDATE sets besides its own columns: PostgreSQL's vector, if it changed. */
+  columns: object;
+  /** The rest of the entries that changed, once the row is written (with its files summary). */
+  write(db: unknown, filesSummary: unknown): Promise<void>;
+}
 
 /**
  * The drafts' full-text index, which their owner searches among their uploads: written by the
@@ -22,6 +34,38 @@ export class DraftSearchIndex {
    */
   columns(id: string, data: unknown): object {
     return searchColumns(this.engine, draftSearchDocument({ id, data, filesSummary: null }));
+  }
+
+  /**
+   * The entries of a save of the draft's data from `previous` (as read, at the revision the save
+   * replaces) to `data`: only what changed is written, since each rewrite is a statement or two
+   * and most saves change a title or a description, not the terms, and an autosave often nothing
+   * the index holds. The index held `previous`'s entries: every write of a draft's data or files
+   * bumps its revision and writes its entries in the same transaction, and the save's UPDATE
+   * only applies at the revision `previous` was read at. The file types are left out of the
+   * comparison: they come from the files summary, which a save does not change. A draft no
+   * longer catches up with a change of what `draftSearchDocument` keeps at its next save: such a
+   * change needs a migration that rewrites the drafts' entries, as the records' need one.
+   */
+  saved(id: string, data: unknown, previous: unknown): SavedDraftEntries {
+    const doc = draftSearchDocument({ id, data, filesSummary: null });
+    const before = draftSearchDocument({ id, data: previous, filesSummary: null });
+    const texts = !sameTexts(before, doc);
+    const terms = !sameTerms(before, doc);
+    return {
+      columns: texts ? searchColumns(this.engine, doc) : {},
+      write: async (db, filesSummary) => {
+        const x = db as Kysely<unknown>;
+        if (texts) await writeSearchTexts(x, this.engine, id, doc, DRAFTS_INDEX);
+        if (terms)
+          await writeSearchTerms(
+            x,
+            id,
+            draftSearchDocument({ id, data, filesSummary }),
+            DRAFTS_INDEX,
+          );
+      },
+    };
   }
 
   /** The rest of the draft's entries (SQLite's FTS5 row, the terms), once its row is written. */

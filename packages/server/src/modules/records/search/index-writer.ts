@@ -97,21 +97,52 @@ export async function writeSearchEntries(
   doc: Indexed,
   index: SearchTable = RECORDS_INDEX,
 ): Promise<void> {
-  const { table, fts, terms, termsKey } = index;
-  if (engine === 'sqlite') {
-    await sql`delete from ${sql.table(fts)} where rowid = (select rowid from ${sql.table(table)} where id = ${id})`.execute(
-      db,
-    );
-    await sql`insert into ${sql.table(fts)} (rowid, title, creators, description, rest)
-      select rowid, ${doc.title}, ${doc.creators}, ${doc.description}, ${doc.rest}
-      from ${sql.table(table)} where id = ${id}`.execute(db);
-  }
+  await writeSearchTexts(db, engine, id, doc, index);
+  await writeSearchTerms(db, id, doc, index);
+}
+
+/** SQLite's FTS5 row of the row `id` (PostgreSQL keeps its vector in the row itself). */
+export async function writeSearchTexts(
+  db: Kysely<unknown>,
+  engine: Engine,
+  id: string,
+  doc: Indexed,
+  { table, fts }: SearchTable,
+): Promise<void> {
+  if (engine !== 'sqlite') return;
+  await sql`delete from ${sql.table(fts)} where rowid = (select rowid from ${sql.table(table)} where id = ${id})`.execute(
+    db,
+  );
+  await sql`insert into ${sql.table(fts)} (rowid, title, creators, description, rest)
+    select rowid, ${doc.title}, ${doc.creators}, ${doc.description}, ${doc.rest}
+    from ${sql.table(table)} where id = ${id}`.execute(db);
+}
+
+/** The facet terms of the row `id`, replacing those it held. */
+export async function writeSearchTerms(
+  db: Kysely<unknown>,
+  id: string,
+  doc: Indexed,
+  { terms, termsKey }: SearchTable,
+): Promise<void> {
   await sql`delete from ${sql.table(terms)} where ${sql.ref(termsKey)} = ${id}`.execute(db);
   if (doc.terms.length > 0) {
     await sql`insert into ${sql.table(terms)} (facet, value, ${sql.ref(termsKey)}) values ${sql.join(
       doc.terms.map((t) => sql`(${t.facet}, ${t.value}, ${id})`),
     )}`.execute(db);
   }
+}
+
+/** Whether two documents index the same texts (the full-text index would not change). */
+export function sameTexts(a: Indexed, b: Indexed): boolean {
+  return WEIGHTS.every(([text]) => a[text] === b[text]);
+}
+
+/** Whether two documents hold the same terms, in any order (the terms would not change). */
+export function sameTerms(a: Indexed, b: Indexed): boolean {
+  const keys = (doc: Indexed) => doc.terms.map((t) => JSON.stringify([t.facet, t.value])).sort();
+  const [x, y] = [keys(a), keys(b)];
+  return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
 /** Removes a row's entries, before the row itself goes (SQLite finds the FTS5 row by its rowid). */
