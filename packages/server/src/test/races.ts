@@ -1,3 +1,10 @@
+/**
+ * The race harness the race tests share: every state-changing action of a record sent RACERS at
+ * once, in one process or across two server processes, with the checks of what must hold after
+ * each race (the outcome of some serial order of the calls; files intact). It is one file, longer
+ * than the others, because the races and their checks are one table: the same actions run in
+ * both race tests, and a race added here runs in both.
+ */
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { PUBLISHABLE_METADATA, md5 } from './files.js';

@@ -1,3 +1,9 @@
+/**
+ * The contract every file store keeps (local disk, S3), as one test suite each store's test file
+ * runs against its own harness. It is one file on purpose, longer than the others: it is the list
+ * a new store is written against, case by case, and splitting it would let a store's test run
+ * half of it without anyone noticing.
+ */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
