@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RequestSearchQuery } from '@cairn/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
@@ -83,7 +84,8 @@ describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine)
     sorted = true,
   ) {
     const { result, statements } = await capture.capture(() =>
-      t.services.requests.search(curator, query, scope),
+      // As the route hands it over: parsed by the route's schema.
+      t.services.requests.search(curator, RequestSearchQuery.parse(query), scope),
     );
     const found: Array<{ sql: string; steps: PlanStep[] }> = [];
     for (const s of statements.filter((x) => /from "requests"/.test(x.sql))) {
