@@ -47,3 +47,14 @@ export function parsedQuery<T extends z.ZodType>(schema: T, query: unknown): z.o
   if (!result.success) throw queryRefusal(result.error.issues);
   return result.data;
 }
+
+/**
+ * `body` read with `schema` where no route parsed it (a comment nested in another body, say);
+ * refused as the routes refuse their bodies: every problem, one item per field.
+ */
+export function parsedBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const result = schema.safeParse(body);
+  if (!result.success)
+    throw new AppError('VALIDATION_FAILED', undefined, zodErrorItems(result.error));
+  return result.data;
+}
