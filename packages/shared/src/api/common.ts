@@ -27,6 +27,19 @@ const missingOr =
 export const objectOrEmpty = (body: unknown): unknown =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
 
+/**
+ * `then`, once `first` passes: what `first` finds is answered alone, as the contract's loaders
+ * check a body in stages (a list's length before its items, an entry's id before its options).
+ * Documented as `then`: the OpenAPI document shows what a client sends.
+ */
+export function staged<T extends z.ZodType>(first: z.ZodType, then: T) {
+  return z.preprocess((value, ctx) => {
+    const result = first.safeParse(value);
+    if (!result.success) ctx.issues.push(...(result.error.issues as z.core.$ZodRawIssue[]));
+    return value;
+  }, then);
+}
+
 /** A comment's text as requests and reviews take it: HTML, sanitised by the server. */
 export const CommentContent = z.object(
   {
