@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import {
   ActionPayload,
   COMMENT_MAX,
-  CommentContent,
   CommentPayload as CommentBody,
+  type CommentContent,
   type SearchQueryValues,
 } from '@cairn/shared';
 import { AppError, permissionDenied } from '../../errors.js';
