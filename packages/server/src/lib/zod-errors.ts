@@ -47,3 +47,24 @@ export function parsedQuery<T extends z.ZodType>(schema: T, query: unknown): z.o
   if (!result.success) throw queryRefusal(result.error.issues);
   return result.data;
 }
+
+/**
+ * `body` read with `schema` where no route parsed it (a comment nested in another body, say);
+ * refused as the routes refuse their bodies: every problem, one item per field, each field
+ * under `prefix` when the body is part of a larger one.
+ */
+export function parsedBody<T extends z.ZodType>(
+  schema: T,
+  body: unknown,
+  prefix = '',
+): z.output<T> {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const errors = zodErrorItems(result.error).map((item) => ({
+      ...item,
+      field: prefix + item.field,
+    }));
+    throw new AppError('VALIDATION_FAILED', undefined, errors);
+  }
+  return result.data;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../validation/messages.js';
 
 /**
  * The REST API's request schemas, one file per resource (the search routes' query strings in
@@ -10,13 +11,59 @@ import { z } from 'zod';
 /** Path parameters naming one item by `id`, described for the API reference. */
 export const idParams = (description: string) => z.object({ id: z.string().describe(description) });
 
+/** The longest comment a request or review takes, in characters. */
+export const COMMENT_MAX = 100_000;
+
+/** An absent value (`undefined` or `null`) is "missing"; anything else of the wrong type `other`. */
+const missingOr =
+  (other: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null ? MESSAGES.required : other;
+
+/**
+ * A body that is not an object is read as an empty one, as the comment schema reads it: its
+ * required fields are then missing rather than the whole body refused.
+ */
+export const objectOrEmpty = (body: unknown): unknown =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+
+/**
+ * `then`, once `first` passes: what `first` finds is answered alone, as the contract's loaders
+ * check a body in stages (a list's length before its items, an entry's id before its options).
+ * Documented as `then`: the OpenAPI document shows what a client sends.
+ */
+export function staged<T extends z.ZodType>(first: z.ZodType, then: T) {
+  return z.preprocess((value, ctx) => {
+    const result = first.safeParse(value);
+    if (!result.success) ctx.issues.push(...(result.error.issues as z.core.$ZodRawIssue[]));
+    return value;
+  }, then);
+}
+
 /** A comment's text as requests and reviews take it: HTML, sanitised by the server. */
-export const CommentPayload = z.object({
-  payload: z.object({
-    content: z.string().min(1).describe('HTML; sanitised'),
-    format: z.literal('html').optional(),
-  }),
-});
+export const CommentContent = z.object(
+  {
+    content: z
+      .string({ error: missingOr(MESSAGES.notString) })
+      .refine((content) => content.trim().length > 0, {
+        error: 'Shorter than minimum length 1.',
+        abort: true,
+      })
+      .max(COMMENT_MAX, { error: `Longer than maximum length ${COMMENT_MAX}.` })
+      .describe('HTML; sanitised'),
+    format: z.literal('html', { error: 'Must be one of: html.' }).optional(),
+  },
+  { error: missingOr(MESSAGES.invalidInputType) },
+);
+
+/** A comment on a request: `{payload: {content, format?}}`. */
+export const CommentPayload = z.preprocess(objectOrEmpty, z.object({ payload: CommentContent }));
+
+/** A request action's body: an optional comment to go with it. */
+export const ActionPayload = z.preprocess(
+  objectOrEmpty,
+  z.object({ payload: CommentContent.nullish() }),
+);
 
 /*
  * Response schemas describe the slice of each answer that clients of this project read. Objects

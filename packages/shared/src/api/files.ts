@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idParams } from './common.js';
+import { MESSAGES } from '../validation/messages.js';
+import { idParams, objectOrEmpty } from './common.js';
 
 export const FilesOwnerParams = idParams('Record or draft id, e.g. ha4g3-7x208');
 
@@ -28,10 +29,16 @@ export const InitFilesBody = z.array(
 /** Raw bytes: a file's content, one part of a multipart upload, a logo. */
 export const BinaryBody = z.string().meta({ format: 'binary' });
 
-/** `PUT …/files/{key}`: the file's own metadata, which InvenioRDM keeps beside its content. */
-export const FileMetadataBody = z.object({
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-});
+/**
+ * `PUT …/files/{key}`: the file's own metadata, which InvenioRDM keeps beside its content; none
+ * (or null) clears it.
+ */
+export const FileMetadataBody = z.preprocess(
+  objectOrEmpty,
+  z.object({
+    metadata: z.record(z.string(), z.unknown(), { error: MESSAGES.notMapping }).nullish(),
+  }),
+);
 
 /** A presigned URL of one part of a multipart upload. */
 export const PartLinkSchema = z.looseObject({

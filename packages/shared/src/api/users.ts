@@ -1,11 +1,39 @@
 import { z } from 'zod';
+import { MESSAGES } from '../validation/messages.js';
 import { idParams } from './common.js';
 
 export const TokenParams = idParams('Token id, as listed');
-export const CreateTokenBody = z.object({ name: z.string().optional() });
+/** A token's name, at most this long once trimmed. */
+export const MAX_TOKEN_NAME = 100;
+
+/** `POST /api/user/tokens`: every field optional, so no body at all is a token named "token". */
+export const CreateTokenBody = z
+  .object(
+    {
+      name: z
+        .string({ error: MESSAGES.notString })
+        .trim()
+        .max(MAX_TOKEN_NAME, { error: `Longer than maximum length ${MAX_TOKEN_NAME}.` })
+        .nullish(),
+    },
+    { error: MESSAGES.invalidInputType },
+  )
+  .nullish();
 export const LoginBody = z.object({ email: z.string(), password: z.string() });
 export const SignupBody = LoginBody.extend({ name: z.string().optional() });
-export const PreferencesBody = z.object({ locale: z.string() });
+/**
+ * `PUT /api/user/preferences`: `locale` is one of the site's languages. Anything else, a body
+ * that is not an object included, is a problem of `locale`.
+ */
+export const preferencesBody = (offered: readonly string[]) =>
+  z.preprocess(
+    (body) => (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}),
+    z.object({
+      locale: z.enum(offered as [string, ...string[]], {
+        error: `Must be one of: ${offered.join(', ')}.`,
+      }),
+    }),
+  );
 
 /** A personal access token as listed: never its secret. */
 export const TokenSchema = z.looseObject({

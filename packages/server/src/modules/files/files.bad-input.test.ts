@@ -270,6 +270,25 @@ describe.each(ENGINES)('bad input on the files API (%s)', (engine) => {
       expect(await api.snapshot(id)).toEqual(before);
     });
 
+    it('refuses file metadata that is not a mapping, and clears it with none', async () => {
+      const { id } = await api.createDraft();
+      await api.upload(id, 'm.txt', 'hello');
+      const put = (body: unknown) =>
+        t.request({
+          method: 'PUT',
+          url: `/api/records/${id}/draft/files/m.txt`,
+          headers: owner.headers,
+          body: body as object,
+        });
+      expect((await put({ metadata: { page: 1 } })).json().metadata).toEqual({ page: 1 });
+      for (const metadata of [[], 'x', 7])
+        expectValidationFailed(await put({ metadata }), [
+          { field: 'metadata', messages: ['Not a valid mapping type.'] },
+        ]);
+      expect((await put([1])).statusCode).toBe(200);
+      expect((await put({ metadata: null })).json().metadata).toBeNull();
+    });
+
     it('refuses a body that is not JSON (415)', async () => {
       const { id } = await api.createDraft();
       const res = await t.request({

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { FileMetadataBody } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
@@ -12,6 +13,7 @@ import { mimetypeOf } from './mimetypes.js';
 import { uploadKeyOf } from './file-keys.js';
 import { parseInitBody } from './init-body.js';
 import { crashPoint } from '../../lib/crash-points.js';
+import { parsedBody } from '../../lib/zod-errors.js';
 import {
   FileBuckets,
   type BucketContext,
@@ -217,16 +219,8 @@ export class FilesService {
     if (!user) throw permissionDenied();
     if (!context.isDraft) throw permissionDenied();
     const found = await this.buckets.find(context, ref);
-    const metadata = (body as { metadata?: unknown } | undefined)?.metadata;
-    if (
-      metadata !== undefined &&
-      metadata !== null &&
-      (typeof metadata !== 'object' || Array.isArray(metadata))
-    ) {
-      throw fail('A validation error occurred.', [
-        { field: 'metadata', messages: ['Not a valid mapping type.'] },
-      ]);
-    }
+    // The route takes bytes too, so its JSON is read here, after the file is found.
+    const { metadata } = parsedBody(FileMetadataBody, body);
     // The answer is read inside: a publish may take the draft the moment this commits.
     const file = await this.repo.transaction(async (trx): Promise<StoredFile> => {
       const { summary } = await this.buckets.lockSummary(trx, context);

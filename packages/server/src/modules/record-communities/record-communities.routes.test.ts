@@ -246,6 +246,33 @@ describe.each(ENGINES)('a record’s communities on %s', (engine) => {
         },
       ],
     );
+    // The list's own problem comes alone; an entry's id before its options; duplicates after
+    // the entries' problems, counting the entries whose id is sound.
+    expectValidationFailed(await bad({ communities: [...Array.from({ length: 11 }, () => 7)] }), [
+      { field: 'communities', messages: ['Too many communities passed, 10 max allowed.'] },
+    ]);
+    expectValidationFailed(await bad({ communities: 'x' }), [
+      { field: 'communities', messages: ['Not a valid list.'] },
+    ]);
+    expectValidationFailed(await bad([1]), [
+      { field: 'communities', messages: ['Missing data for required field.'] },
+    ]);
+    expectValidationFailed(
+      await bad({
+        communities: [
+          null,
+          { id: '', require_review: 'yes' },
+          { id: c.direct, require_review: 'yes' },
+          { id: c.direct },
+        ],
+      }),
+      [
+        { field: 'communities.0', messages: ['Invalid input type.'] },
+        { field: 'communities.1.id', messages: ['Not a valid string.'] },
+        { field: 'communities.2.require_review', messages: ['Not a valid boolean.'] },
+        { field: 'communities', messages: [`Duplicated communities {'${c.direct}'}.`] },
+      ],
+    );
     expect(await communitiesOf(id)).toEqual({});
   });
 
@@ -366,6 +393,21 @@ describe.each(ENGINES)('a record’s communities on %s', (engine) => {
     expect((await put(depositor, { default: '' })).json().communities).toEqual({
       ids: [c.home, c.direct],
     });
+    expect((await put(depositor, { default: { id: c.direct } })).statusCode).toBe(200);
+    expect((await put(depositor, { default: {} })).json().communities).toEqual({
+      ids: [c.home, c.direct],
+    });
+    for (const [body, message] of [
+      [{}, 'Missing data for required field.'],
+      [[1], 'Missing data for required field.'],
+      [{ default: 7 }, 'Not a valid string.'],
+      [{ default: { id: 7 } }, 'Not a valid string.'],
+    ] as const)
+      expectValidationFailed(await put(depositor, body), [
+        { field: 'default', messages: [message] },
+      ]);
+    // Who may manage the record is decided before the body is read.
+    expectError(await put(other, { default: 7 }), 403, 'PERMISSION_DENIED', 'Permission denied.');
   });
 
   it('suggests the communities a record could still join, and lists its requests', async () => {

@@ -14,7 +14,8 @@ import {
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../lib/http.js';
-import { documentedBody, documentedResponse, ERROR_RESPONSES } from '../../lib/openapi.js';
+import { bodyReader, DEFERRED_BODY, validBody } from '../../lib/body.js';
+import { documentedResponse, ERROR_RESPONSES } from '../../lib/openapi.js';
 import { sendCommunityHits } from '../communities/communities.routes.js';
 import { presentParentCommunities } from './record-communities.presenter.js';
 import { presentRequest } from '../requests/requests.presenter.js';
@@ -83,13 +84,14 @@ export const recordCommunityRoutes = routesPlugin<RecordCommunitiesRouteDeps>(
       '/api/records/:id/communities',
       {
         onRequest: acceptTypes,
+        ...DEFERRED_BODY,
         schema: {
           response: { 200: INCLUDED, 400: ERROR_RESPONSES['4XX'] },
           tags,
           summary:
             'Request inclusion in further communities (200 with processed and errors; 400 when none was processed)',
           params: RecordIdParams,
-          body: documentedBody(IncludeCommunitiesBody),
+          body: IncludeCommunitiesBody,
         },
       },
       async (request, reply) => {
@@ -97,7 +99,7 @@ export const recordCommunityRoutes = routesPlugin<RecordCommunitiesRouteDeps>(
         const { processed, errors } = await recordCommunities.include(
           request.identity.user,
           id,
-          request.body,
+          validBody(request),
         );
         return reply
           .status(processed.length > 0 ? 200 : 400)
@@ -121,13 +123,14 @@ export const recordCommunityRoutes = routesPlugin<RecordCommunitiesRouteDeps>(
       '/api/records/:id/communities',
       {
         onRequest: acceptTypes,
+        ...DEFERRED_BODY,
         schema: {
           response: { 200: REMOVED, 400: ERROR_RESPONSES['4XX'] },
           tags,
           summary:
             'Remove the record from communities (record owner, or curators of each community); 400 when none was removed',
           params: RecordIdParams,
-          body: documentedBody(RemoveCommunitiesBody),
+          body: RemoveCommunitiesBody,
         },
       },
       async (request, reply) => {
@@ -135,7 +138,7 @@ export const recordCommunityRoutes = routesPlugin<RecordCommunitiesRouteDeps>(
         const { removed, errors } = await recordCommunities.remove(
           request.identity.user,
           id,
-          request.body,
+          validBody(request),
         );
         return reply
           .status(removed > 0 ? 200 : 400)
@@ -148,17 +151,22 @@ export const recordCommunityRoutes = routesPlugin<RecordCommunitiesRouteDeps>(
       '/api/records/:id/communities',
       {
         onRequest: acceptTypes,
+        ...DEFERRED_BODY,
         schema: {
           response: { 200: documentedResponse(ParentCommunitiesSchema, "The record's parent") },
           tags,
           summary: "Set or unset the record's default community (200 with the parent)",
           params: RecordIdParams,
-          body: documentedBody(DefaultCommunityBody),
+          body: DefaultCommunityBody,
         },
       },
       async (request, reply) => {
         const { id } = request.params;
-        const parent = await recordCommunities.setDefault(request.identity.user, id, request.body);
+        const parent = await recordCommunities.setDefault(
+          request.identity.user,
+          id,
+          bodyReader(request),
+        );
         return reply.type(negotiate(request, TYPES)).send(presentParentCommunities(parent));
       },
     );

@@ -1,6 +1,13 @@
-import type { ErrorItem, RecordData, SearchQueryValues } from '@cairn/shared';
-import { COMMUNITIES_PER_CALL } from '@cairn/shared';
-import { AppError, permissionDenied, validationFailed } from '../../errors.js';
+import type { z } from 'zod';
+import type {
+  DefaultCommunityBody,
+  IncludeCommunitiesBody,
+  RecordData,
+  RemoveCommunitiesBody,
+  SearchQueryValues,
+} from '@cairn/shared';
+import { AppError, permissionDenied } from '../../errors.js';
+import type { BodyReader } from '../../lib/body.js';
 import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
 import {
@@ -14,7 +21,7 @@ import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordResult, RecordStore } from '../records/records.shared.js';
 import type { RequestRow } from '../requests/requests.repository.js';
 import {
-  readCommentPayload,
+  sanitizedComment,
   type CommentPayload,
   type RequestAction,
   type RequestsService,
@@ -49,85 +56,16 @@ export interface BulkErrors {
   errors: Array<{ community_id?: string; community?: string; message: string }>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** marshmallow prints the duplicated ids as a Python set. */
-const pythonSet = (ids: string[]) => `{${ids.map((id) => `'${id}'`).join(', ')}}`;
-
-/**
- * `{communities: [{id, require_review?, comment?}]}` as RecordCommunitiesSchema loads it: 1 to 10
- * unique ids; every problem at once (400).
- */
-function readCommunitiesBody(body: unknown, withOptions: boolean): InclusionEntry[] {
-  const list = isObject(body) ? body.communities : undefined;
-  const errors: ErrorItem[] = [];
-  if (list === undefined || list === null) {
-    throw validationFailed([
-      { field: 'communities', messages: ['Missing data for required field.'] },
-    ]);
-  }
-  if (!Array.isArray(list))
-    throw validationFailed([{ field: 'communities', messages: ['Not a valid list.'] }]);
-  if (list.length === 0)
-    throw validationFailed([
-      { field: 'communities', messages: ['Shorter than minimum length 1.'] },
-    ]);
-  if (list.length > COMMUNITIES_PER_CALL)
-    throw validationFailed([
-      {
-        field: 'communities',
-        messages: [`Too many communities passed, ${COMMUNITIES_PER_CALL} max allowed.`],
-      },
-    ]);
-  const entries: InclusionEntry[] = [];
-  for (const [i, item] of list.entries()) {
-    if (!isObject(item)) {
-      errors.push({ field: `communities.${i}`, messages: ['Invalid input type.'] });
-      continue;
-    }
-    if (typeof item.id !== 'string' || item.id === '') {
-      errors.push({
-        field: `communities.${i}.id`,
-        messages: [
-          item.id === undefined ? 'Missing data for required field.' : 'Not a valid string.',
-        ],
-      });
-      continue;
-    }
-    const entry: InclusionEntry = { id: item.id, requireReview: false };
-    if (withOptions) {
-      if (item.require_review !== undefined && typeof item.require_review !== 'boolean')
-        errors.push({
-          field: `communities.${i}.require_review`,
-          messages: ['Not a valid boolean.'],
-        });
-      else entry.requireReview = item.require_review === true;
-      try {
-        const comment = readCommentPayload(item.comment, false);
-        if (comment) entry.comment = comment;
-      } catch (error) {
-        if (!(error instanceof AppError) || !error.errors) throw error;
-        for (const e of error.errors)
-          errors.push({ ...e, field: `communities.${i}.comment.${e.field}` });
-      }
-    }
-    entries.push(entry);
-  }
-  const seen = new Set<string>();
-  const duplicated = new Set<string>();
-  for (const e of entries) {
-    if (seen.has(e.id)) duplicated.add(e.id);
-    seen.add(e.id);
-  }
-  if (duplicated.size > 0)
-    errors.push({
-      field: 'communities',
-      messages: [`Duplicated communities ${pythonSet([...duplicated])}.`],
-    });
-  if (errors.length > 0) throw validationFailed(errors);
-  return entries;
+/** The entries of an inclusion body the route's schema parsed. */
+function inclusionEntries(body: z.output<typeof IncludeCommunitiesBody>): InclusionEntry[] {
+  return body.communities.map((item) => {
+    const comment = item.comment?.payload;
+    return {
+      id: item.id,
+      requireReview: item.require_review === true,
+      ...(comment ? { comment: sanitizedComment(comment) } : {}),
+    };
+  });
 }
 
 /**
@@ -240,9 +178,9 @@ export class RecordCommunitiesService {
   async include(
     user: User | undefined,
     id: string,
-    body: unknown,
+    body: z.output<typeof IncludeCommunitiesBody>,
   ): Promise<{ processed: Processed[] } & BulkErrors> {
-    const entries = readCommunitiesBody(body, true);
+    const entries = inclusionEntries(body);
     const record = await this.records.readVisible(user, id);
     if (!(await this.mayManage(user, record.parent))) throw permissionDenied();
     const processed: Processed[] = [];
@@ -327,9 +265,9 @@ export class RecordCommunitiesService {
   async remove(
     user: User | undefined,
     id: string,
-    body: unknown,
+    body: z.output<typeof RemoveCommunitiesBody>,
   ): Promise<{ removed: number } & BulkErrors> {
-    const entries = readCommunitiesBody(body, false);
+    const entries = body.communities;
     const record = await this.records.readVisible(user, id);
     const ids = this.idsOf(record.parent);
     const removable: string[] = [];
@@ -362,17 +300,14 @@ export class RecordCommunitiesService {
    * PUT /api/records/{id}/communities: `{default: uuid | slug | null | ""}` by those who manage the
    * record; the community must be one of the record's (400 otherwise). Returns the parent.
    */
-  async setDefault(user: User | undefined, id: string, body: unknown): Promise<ParentRow> {
+  async setDefault(
+    user: User | undefined,
+    id: string,
+    body: BodyReader<z.output<typeof DefaultCommunityBody>>,
+  ): Promise<ParentRow> {
     const record = await this.records.readVisible(user, id);
     if (!(await this.mayManage(user, record.parent))) throw permissionDenied();
-    if (!isObject(body) || !('default' in body))
-      throw validationFailed([
-        { field: 'default', messages: ['Missing data for required field.'] },
-      ]);
-    // Newer InvenioRDM sends {default: {id}}; the contract's clients send the id itself.
-    const raw = isObject(body.default) ? body.default.id : body.default;
-    if (raw !== null && raw !== undefined && typeof raw !== 'string')
-      throw validationFailed([{ field: 'default', messages: ['Not a valid string.'] }]);
+    const raw = body().default;
     if (!raw) return this.store.changeCommunities(record.parent.id, { default: null });
     const community = await this.communities.find(raw);
     const communityId = community?.row.id;

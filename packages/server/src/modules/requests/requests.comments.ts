@@ -1,6 +1,15 @@
 import crypto from 'node:crypto';
-import type { ErrorItem, SearchQueryValues } from '@cairn/shared';
-import { AppError, permissionDenied, validationFailed } from '../../errors.js';
+import type { z } from 'zod';
+import {
+  ActionPayload,
+  COMMENT_MAX,
+  CommentPayload as CommentBody,
+  type CommentContent,
+  type SearchQueryValues,
+} from '@cairn/shared';
+import { AppError, permissionDenied } from '../../errors.js';
+import type { BodyReader } from '../../lib/body.js';
+import { parsedBody } from '../../lib/zod-errors.js';
 import { sanitizeRichText } from '../../lib/html.js';
 import { checkRevision } from '../../lib/revision.js';
 import { monotonicNow } from '../../lib/monotonic-time.js';
@@ -9,39 +18,26 @@ import type { User } from '../users/users.service.js';
 import type { EventRow, RequestsRepository } from './requests.repository.js';
 import type { RequestsService } from './requests.service.js';
 
-export const COMMENT_MAX = 100_000;
+export { COMMENT_MAX };
 
+/** A comment as it is stored: its HTML sanitised. */
 export interface CommentPayload {
   content: string;
   format: 'html';
 }
 
-/** `{payload: {content, format}}` as the comment schema loads it; `undefined` when optional and absent. */
+/** A comment the shared schema parsed, ready to be stored. */
+export function sanitizedComment(parsed: z.output<typeof CommentContent>): CommentPayload {
+  return { content: sanitizeRichText(parsed.content), format: 'html' };
+}
+
+/**
+ * `{payload: {content, format}}` read with the shared schemas where no route parsed it;
+ * `undefined` when optional and absent.
+ */
 export function readCommentPayload(body: unknown, required: boolean): CommentPayload | undefined {
-  const payload = (body as { payload?: unknown } | null | undefined)?.payload;
-  const errors: ErrorItem[] = [];
-  if (payload === undefined || payload === null) {
-    if (!required) return undefined;
-    throw validationFailed([{ field: 'payload', messages: ['Missing data for required field.'] }]);
-  }
-  if (typeof payload !== 'object' || Array.isArray(payload))
-    throw validationFailed([{ field: 'payload', messages: ['Invalid input type.'] }]);
-  const { content, format } = payload as { content?: unknown; format?: unknown };
-  if (content === undefined || content === null)
-    errors.push({ field: 'payload.content', messages: ['Missing data for required field.'] });
-  else if (typeof content !== 'string')
-    errors.push({ field: 'payload.content', messages: ['Not a valid string.'] });
-  else if (content.trim().length === 0)
-    errors.push({ field: 'payload.content', messages: ['Shorter than minimum length 1.'] });
-  else if (content.length > COMMENT_MAX)
-    errors.push({
-      field: 'payload.content',
-      messages: [`Longer than maximum length ${COMMENT_MAX}.`],
-    });
-  if (format !== undefined && format !== 'html')
-    errors.push({ field: 'payload.format', messages: ['Must be one of: html.'] });
-  if (errors.length > 0) throw validationFailed(errors);
-  return { content: sanitizeRichText(content as string), format: 'html' };
+  const { payload } = parsedBody(required ? CommentBody : ActionPayload, body);
+  return payload ? sanitizedComment(payload) : undefined;
 }
 
 /** Adds an event to a request's timeline: a comment ('C') or a logged action ('L'). */
@@ -78,10 +74,14 @@ export class RequestComments {
   ) {}
 
   /** POST …/comments: readers of the request; while `created`, only its creator. */
-  async comment(user: User | undefined, id: string, body: unknown): Promise<EventRow> {
+  async comment(
+    user: User | undefined,
+    id: string,
+    body: BodyReader<z.output<typeof CommentBody>>,
+  ): Promise<EventRow> {
     const view = await this.requests.read(user, id);
     if (view.row.status === 'created' && !view.isCreator) throw permissionDenied();
-    const payload = readCommentPayload(body, true)!;
+    const payload = sanitizedComment(body().payload);
     const event = await addEvent(this.repo, view.row.id, 'C', payload, user!.id);
     await this.repo.update(view.row.id, view.row.revisionId, { lastActivityAt: event.createdAt });
     return event;
@@ -110,13 +110,13 @@ export class RequestComments {
     user: User | undefined,
     id: string,
     commentId: string,
-    body: unknown,
+    body: BodyReader<z.output<typeof CommentBody>>,
     ifMatch?: string,
   ): Promise<EventRow> {
     const { event } = await this.commentFor(user, id, commentId);
     this.assertAuthor(user, event);
     checkRevision(ifMatch, event.revisionId);
-    const payload = readCommentPayload(body, true)!;
+    const payload = sanitizedComment(body().payload);
     const updatedAt = monotonicNow();
     if (!(await this.repo.updateEvent(event.id, event.revisionId, { payload, updatedAt })))
       throw new AppError('CONFLICT');

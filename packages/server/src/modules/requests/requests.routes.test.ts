@@ -386,8 +386,28 @@ describe.each(ENGINES)('requests API on %s', (engine) => {
       await comment(id, depositor, { payload: { content: 'Hi', format: 'markdown' } }),
       [{ field: 'payload.format', messages: ['Must be one of: html.'] }],
     );
+    for (const body of [[1], { payload: 'Hi' }, { payload: { content: 7, format: null } }])
+      expectValidationFailed(
+        await comment(id, depositor, body),
+        Array.isArray(body)
+          ? [{ field: 'payload', messages: ['Missing data for required field.'] }]
+          : typeof body.payload === 'string'
+            ? [{ field: 'payload', messages: ['Invalid input type.'] }]
+            : [
+                { field: 'payload.content', messages: ['Not a valid string.'] },
+                { field: 'payload.format', messages: ['Must be one of: html.'] },
+              ],
+      );
+    // Who may comment is decided before the body is read: a bad body does not change the 403.
+    for (const body of [payload('Hi'), {}])
+      expectError(
+        await comment(id, undefined, body),
+        403,
+        'PERMISSION_DENIED',
+        'Permission denied.',
+      );
     expectError(
-      await comment(id, undefined, payload('Hi')),
+      await act(id, 'accept', depositor, { payload: 7 }),
       403,
       'PERMISSION_DENIED',
       'Permission denied.',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ActionPayload,
   CommentPayload,
   CommunityIdParams,
   RecordIdParams,
@@ -24,7 +25,8 @@ import {
   VND_TYPE,
   routesPlugin,
 } from '../../lib/http.js';
-import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
+import { bodyReader, DEFERRED_BODY } from '../../lib/body.js';
+import { documentedResponse, noContent } from '../../lib/openapi.js';
 import { searchLinks, type SearchParams } from '../../lib/search.js';
 import { presentCommunityStub } from '../communities/communities.presenter.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
@@ -245,12 +247,13 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     '/api/requests/:id/actions/:action',
     {
       onRequest: acceptRequestTypes,
+      ...DEFERRED_BODY,
       schema: {
         response: { 200: REQUEST },
         tags,
         summary: 'Run an action (200); an optional payload becomes a comment',
         params: RequestActionParams,
-        body: documentedBody(CommentPayload.partial()),
+        body: ActionPayload,
       },
     },
     async (request, reply) => {
@@ -259,7 +262,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         request,
         reply,
         200,
-        await requests.act(request.identity.user, id, action, request.body),
+        await requests.act(request.identity.user, id, action, bodyReader(request)),
       );
     },
   );
@@ -268,18 +271,19 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     '/api/requests/:id/comments',
     {
       onRequest: acceptRequestTypes,
+      ...DEFERRED_BODY,
       schema: {
         response: { 201: EVENT },
         tags,
         summary: 'Comment (201)',
         params: RequestIdParams,
-        body: documentedBody(CommentPayload),
+        body: CommentPayload,
       },
     },
     async (request, reply) => {
       const { id } = request.params;
       const user = request.identity.user;
-      const event = await requests.comments.comment(user, id, request.body);
+      const event = await requests.comments.comment(user, id, bodyReader(request));
       return reply
         .status(201)
         .header('etag', `"${event.revisionId}"`)
@@ -314,12 +318,13 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     '/api/requests/:id/comments/:commentId',
     {
       onRequest: acceptRequestTypes,
+      ...DEFERRED_BODY,
       schema: {
         response: { 200: EVENT },
         tags,
         summary: 'Edit a comment (its author); If-Match honoured',
         params: RequestCommentParams,
-        body: documentedBody(CommentPayload),
+        body: CommentPayload,
       },
     },
     async (request, reply) => {
@@ -329,7 +334,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         user,
         id,
         commentId,
-        request.body,
+        bodyReader(request),
         request.headers['if-match'],
       );
       return reply

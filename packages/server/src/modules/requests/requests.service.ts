@@ -1,6 +1,8 @@
-import type { REQUEST_SORTS } from '@cairn/shared';
+import type { z } from 'zod';
+import type { ActionPayload, REQUEST_SORTS } from '@cairn/shared';
 import { type SearchQueryValues } from '@cairn/shared';
 import crypto from 'node:crypto';
+import type { BodyReader } from '../../lib/body.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
 import { monotonicNow } from '../../lib/monotonic-time.js';
@@ -11,11 +13,16 @@ import type { EventRow, RequestRow, RequestsRepository } from './requests.reposi
 import {
   RequestComments,
   addEvent,
-  readCommentPayload,
+  sanitizedComment,
   type CommentPayload,
 } from './requests.comments.js';
 
-export { COMMENT_MAX, readCommentPayload, type CommentPayload } from './requests.comments.js';
+export {
+  COMMENT_MAX,
+  readCommentPayload,
+  sanitizedComment,
+  type CommentPayload,
+} from './requests.comments.js';
 
 export const REQUEST_TYPES = ['community-submission', 'community-inclusion'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
@@ -227,7 +234,7 @@ export class RequestsService {
     user: User | undefined,
     id: string,
     action: string,
-    body: unknown,
+    body: BodyReader<z.output<typeof ActionPayload>>,
   ): Promise<RequestView> {
     return this.serialized(await this.load(id), (row) => this.actOn(user, row, action, body));
   }
@@ -236,7 +243,7 @@ export class RequestsService {
     user: User | undefined,
     row: RequestRow,
     action: string,
-    body: unknown,
+    body: BodyReader<z.output<typeof ActionPayload>>,
   ): Promise<RequestView> {
     if (!(REQUEST_ACTIONS as readonly string[]).includes(action)) {
       throw new AppError('VALIDATION_FAILED', `Unknown action '${action}'.`);
@@ -251,7 +258,8 @@ export class RequestsService {
           ? false
           : view.isReceiver;
     if (!mayEver) throw permissionDenied();
-    const payload = readCommentPayload(body, false);
+    const comment = body().payload;
+    const payload = comment ? sanitizedComment(comment) : undefined;
     if (!view.actions.includes(name)) {
       throw new AppError('VALIDATION_FAILED', `Cannot ${name} a request that is ${row.status}.`);
     }

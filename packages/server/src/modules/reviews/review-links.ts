@@ -1,4 +1,7 @@
+import type { z } from 'zod';
+import { ReviewBody } from '@cairn/shared';
 import { permissionDenied, validationFailed } from '../../errors.js';
+import { parsedBody } from '../../lib/zod-errors.js';
 import type { User } from '../users/users.service.js';
 import type { CommunitiesService } from '../communities/communities.service.js';
 import type { ParentReview } from '../records/records.rows.js';
@@ -10,6 +13,9 @@ import type { RequestsService } from '../requests/requests.service.js';
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** A review body as the shared schema parses it. */
+export type Review = z.output<typeof ReviewBody>;
 
 /**
  * A draft's link to its community-submission request: the community a review body points at,
@@ -44,19 +50,12 @@ export class ReviewLinks implements ReviewOpening {
   }
 
   /**
-   * The community a review body points at, as the caller may choose it: 400 for a bad type or an
-   * unknown community (errors under `prefix`), 403 for one the caller cannot see.
+   * The community a review (parsed with the shared ReviewBody) points at, as the caller may
+   * choose it: 400 for an unknown community (its field under `prefix`), 403 for one the caller
+   * cannot see.
    */
-  async receiverOf(user: User | undefined, body: unknown, prefix = '') {
-    const source = isObject(body) ? body : {};
-    const errors = [];
-    if (source.type !== 'community-submission')
-      errors.push({ field: `${prefix}type`, messages: ['Invalid review type.'] });
-    const receiver = isObject(source.receiver) ? source.receiver.community : undefined;
-    if (typeof receiver !== 'string' || receiver === '')
-      errors.push({ field: `${prefix}receiver`, messages: ['Missing data for required field.'] });
-    if (errors.length > 0) throw validationFailed(errors);
-    const community = await this.communities.find(receiver as string);
+  async receiverOf(user: User | undefined, review: Review, prefix = '') {
+    const community = await this.communities.find(review.receiver.community);
     if (!community || community.row.deletedAt)
       throw validationFailed([
         { field: `${prefix}receiver.community`, messages: ['Community not found.'] },
@@ -67,7 +66,8 @@ export class ReviewLinks implements ReviewOpening {
 
   /** `parent.review` of a new draft: checked as PUT review checks it, opened once the draft exists. */
   async prepareReview(user: User, body: unknown): Promise<PreparedReview> {
-    const community = await this.receiverOf(user, body, 'parent.review.');
+    const prefix = 'parent.review.';
+    const community = await this.receiverOf(user, parsedBody(ReviewBody, body, prefix), prefix);
     return {
       restricted: community.data.access.visibility === 'restricted',
       attach: async (loaded) => {

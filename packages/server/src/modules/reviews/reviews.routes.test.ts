@@ -225,6 +225,14 @@ describe.each(ENGINES)('draft reviews on %s', (engine) => {
       await submit(await draftWithReview(direct), depositor, { require_review: 'yes' }),
       [{ field: 'require_review', messages: ['Not a valid boolean.'] }],
     );
+    // require_review is checked before the comment: its problem comes alone.
+    expectValidationFailed(
+      await submit(await draftWithReview(direct), depositor, {
+        require_review: null,
+        payload: { content: '' },
+      }),
+      [{ field: 'require_review', messages: ['Not a valid boolean.'] }],
+    );
   });
 
   async function draftWithReview(communityId: string) {
@@ -285,6 +293,25 @@ describe.each(ENGINES)('draft reviews on %s', (engine) => {
     notFound(await req('GET', `/api/records/${id}/draft/review`, depositor));
     notFound(await req('DELETE', `/api/records/${id}/draft/review`, depositor));
     notFound(await submit(id));
+    // The review is looked for before the body is read.
+    notFound(await submit(id, depositor, { require_review: 'yes' }));
+    expectError(
+      await req('PUT', `/api/records/${id}/draft/review`, other, { type: 'x' }),
+      403,
+      'PERMISSION_DENIED',
+      'Permission denied.',
+    );
+    expectValidationFailed(await req('PUT', `/api/records/${id}/draft/review`, depositor, [1]), [
+      { field: 'type', messages: ['Invalid review type.'] },
+      { field: 'receiver', messages: ['Missing data for required field.'] },
+    ]);
+    expectValidationFailed(
+      await req('PUT', `/api/records/${id}/draft/review`, depositor, {
+        type: 'community-submission',
+        receiver: { community: '' },
+      }),
+      [{ field: 'receiver', messages: ['Missing data for required field.'] }],
+    );
     expectValidationFailed(
       await req('PUT', `/api/records/${id}/draft/review`, depositor, {
         type: 'community-inclusion',

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RequestJsonSchema, ReviewBody, ReviewDraftParams, SubmitReviewBody } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { acceptOnly, JSON_TYPE, negotiate, VND_TYPE, routesPlugin } from '../../lib/http.js';
-import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
+import { bodyReader, DEFERRED_BODY } from '../../lib/body.js';
+import { documentedResponse, noContent } from '../../lib/openapi.js';
 import { presentRequest } from '../requests/requests.presenter.js';
 import type { RequestView } from '../requests/requests.service.js';
 import type { ReviewsService } from './reviews.service.js';
@@ -60,12 +61,13 @@ export const reviewRoutes = routesPlugin<ReviewsRouteDeps>((app: FastifyInstance
     '/api/records/:id/draft/review',
     {
       onRequest: acceptTypes,
+      ...DEFERRED_BODY,
       schema: {
         response: { 200: REVIEW },
         tags,
         summary: 'Choose the community to submit to (200, status created); If-Match honoured',
         params: ReviewDraftParams,
-        body: documentedBody(ReviewBody),
+        body: ReviewBody,
       },
     },
     async (request, reply) => {
@@ -73,7 +75,7 @@ export const reviewRoutes = routesPlugin<ReviewsRouteDeps>((app: FastifyInstance
       const view = await reviews.put(
         request.identity.user,
         id,
-        request.body,
+        bodyReader(request),
         request.headers['if-match'],
       );
       return send(request, reply, 200, view);
@@ -102,18 +104,23 @@ export const reviewRoutes = routesPlugin<ReviewsRouteDeps>((app: FastifyInstance
     '/api/records/:id/draft/actions/submit-review',
     {
       onRequest: acceptTypes,
+      ...DEFERRED_BODY,
       schema: {
         response: { 202: REVIEW },
         tags,
         summary:
           'Submit for review (202); accepted and published at once when the caller may include directly',
         params: ReviewDraftParams,
-        body: documentedBody(SubmitReviewBody),
+        body: SubmitReviewBody,
       },
     },
     async (request, reply) => {
       const { id } = request.params;
-      const { view, nextHtml } = await reviews.submit(request.identity.user, id, request.body);
+      const { view, nextHtml } = await reviews.submit(
+        request.identity.user,
+        id,
+        bodyReader(request),
+      );
       return send(request, reply, 202, view, { next_html: nextHtml });
     },
   );

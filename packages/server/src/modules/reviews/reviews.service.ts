@@ -1,4 +1,6 @@
-import type { RecordData } from '@cairn/shared';
+import type { z } from 'zod';
+import type { RecordData, SubmitReviewBody } from '@cairn/shared';
+import type { BodyReader } from '../../lib/body.js';
 import { AppError, validationFailed } from '../../errors.js';
 import { readJson } from '../../database/schema.js';
 import { checkRevision } from '../../lib/revision.js';
@@ -11,16 +13,18 @@ import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordDraftsService } from '../records/records-drafts.service.js';
 import type { RecordPublishingService } from '../records/records-publishing.service.js';
 import { reviewOf, type LoadedDraft, type RecordStore } from '../records/records.shared.js';
-import { isObject, type ReviewLinks } from './review-links.js';
+import type { Review, ReviewLinks } from './review-links.js';
 import type { RequestRow } from '../requests/requests.repository.js';
 import {
-  readCommentPayload,
+  sanitizedComment,
   type Actor,
   type CommentPayload,
   type RequestAction,
   type RequestsService,
   type RequestView,
 } from '../requests/requests.service.js';
+
+type SubmitReview = z.output<typeof SubmitReviewBody>;
 
 export const REVIEW_NOT_FOUND = 'Review for draft not found';
 export const MEMBERS_ONLY_MESSAGE =
@@ -88,7 +92,7 @@ export class ReviewsService {
   async put(
     user: User | undefined,
     draftId: string,
-    body: unknown,
+    body: BodyReader<Review>,
     ifMatch?: string,
   ): Promise<RequestView> {
     return this.store.lockedDraft(user, draftId, 'manage', (loaded) =>
@@ -99,11 +103,11 @@ export class ReviewsService {
   private async putLoaded(
     user: User | undefined,
     loaded: LoadedDraft,
-    body: unknown,
+    body: BodyReader<Review>,
     ifMatch?: string,
   ): Promise<RequestView> {
     this.assertReviewable(loaded);
-    const community = await this.links.receiverOf(user, body);
+    const community = await this.links.receiverOf(user, body());
 
     let row = await this.lockedRequestOf(reviewOf(loaded.parent));
     if (row) checkRevision(ifMatch, row.revisionId);
@@ -139,7 +143,7 @@ export class ReviewsService {
   async submit(
     user: User | undefined,
     draftId: string,
-    body: unknown,
+    body: BodyReader<SubmitReview>,
   ): Promise<{ view: RequestView; nextHtml: string }> {
     // Under the draft's lock: of parallel submits one wins, the others find the review submitted
     // (400), or the draft published when it was included at once (404).
@@ -151,17 +155,15 @@ export class ReviewsService {
   private async submitDraft(
     user: User | undefined,
     loaded: LoadedDraft,
-    body: unknown,
+    body: BodyReader<SubmitReview>,
   ): Promise<{ view: RequestView; nextHtml: string }> {
     this.assertReviewable(loaded);
     const row = await this.lockedRequestOf(reviewOf(loaded.parent));
     if (!row) throw new AppError('NOT_FOUND', REVIEW_NOT_FOUND);
     if (row.status === 'submitted')
       throw new AppError('VALIDATION_FAILED', 'The draft is already submitted for review.');
-    const requireReview = isObject(body) ? body.require_review : undefined;
-    if (requireReview !== undefined && typeof requireReview !== 'boolean')
-      throw validationFailed([{ field: 'require_review', messages: ['Not a valid boolean.'] }]);
-    return this.submitLoaded(user, loaded, row, readCommentPayload(body, false), {
+    const { require_review: requireReview, payload } = body();
+    return this.submitLoaded(user, loaded, row, payload ? sanitizedComment(payload) : undefined, {
       direct: requireReview !== true,
     });
   }

@@ -26,7 +26,7 @@ describe.each(ENGINES)('preferences API (%s)', (engine) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ locale: string | null }>();
   };
-  const write = (caller: Caller, body: object) =>
+  const write = (caller: Caller, body: object | string) =>
     t.request({ method: 'PUT', url: '/api/user/preferences', headers: caller.headers, body });
 
   it('keeps the language a person chose with their account, and only theirs', async () => {
@@ -40,7 +40,7 @@ describe.each(ENGINES)('preferences API (%s)', (engine) => {
 
   it('refuses a language the site does not offer, naming the field, and keeps the last one', async () => {
     await write(owner, { locale: 'de' });
-    for (const body of [{ locale: 'fr' }, { locale: 7 }, {}]) {
+    for (const body of [{ locale: 'fr' }, { locale: 7 }, {}, [1], JSON.stringify('de')]) {
       expectValidationFailed(await write(owner, body), [
         { field: 'locale', messages: ['Must be one of: en, de.'] },
       ]);
@@ -48,9 +48,13 @@ describe.each(ENGINES)('preferences API (%s)', (engine) => {
     expect(await read(owner)).toEqual({ locale: 'de' });
   });
 
-  it('needs a signed-in person', async () => {
+  it('needs a signed-in person, whatever the body holds', async () => {
     const res = await t.request({ method: 'GET', url: '/api/user/preferences' });
     expect(res.statusCode).toBe(403);
+    for (const body of [{ locale: 'de' }, { locale: 7 }]) {
+      const put = await t.request({ method: 'PUT', url: '/api/user/preferences', body });
+      expect(put.statusCode, put.body).toBe(403);
+    }
   });
 
   it('is documented as a Cairn extension', async () => {

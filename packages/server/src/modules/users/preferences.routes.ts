@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { PreferencesBody, PreferencesSchema } from '@cairn/shared';
-import { bodyFields, routesPlugin } from '../../lib/http.js';
-import { documentedBody, documentedResponse } from '../../lib/openapi.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { preferencesBody, PreferencesSchema } from '@cairn/shared';
+import { routesPlugin } from '../../lib/http.js';
+import { DEFERRED_BODY, validBody } from '../../lib/body.js';
+import { documentedResponse } from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
 
@@ -33,21 +35,22 @@ export const preferenceRoutes = routesPlugin<{
     },
   );
 
-  app.put(
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/user/preferences',
     {
+      ...DEFERRED_BODY,
       schema: {
         response: { 200: PREFERENCES },
         tags,
         summary: "Set the caller's preferences",
         description: `\`locale\`: the language of the pages, one of the site's languages (${deps.locales.join(', ')}); anything else is a 400 naming the field.`,
-        body: documentedBody(PreferencesBody),
+        body: preferencesBody(deps.locales),
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const body = bodyFields(request.body);
-      const locale = await deps.users.setLocale(user.id, body.locale, deps.locales);
+      const { locale } = validBody(request);
+      await deps.users.setLocale(user.id, locale);
       return { locale };
     },
   );

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CreatedTokenSchema, CreateTokenBody, TokenListSchema, TokenParams } from '@cairn/shared';
-import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
+import { documentedResponse, noContent } from '../../lib/openapi.js';
+import { DEFERRED_BODY, validBody } from '../../lib/body.js';
 import { invenioTime } from '../records/records.presenter.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { UsersService } from './users.service.js';
@@ -48,9 +49,10 @@ export const tokenRoutes = routesPlugin<{ users: UsersService }>(
       },
     );
 
-    app.post(
+    app.withTypeProvider<ZodTypeProvider>().post(
       '/api/user/tokens',
       {
+        ...DEFERRED_BODY,
         config: { throttle: 'tokens' },
         schema: {
           response: {
@@ -63,12 +65,12 @@ export const tokenRoutes = routesPlugin<{ users: UsersService }>(
           summary: 'Create a personal access token (201); the secret is shown only in this answer',
           description:
             'Throttled per person and per client address (CAIRN_RATE_LIMIT_TOKENS_*): past either limit the answer is 429 with Retry-After.',
-          body: documentedBody(CreateTokenBody),
+          body: CreateTokenBody,
         },
       },
       async (request, reply) => {
         const user = requireUser(request);
-        const created = await users.createNamedToken(user.id, request.body);
+        const created = await users.createToken(user.id, validBody(request)?.name ?? '');
         return reply.status(201).send({ ...presentToken(created), token: created.token });
       },
     );

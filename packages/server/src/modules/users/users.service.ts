@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import crypto from 'node:crypto';
 import type { ErrorItem } from '@cairn/shared';
-import { AppError, validationFailed } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import type { UserRow, UsersRepository } from './users.repository.js';
 
@@ -16,7 +16,6 @@ export interface User {
 }
 
 export const MIN_PASSWORD_LENGTH = 8;
-const MAX_TOKEN_NAME = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function toUser(row: UserRow): User {
@@ -173,35 +172,11 @@ export class UsersService {
   }
 
   /**
-   * A token made from the account page: the name is what the person will recognise it by when
-   * revoking it. Answers the secret once, as {@link createToken} does.
+   * Keeps the language a person chose (one the site offers: the route's schema checks it), so
+   * that it follows them to every browser they sign in from.
    */
-  async createNamedToken(userId: number, body: unknown) {
-    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
-      throw validationFailed([{ field: '_schema', messages: ['Invalid input type.'] }]);
-    const name = (body as { name?: unknown } | null | undefined)?.name;
-    if (name !== undefined && name !== null && typeof name !== 'string')
-      throw validationFailed([{ field: 'name', messages: ['Not a valid string.'] }]);
-    const trimmed = typeof name === 'string' ? name.trim() : '';
-    if (trimmed.length > MAX_TOKEN_NAME)
-      throw validationFailed([
-        { field: 'name', messages: [`Longer than maximum length ${MAX_TOKEN_NAME}.`] },
-      ]);
-    return this.createToken(userId, trimmed);
-  }
-
-  /**
-   * Keeps the language a person chose, so that it follows them to every browser they sign in
-   * from. Throws VALIDATION_FAILED (field `locale`) for a language the site does not offer.
-   */
-  async setLocale(userId: number, locale: unknown, offered: readonly string[]): Promise<string> {
-    if (typeof locale !== 'string' || !offered.includes(locale)) {
-      throw new AppError('VALIDATION_FAILED', undefined, [
-        { field: 'locale', messages: [`Must be one of: ${offered.join(', ')}.`] },
-      ]);
-    }
+  async setLocale(userId: number, locale: string): Promise<void> {
     await this.repo.updateLocale(userId, locale);
-    return locale;
   }
 
   /** Revokes one of the user's tokens at once; 404 for an id that is not one of theirs. */
