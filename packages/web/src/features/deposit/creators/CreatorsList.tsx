@@ -289,7 +289,10 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
                 aria-labelledby={labelId}
                 tabIndex={0}
                 style={{
-                  height: Math.min(shownCount * ROW_HEIGHT, LIST_HEIGHT),
+                  // While a filter narrows the list, the box keeps the whole list's height: the
+                  // sections below stay where they are as a person types, and none of them comes
+                  // on screen to be drawn for the first time (FormSection) at each key.
+                  height: Math.min((activeFilter ? total : shownCount) * ROW_HEIGHT, LIST_HEIGHT),
                   overflowY: 'auto',
                   border: '1px solid var(--mantine-color-default-border)',
                   borderRadius: 'var(--mantine-radius-sm)',
