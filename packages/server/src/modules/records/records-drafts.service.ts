@@ -270,7 +270,8 @@ export class RecordDraftsService {
       title: titleOf(data),
       searchText: searchText(data, id),
     };
-    if (!(await this.repo.updateDraft(row, set))) throw await revisionMismatch(this.repo, row);
+    if (!(await this.repo.updateDraft(row, set, { previous, data })))
+      throw await revisionMismatch(this.repo, row);
     return this.store.draftResult(
       { ...row, ...set, revisionId: row.revisionId + 1 },
       parent,

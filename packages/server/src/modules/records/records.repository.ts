@@ -226,13 +226,20 @@ export class RecordsRepository {
    * Writes a draft only if nobody wrote it since `read` was read (at its revision), so two
    * concurrent saves can never silently overwrite each other. Returns false when the revision
    * moved on. The search entries are rewritten where the data changed them (`DraftSearchIndex`).
+   * `parsed` spares parsing both JSON texts again when the caller holds them parsed (a save of a
+   * draft with 2,000 creators parses about 400 KB each).
    */
   async updateDraft(
     read: Pick<DraftRow, 'id' | 'revisionId' | 'data'>,
     set: Pick<DraftRow, 'data' | 'updatedAt' | 'title' | 'searchText'>,
+    parsed?: { previous: unknown; data: unknown },
   ): Promise<boolean> {
     const { id, revisionId } = read;
-    const entries = this.draftIndex.saved(id, set.data, read.data);
+    const entries = this.draftIndex.saved(
+      id,
+      parsed?.data ?? set.data,
+      parsed?.previous ?? read.data,
+    );
     const result = await this.x
       .updateTable('drafts')
       .set({ ...set, data: set.data as string, revisionId: revisionId + 1 })
