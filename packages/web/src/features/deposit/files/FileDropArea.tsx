@@ -25,6 +25,9 @@ export interface FileDropAreaProps {
   labels: { title: string; hint: string; choose: string; input: string };
 }
 
+/** What each of the two areas takes: the props, and how to open the file input kept for both. */
+export type DropAreaProps = FileDropAreaProps & { onChoose: () => void };
+
 export function FileDropArea(props: FileDropAreaProps) {
   const { onFiles, labels } = props;
   const [isWanted, setIsWanted] = useState(false);
@@ -82,12 +85,7 @@ export function DropAreaContent({
 }
 
 /** The area before the dropzone is there, drawn as the dropzone draws itself. */
-function PlainDropArea({
-  onFiles,
-  disabled,
-  labels,
-  onChoose,
-}: FileDropAreaProps & { onChoose: () => void }) {
+function PlainDropArea({ onFiles, disabled, labels, onChoose }: DropAreaProps) {
   return (
     <Box
       style={{

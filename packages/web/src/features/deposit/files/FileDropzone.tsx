@@ -1,17 +1,12 @@
 import { Dropzone } from '@mantine/dropzone';
-import { DropAreaContent, type FileDropAreaProps } from './FileDropArea';
+import { DropAreaContent, type DropAreaProps } from './FileDropArea';
 
 /**
  * The drop area with Mantine's dropzone, which reads dropped folders as well as files. Its own
  * module so that the library arrives after the form (FileDropArea). Its button opens the file
  * input FileDropArea keeps, which outlives the swap from the plain area.
  */
-export function FileDropzone({
-  onFiles,
-  disabled,
-  labels,
-  onChoose,
-}: FileDropAreaProps & { onChoose: () => void }) {
+export function FileDropzone({ onFiles, disabled, labels, onChoose }: DropAreaProps) {
   return (
     <Dropzone
       onDrop={onFiles}
