@@ -51,10 +51,10 @@ export function searchWordsOf(text: string): string[] {
  * of what a save spends on its search entries (three normalisations of every creator's name and
  * affiliation: 20 ms a save with 2,000 creators), and a save folds the draft's texts twice, as
  * they were and as they are, to write only what changed; most of them are texts the draft's
- * previous save folded. Bounded (keys as large as the values), and per process, as nothing in it
- * can be stale.
+ * previous save folded. Small (2 MB of folded text, as much again of keys: the texts of a few
+ * large drafts being edited at once), and per process, as nothing in it can be stale.
  */
-const FOLDED = new RenderCache(8 * 2 ** 20);
+const FOLDED = new RenderCache(2 * 2 ** 20);
 
 function folded(parts: unknown[]): string {
   const text = parts
