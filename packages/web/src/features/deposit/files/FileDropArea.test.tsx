@@ -31,6 +31,13 @@ describe('FileDropArea', () => {
     expect(screen.getByRole('button', { name: 'Choose files' })).toBeTruthy();
   });
 
+  it('keeps the focus on "Choose files" when the dropzone replaces the plain area', async () => {
+    const { container } = renderArea();
+    screen.getByRole('button', { name: 'Choose files' }).focus();
+    await waitFor(() => expect(container.querySelector('.mantine-Dropzone-root')).not.toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose files' }));
+  });
+
   it('takes nothing while no more files fit', () => {
     const { onFiles, area } = renderArea(true);
     fireEvent.drop(area, { dataTransfer: { files: [new File(['x'], 'x.txt')], types: ['Files'] } });

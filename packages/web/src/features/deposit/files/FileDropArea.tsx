@@ -1,5 +1,14 @@
 import { Box, Button, Stack, Text } from '@mantine/core';
-import { lazy, startTransition, Suspense, useEffect, useRef, useState } from 'react';
+import {
+  lazy,
+  startTransition,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type RefObject,
+} from 'react';
 import { whenIdle } from '../../../lib/idle';
 
 /**
@@ -25,19 +34,28 @@ export interface FileDropAreaProps {
   labels: { title: string; hint: string; choose: string; input: string };
 }
 
-/** What each of the two areas takes: the props, and how to open the file input kept for both. */
-export type DropAreaProps = FileDropAreaProps & { onChoose: () => void };
+/**
+ * What each of the two areas takes: the props, how to open the file input kept for both, and
+ * whether the button of the area being replaced had the focus (which its successor then takes).
+ */
+export type DropAreaProps = FileDropAreaProps & ChooseProps;
+
+interface ChooseProps {
+  onChoose: () => void;
+  chooseFocused: RefObject<boolean>;
+}
 
 export function FileDropArea(props: FileDropAreaProps) {
   const { onFiles, labels } = props;
   const [isWanted, setIsWanted] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
+  const chooseFocused = useRef(false);
   useEffect(() => {
     if (isWanted) return undefined;
     return whenIdle(() => startTransition(() => setIsWanted(true)), IDLE_TIMEOUT_MS);
   }, [isWanted]);
   const choose = () => inputRef.current?.click();
-  const plain = <PlainDropArea {...props} onChoose={choose} />;
+  const plain = <PlainDropArea {...props} onChoose={choose} chooseFocused={chooseFocused} />;
   return (
     <>
       {/* One file input for the button, whichever area shows: the area changing while the file
@@ -56,7 +74,7 @@ export function FileDropArea(props: FileDropAreaProps) {
       />
       {isWanted ? (
         <Suspense fallback={plain}>
-          <FileDropzone {...props} onChoose={choose} />
+          <FileDropzone {...props} onChoose={choose} chooseFocused={chooseFocused} />
         </Suspense>
       ) : (
         plain
@@ -70,14 +88,26 @@ export function DropAreaContent({
   labels,
   disabled,
   onChoose,
-}: Pick<FileDropAreaProps, 'labels' | 'disabled'> & { onChoose: () => void }) {
+  chooseFocused,
+}: Pick<FileDropAreaProps, 'labels' | 'disabled'> & ChooseProps) {
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  // A person may have tabbed to the button just as the dropzone replaces the plain area: the new
+  // button takes the focus the old one had, so the next key (Enter) is not lost. An unmounting
+  // area's layout cleanup runs before its button leaves the page, the new one's effect after.
+  useLayoutEffect(() => {
+    const button = buttonRef.current;
+    if (chooseFocused.current) button?.focus();
+    return () => {
+      chooseFocused.current = button !== null && document.activeElement === button;
+    };
+  }, [chooseFocused]);
   return (
     <Stack align="center" gap="xs" py="md">
       <Text fw={600}>{labels.title}</Text>
       <Text size="sm" c="dimmed">
         {labels.hint}
       </Text>
-      <Button variant="default" disabled={disabled} onClick={onChoose}>
+      <Button ref={buttonRef} variant="default" disabled={disabled} onClick={onChoose}>
         {labels.choose}
       </Button>
     </Stack>
@@ -85,7 +115,7 @@ export function DropAreaContent({
 }
 
 /** The area before the dropzone is there, drawn as the dropzone draws itself. */
-function PlainDropArea({ onFiles, disabled, labels, onChoose }: DropAreaProps) {
+function PlainDropArea({ onFiles, disabled, labels, onChoose, chooseFocused }: DropAreaProps) {
   return (
     <Box
       style={{
@@ -99,7 +129,12 @@ function PlainDropArea({ onFiles, disabled, labels, onChoose }: DropAreaProps) {
         if (!disabled) onFiles([...event.dataTransfer.files]);
       }}
     >
-      <DropAreaContent labels={labels} disabled={disabled} onChoose={onChoose} />
+      <DropAreaContent
+        labels={labels}
+        disabled={disabled}
+        onChoose={onChoose}
+        chooseFocused={chooseFocused}
+      />
     </Box>
   );
 }

@@ -6,7 +6,13 @@ import { DropAreaContent, type DropAreaProps } from './FileDropArea';
  * module so that the library arrives after the form (FileDropArea). Its button opens the file
  * input FileDropArea keeps, which outlives the swap from the plain area.
  */
-export function FileDropzone({ onFiles, disabled, labels, onChoose }: DropAreaProps) {
+export function FileDropzone({
+  onFiles,
+  disabled,
+  labels,
+  onChoose,
+  chooseFocused,
+}: DropAreaProps) {
   return (
     <Dropzone
       onDrop={onFiles}
@@ -18,7 +24,12 @@ export function FileDropzone({ onFiles, disabled, labels, onChoose }: DropAreaPr
       disabled={disabled}
       inputProps={{ 'aria-label': labels.input }}
     >
-      <DropAreaContent labels={labels} disabled={disabled} onChoose={onChoose} />
+      <DropAreaContent
+        labels={labels}
+        disabled={disabled}
+        onChoose={onChoose}
+        chooseFocused={chooseFocused}
+      />
     </Dropzone>
   );
 }
