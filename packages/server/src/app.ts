@@ -37,6 +37,7 @@ import { communityRoutes } from './modules/communities/communities.routes.js';
 import { requestRoutes } from './modules/requests/requests.routes.js';
 import { reviewRoutes } from './modules/reviews/reviews.routes.js';
 import { registerOperations } from './modules/ops/operations.js';
+import { registerOaiRoutes } from './modules/oai/oai.routes.js';
 import { recordCommunityRoutes } from './modules/record-communities/record-communities.routes.js';
 
 export interface AppOptions {
@@ -216,6 +217,7 @@ export async function buildApp(
     vocabularies: services.vocabularies,
   });
   await registerCurationRoutes(app, services);
+  await registerOaiRoutes(app, services.oai);
   // The benchmarks' baseline: the cheapest answer that still passes every hook a route passes.
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
   await registerPages(app, {

@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       dataDir,
       siteUrl: 'http://127.0.0.1:5000',
       siteName: 'Cairn',
+      adminEmail: 'admin@127.0.0.1',
+      oaiPageSize: 100,
       database: { kind: 'sqlite', file: path.join(dataDir, 'cairn.sqlite') },
       doi: { prefix: '10.5072', required: false },
       access: { restrictionGraceDays: 30, allowRestrictionAfterGrace: false },

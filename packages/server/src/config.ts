@@ -77,6 +77,8 @@ const EnvSchema = z.object({
   CAIRN_DATA_DIR: z.string().min(1).default('./data'),
   CAIRN_SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CAIRN_SITE_NAME: z.string().min(1).default('Cairn'),
+  CAIRN_ADMIN_EMAIL: z.email().optional(),
+  CAIRN_OAI_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for SQLite)')
@@ -202,6 +204,16 @@ export interface DataCiteConfig {
   readonly password: string;
 }
 
+/**
+ * A stand-in until the operator names someone: `admin@` the site's host, or, for a host that is
+ * no domain (localhost), under the reserved `.invalid` domain, so that it reads as an address
+ * and is plainly not one.
+ */
+function defaultAdminEmail(siteUrl: string): string {
+  const host = new URL(siteUrl).hostname;
+  return `admin@${host.includes('.') ? host : `${host}.invalid`}`;
+}
+
 /** The whole server configuration; built once at start-up and frozen. */
 export interface Config {
   readonly port: number;
@@ -209,6 +221,10 @@ export interface Config {
   readonly dataDir: string;
   readonly siteUrl: string;
   readonly siteName: string;
+  /** Who answers for the repository, as OAI-PMH's Identify names them. */
+  readonly adminEmail: string;
+  /** Records (or sets) in one page of an OAI-PMH list; the rest follow by resumption token. */
+  readonly oaiPageSize: number;
   readonly database:
     | { readonly kind: 'sqlite'; readonly file: string }
     | {
@@ -324,6 +340,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir,
     siteUrl,
     siteName: e.CAIRN_SITE_NAME,
+    adminEmail: e.CAIRN_ADMIN_EMAIL ?? defaultAdminEmail(siteUrl),
+    oaiPageSize: e.CAIRN_OAI_PAGE_SIZE,
     database: e.DATABASE_URL
       ? {
           kind: 'postgres',

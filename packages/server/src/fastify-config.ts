@@ -8,5 +8,10 @@ declare module 'fastify' {
     binaryBody?: boolean;
     /** Each request counts against the action's limits, per account and per address. */
     throttle?: ThrottledAction;
+    /**
+     * A POST that only reads, as a form can send a query (OAI-PMH): no CSRF token is asked of it,
+     * since a forged one can change nothing.
+     */
+    readOnlyPost?: boolean;
   }
 }

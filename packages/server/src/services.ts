@@ -1,3 +1,5 @@
+import { OaiRepository } from './modules/oai/oai.repository.js';
+import { OaiService } from './modules/oai/oai.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './database/database.js';
 import { migrateToLatest } from './database/migrate.js';
@@ -58,6 +60,8 @@ export interface Services {
   recordCommunities: RecordCommunitiesService;
   /** Throttling counters of login, sign-up and token creation. */
   rateLimits: RateLimitsRepository;
+  /** The OAI-PMH repository harvesters read. */
+  oai: OaiService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -156,5 +160,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       requests,
     ),
     rateLimits: new RateLimitsRepository(database.db),
+    oai: new OaiService(new OaiRepository(database.reader), vocabularies, config),
   };
 }

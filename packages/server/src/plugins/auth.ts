@@ -77,6 +77,7 @@ export function registerAuth(app: FastifyInstance, users: UsersService): void {
     // and a raw-URL test would let that spelling past the check.
     const needsCsrf =
       !SAFE_METHODS.has(request.method) &&
+      request.routeOptions.config?.readOnlyPost !== true &&
       (session !== undefined || (request.routeOptions.url?.startsWith('/api/auth/') ?? false));
     if (needsCsrf) {
       const cookie = request.cookies[CSRF_COOKIE];

@@ -29,3 +29,11 @@ export function isRecordId(id: string): boolean {
   for (const ch of m[1]! + m[2]!) n = (n << 5n) | BigInt(ALPHABET.indexOf(ch));
   return checksum(n) === BigInt(m[3]!);
 }
+
+/**
+ * A record's OAI-PMH identifier. The OAI identifier scheme takes a domain name, so the site's
+ * host name without its port: `oai:repo.example.org:ha4g3-7x208`.
+ */
+export function oaiIdentifier(siteUrl: string, id: string): string {
+  return `oai:${new URL(siteUrl).hostname}:${id}`;
+}

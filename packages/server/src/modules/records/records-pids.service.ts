@@ -13,6 +13,7 @@ import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
 import type { RecordsRepository } from './records.repository.js';
 import type { DraftRow, ParentData, PidRow } from './records.rows.js';
+import { oaiIdentifier } from './record-id.js';
 import {
   revisionMismatch,
   type DraftResult,
@@ -202,8 +203,7 @@ export class RecordPidsService {
         nextAttemptAt: null,
       });
     }
-    const host = new URL(this.config.siteUrl).host;
-    data.pids.oai = { identifier: `oai:${host}:${id}`, provider: 'oai' };
+    data.pids.oai = { identifier: oaiIdentifier(this.config.siteUrl, id), provider: 'oai' };
   }
 
   /**

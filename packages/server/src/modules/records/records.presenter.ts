@@ -9,6 +9,7 @@ import { readJson } from '../../database/schema.js';
 import type { DraftRow, ParentData, ParentRow, RecordRow } from './records.rows.js';
 import { buildUi, l10n } from './records.ui.js';
 import { readSummary } from '../files/files.summary.js';
+import { oaiIdentifier } from './record-id.js';
 import type { IndexedLookup } from '../vocabularies/vocabularies.service.js';
 import {
   indexedLookupFor,
@@ -230,7 +231,9 @@ export function presentRecord(row: RecordRow, parent: ParentRow, o: PresentOptio
     access: { ...data.access, status: accessStatus },
     files: filesSection(data, row.filesSummary),
     media_files: { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} },
-    pids: data.pids,
+    // Derived, not read from the data: records published before identifiers dropped the port,
+    // or before the site moved, still answer the identifier the OAI-PMH endpoint finds them by.
+    pids: { ...data.pids, oai: { identifier: oaiIdentifier(site, id), provider: 'oai' } },
     parent: presentParent(parent, parentData),
     versions: { index: row.versionIndex, is_latest: row.isLatest === 1 },
     is_published: true,

@@ -416,7 +416,11 @@ export class RecordsRepository {
     return rows.map((r) => r.communityId);
   }
 
-  /** Rewrites the parent's community rows to exactly `ids` (kept in step with its data). */
+  /**
+   * Rewrites the parent's community rows to exactly `ids` (kept in step with its data). A change
+   * is a change of every published version: their OAI-PMH sets follow the communities, and an
+   * incremental harvest finds records by their last change.
+   */
   async setCommunities(parentId: string, ids: string[], now: string): Promise<void> {
     const current = new Set(await this.communitiesOf(parentId));
     const wanted = new Set(ids);
@@ -432,6 +436,12 @@ export class RecordsRepository {
       await this.x
         .insertInto('recordCommunities')
         .values(added.map((communityId) => ({ communityId, parentId, createdAt: now })))
+        .execute();
+    if (gone.length > 0 || added.length > 0)
+      await this.x
+        .updateTable('records')
+        .set({ updatedAt: now })
+        .where('parentId', '=', parentId)
         .execute();
   }
 

@@ -15,7 +15,7 @@ export interface ExportRecord extends RecordForDataCite {
     enabled?: boolean;
     entries?: Record<string, { key: string; size?: number; mimetype?: string; status?: string }>;
   };
-  metadata: RecordForDataCite['metadata'] & { locations?: unknown };
+  metadata: RecordForDataCite['metadata'] & { locations?: unknown; formats?: string[] };
 }
 
 /** A file every reader may download, as exports list it. */
