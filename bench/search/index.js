@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { scratchPostgres } from '../lib/postgres.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
 import { startServer } from '../lib/server.js';
 import { QUERY_WORDS } from './generate.js';
+import { loadRecords } from './load-records.js';
 import { openSqlProbe } from './sql.js';
 
 /**
@@ -77,7 +77,13 @@ export async function run(options = {}) {
     try {
       await server.cli(['users', 'create', OWNER, '--password', 'bench-search-password']);
       process.stdout.write(`${engine}: loading ${RECORDS.toLocaleString('en')} records\n`);
-      const load = await loadRecords(server.dataDir, database?.url);
+      const load = await loadRecords({
+        dataDir: server.dataDir,
+        databaseUrl: database?.url,
+        records: RECORDS,
+        owner: OWNER,
+        communities: COMMUNITIES,
+      });
       notes[`${engine}: load ${RECORDS.toLocaleString('en')} records (s)`] = round(load.seconds);
       notes[`${engine}: of which generating them (s)`] = round(load.generateSeconds);
       notes[`${engine}: of which the database (s)`] = round(
@@ -217,38 +223,6 @@ export async function run(options = {}) {
   process.stdout.write(`plans of every statement: ${path.relative(process.cwd(), plansFile)}\n`);
   notes['records'] = RECORDS;
   return { name: 'search', startedAt, machine: machineInfo(), phases, targets, notes, failures };
-}
-
-/**
- * Runs the bulk loader in a process of its own, on the server's database.
- * @param {string} dataDir
- * @param {string | undefined} databaseUrl
- * @returns {Promise<{seconds: number, generateSeconds: number, insertSeconds: number, analyzeSeconds: number}>}
- */
-function loadRecords(dataDir, databaseUrl) {
-  /** @type {NodeJS.ProcessEnv} */
-  const env = { ...process.env, CAIRN_DATA_DIR: dataDir, CAIRN_LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const args = [
-    path.join(benchDir, 'load.js'),
-    '--records',
-    String(RECORDS),
-    '--owner',
-    OWNER,
-    '--communities',
-    String(COMMUNITIES),
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (/** @type {Buffer} */ chunk) => (out += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`the loader exited with ${code}: ${out}`));
-      else resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'));
-    });
-  });
 }
 
 /**
