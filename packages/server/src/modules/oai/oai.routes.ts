@@ -4,6 +4,20 @@ import type { OaiService } from './oai.service.js';
 
 /** Larger than any sensible OAI-PMH form: a resumption token and a handful of arguments. */
 const FORM_LIMIT_BYTES = 16 * 1024;
+/** A response is written in chunks of about this many characters, not a system call a record. */
+const CHUNK_CHARS = 64 * 1024;
+
+async function* coalesced(parts: AsyncIterable<string>): AsyncIterable<string> {
+  let pending = '';
+  for await (const part of parts) {
+    pending += part;
+    if (pending.length >= CHUNK_CHARS) {
+      yield pending;
+      pending = '';
+    }
+  }
+  if (pending) yield pending;
+}
 
 /**
  * `/oai2d`, InvenioRDM's address for its OAI-PMH endpoint, on GET and on POST with a form body,
@@ -22,7 +36,7 @@ export async function registerOaiRoutes(app: FastifyInstance, oai: OaiService): 
       reply
         .type('text/xml; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(Readable.from(await oai.respond(encoded)));
+        .send(Readable.from(coalesced(await oai.respond(encoded))));
     scope.get('/oai2d', (request, reply) => {
       const url = request.raw.url ?? '';
       const at = url.indexOf('?');
