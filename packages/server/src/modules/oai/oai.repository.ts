@@ -3,6 +3,15 @@ import { sql } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import { RECORD_COLUMNS, type ParentRow, type RecordRow } from '../records/records.rows.js';
 
+/**
+ * The columns a harvested record is rendered from. The search text, the longest column (every
+ * word of the record), is not one of them: it is left empty rather than read and sent.
+ */
+const HARVESTED_COLUMNS = RECORD_COLUMNS.filter((c) => c !== 'searchText').map(
+  (c) => `r.${c}` as const,
+);
+const NO_SEARCH_TEXT = sql<string>`''`.as('searchText');
+
 /** Which published records a list request selects: a set's community, and the change window. */
 export interface HarvestFilter {
   communityId?: string;
@@ -90,7 +99,7 @@ export class OaiRepository {
     after: HarvestPosition | undefined,
     limit: number,
   ): Promise<HarvestedRecord[]> {
-    let q = this.filtered(filter).select(RECORD_COLUMNS.map((c) => `r.${c}` as const));
+    let q = this.filtered(filter).select([...HARVESTED_COLUMNS, NO_SEARCH_TEXT]);
     if (after !== undefined)
       q = q.where(sql<boolean>`(r.updated_at, r.id) > (${after.updatedAt}, ${after.id})`);
     const rows = await q.orderBy('r.updatedAt').orderBy('r.id').limit(limit).execute();
@@ -100,7 +109,7 @@ export class OaiRepository {
   async record(id: string): Promise<HarvestedRecord | undefined> {
     const rows = await this.db
       .selectFrom('records as r')
-      .select(RECORD_COLUMNS.map((c) => `r.${c}` as const))
+      .select([...HARVESTED_COLUMNS, NO_SEARCH_TEXT])
       .where('r.id', '=', id)
       .execute();
     return (await this.withParents(rows))[0];

@@ -7,23 +7,14 @@ import {
   type ExportRecord,
 } from './export-record.js';
 
-/** Whether XML 1.0 can carry the code point at all, even escaped (not controls, U+FFFE/F). */
-function isXmlChar(cp: number): boolean {
-  return (
-    cp === 0x9 ||
-    cp === 0xa ||
-    cp === 0xd ||
-    (cp >= 0x20 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd) ||
-    cp >= 0x10000
-  );
-}
+/**
+ * What XML 1.0 cannot carry at all, even escaped: controls other than tab and line breaks,
+ * U+FFFE/U+FFFF, and (with the `u` flag, a lone surrogate is one code point) unpaired surrogates.
+ */
+const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function xmlEscape(text: string): string {
-  let kept = '';
-  // for…of walks code points, so a lone surrogate arrives alone (and is dropped) and a pair whole.
-  for (const ch of text) if (isXmlChar(ch.codePointAt(0)!)) kept += ch;
-  return kept.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** OpenAIRE's access rights vocabulary, which OAI-PMH harvesters read from dc:rights. */
