@@ -25,6 +25,7 @@ import { registerThrottling } from './modules/throttle/throttle.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { authRoutes } from './modules/users/auth.routes.js';
 import { recordRoutes } from './modules/records/records.routes.js';
+import { recordDeletionRoutes } from './modules/records/records-deletion.routes.js';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
 import { itemRoutes } from './modules/vocabularies/indexed/items.routes.js';
 import { registerPages } from './modules/pages/pages.routes.js';
@@ -201,6 +202,12 @@ export async function buildApp(
     users: services.users,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
     communityScope: (user, id) => services.recordCommunities.communityScope(user, id),
+  });
+  await app.register(recordDeletionRoutes, {
+    config,
+    deletion: services.recordDeletion,
+    renderer: services.recordsRenderer,
+    vocabularies: services.vocabularies,
   });
   await app.register(vocabularyRoutes, {
     config,

@@ -22,6 +22,7 @@ const BODYLESS = new Set([
   'POST /api/records/{id}/draft/actions/files-import',
   'POST /api/records/{id}/draft/pids/{scheme}',
   'POST /api/records/{id}/versions',
+  'POST /api/records/{id}/restore',
   'POST /api/records/{id}/draft/files/{*}',
   'POST /api/requests',
 ]);

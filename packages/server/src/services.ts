@@ -1,5 +1,6 @@
 import { OaiRepository } from './modules/oai/oai.repository.js';
 import { OaiService } from './modules/oai/oai.service.js';
+import { RecordDeletionService } from './modules/records/records-deletion.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './database/database.js';
 import { migrateToLatest } from './database/migrate.js';
@@ -62,6 +63,8 @@ export interface Services {
   rateLimits: RateLimitsRepository;
   /** The OAI-PMH repository harvesters read. */
   oai: OaiService;
+  /** Administrators' deletion and restoration of published records. */
+  recordDeletion: RecordDeletionService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -161,5 +164,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     ),
     rateLimits: new RateLimitsRepository(database.db),
     oai: new OaiService(new OaiRepository(database.reader), vocabularies, config),
+    recordDeletion: new RecordDeletionService(recordStore, vocabularies),
   };
 }

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { z } from 'zod';
-import { PublicConfigSchema } from '@cairn/shared';
+import { PublicConfigSchema, TombstoneSchema } from '@cairn/shared';
 import { RecordJsonSchema, type RecordJson } from './api/records';
 
 export const CurrentUserSchema = z.object({
@@ -51,7 +51,15 @@ export const BootstrapSchema = z.object({
   record: lenient('record', RecordJsonSchema.nullable().default(null), null),
   error: lenient(
     'error',
-    z.object({ status: z.number(), message: z.string() }).nullable().default(null),
+    z
+      .object({
+        status: z.number(),
+        message: z.string(),
+        /** A deleted record's page: what the administrator left in its place. */
+        tombstone: TombstoneSchema.partial().optional(),
+      })
+      .nullable()
+      .default(null),
     null,
   ),
 });

@@ -81,6 +81,8 @@ export interface RecordsTable extends RecordLikeColumns {
   accessStatus: string;
   publishedAt: string;
   deletedAt: string | null;
+  /** RecordTombstone JSON while the record is deleted; null otherwise. */
+  tombstone: JsonColumn | null;
 }
 
 /** One facet value of a published record (`searchDocument`): what the search filters and counts. */

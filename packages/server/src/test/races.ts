@@ -69,6 +69,8 @@ export interface RaceWorld {
   owner: Racer;
   /** Curates `reviewed`. */
   curator: Racer;
+  /** An administrator: deletes and restores records. */
+  admin: Racer;
   /** Reviews every submission (review policy closed); `curator` owns it. */
   reviewed: string;
   /** The owner curates it and may include directly (review policy open). */
@@ -80,6 +82,7 @@ export async function createRaceWorld(
   send: Send,
   owner: Racer,
   curator: Racer,
+  admin: Racer,
 ): Promise<RaceWorld> {
   const community = async (caller: Racer, review: string) => {
     const slug = `race-${review}-${crypto.randomBytes(4).toString('hex')}`;
@@ -95,6 +98,7 @@ export async function createRaceWorld(
     send,
     owner,
     curator,
+    admin,
     reviewed: await community(curator, 'closed'),
     direct: await community(owner, 'open'),
   };
@@ -112,6 +116,14 @@ const validation = (message: string, errors?: unknown[]) => ({
   message,
   ...(errors ? { errors } : {}),
 });
+
+const REMOVAL = { removal_reason: { id: 'spam' }, note: 'raced' };
+const ALREADY_DELETED = {
+  status: 400,
+  code: 'RECORD_ALREADY_DELETED',
+  message: 'Record is already deleted',
+};
+const NOT_DELETED = { status: 400, code: 'RECORD_NOT_DELETED', message: 'Record is not deleted' };
 
 const FILES_PENDING = validation('A validation error occurred.', [
   {
@@ -362,6 +374,52 @@ export interface RaceScenario {
  * winner finished.
  */
 export const RACE_SCENARIOS: RaceScenario[] = [
+  {
+    name: 'delete: one 204, the others 400, and the record answers its tombstone',
+    async run(w) {
+      const record = await publishedRecord(w);
+      const replies = await race(RACERS, (i) =>
+        w.send(i, 'DELETE', `/api/records/${record.id}/delete`, w.admin, REMOVAL),
+      );
+      expectOneWinner(replies, 204, ALREADY_DELETED);
+      const gone = await w.send(0, 'GET', `/api/records/${record.id}`, w.owner);
+      expect(gone.status).toBe(410);
+      expect(gone.body.tombstone).toMatchObject({ removal_reason: { id: 'spam' } });
+    },
+  },
+  {
+    name: 'restore: one 200, the others 400, and the record and its files are back',
+    async run(w) {
+      const record = await publishedRecord(w);
+      ok(await w.send(0, 'DELETE', `/api/records/${record.id}/delete`, w.admin, REMOVAL), 204);
+      const replies = await race(RACERS, (i) =>
+        w.send(i, 'POST', `/api/records/${record.id}/restore`, w.admin),
+      );
+      expectOneWinner(replies, 200, NOT_DELETED);
+      await expectRecordFiles(w, record.id, record.files);
+    },
+  },
+  {
+    name: 'delete racing the publish of an edit: the record ends deleted, its files intact',
+    async run(w) {
+      const record = await publishedRecord(w);
+      ok(await w.send(0, 'POST', `/api/records/${record.id}/draft`, w.owner), 201);
+      const replies = await race(RACERS, (i) =>
+        i % 2 === 0
+          ? w.send(i, 'DELETE', `/api/records/${record.id}/delete`, w.admin, REMOVAL)
+          : w.send(i, 'POST', `/api/records/${record.id}/draft/actions/publish`, w.owner),
+      );
+      const deletes = replies.filter((_, i) => i % 2 === 0);
+      const publishes = replies.filter((_, i) => i % 2 === 1);
+      expectOneWinner(deletes, 204, ALREADY_DELETED);
+      // Before the delete, one publish wins and the rest find no draft; after it, each is 410.
+      for (const p of publishes) expect([202, 404, 410]).toContain(p.status);
+      expect(publishes.filter((p) => p.status === 202).length).toBeLessThanOrEqual(1);
+      expect((await w.send(0, 'GET', `/api/records/${record.id}`, w.owner)).status).toBe(410);
+      ok(await w.send(0, 'POST', `/api/records/${record.id}/restore`, w.admin), 200);
+      await expectRecordFiles(w, record.id, record.files);
+    },
+  },
   {
     name: 'publish: one 202, the others 404, and the files stay intact',
     async run(w) {

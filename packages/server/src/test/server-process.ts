@@ -209,8 +209,19 @@ export async function callApi(
 export async function processUser(
   env: Record<string, string>,
   email = `person-${crypto.randomBytes(4).toString('hex')}@cairn.test`,
+  options: { admin?: boolean } = {},
 ): Promise<{ email: string; headers: Record<string, string> }> {
-  await cairnCommand(['users', 'create', email, '--password', 'correct horse battery'], env);
+  await cairnCommand(
+    [
+      'users',
+      'create',
+      email,
+      '--password',
+      'correct horse battery',
+      ...(options.admin ? ['--admin'] : []),
+    ],
+    env,
+  );
   const token = (await cairnCommand(['tokens', 'create', email], env)).trim();
   return { email, headers: { authorization: `Bearer ${token}` } };
 }

@@ -228,3 +228,27 @@ export const RedirectSchema = z.looseObject({
   message: z.string(),
   location: z.string(),
 });
+
+/**
+ * What an administrator sends to delete a published record (InvenioRDM's record deletion): the
+ * reason, an entry of the `removalreasons` vocabulary, a note for the record, the citation the
+ * tombstone shows instead of the record, and whether the tombstone is shown at all.
+ */
+export const DeleteRecordBody = z.object({
+  removal_reason: z.object({ id: z.string().min(1).max(100) }),
+  note: z.string().max(10_000).optional(),
+  citation_text: z.string().max(10_000).optional(),
+  is_visible: z.boolean().default(true),
+});
+export type DeleteRecordBody = z.infer<typeof DeleteRecordBody>;
+
+/** A deleted record's tombstone, as the 410 answer for it and its landing page show it. */
+export const TombstoneSchema = z.object({
+  removal_reason: z.object({ id: z.string(), title: TitlesSchema.optional() }),
+  note: z.string(),
+  removed_by: z.object({ user: z.string() }),
+  removal_date: z.string(),
+  citation_text: z.string(),
+  is_visible: z.boolean(),
+});
+export type Tombstone = z.infer<typeof TombstoneSchema>;

@@ -1,15 +1,18 @@
-import { Anchor } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import type { Tombstone } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { l10n } from '../features/shared/landing';
 
 export interface ServerErrorPageProps {
-  error: { status: number; message: string };
+  error: { status: number; message: string; tombstone?: Partial<Tombstone> };
 }
 
 /** The server could not render the requested page (bootstrap `error`). */
 export function ServerErrorPage({ error }: ServerErrorPageProps) {
   const { t } = useTranslation();
+  if (error.tombstone) return <TombstonePage tombstone={error.tombstone} />;
   return (
     <ErrorNotice
       title={error.status === 404 ? t('app.notFoundTitle') : t('app.errorTitle')}
@@ -19,5 +22,63 @@ export function ServerErrorPage({ error }: ServerErrorPageProps) {
         {t('app.goHome')}
       </Anchor>
     </ErrorNotice>
+  );
+}
+
+/**
+ * A deleted record's landing page: readers who follow a citation or a DOI learn that the record
+ * was there, when and why it was removed, and how to cite it, instead of meeting a bare error.
+ */
+function TombstonePage({ tombstone }: { tombstone: Partial<Tombstone> }) {
+  const { t, i18n } = useTranslation();
+  const reason =
+    l10n(tombstone.removal_reason?.title, i18n.language) || tombstone.removal_reason?.id;
+  const date = tombstone.removal_date ? new Date(tombstone.removal_date) : undefined;
+  return (
+    <Stack gap="md" maw={720}>
+      <Title order={1}>{t('tombstone.title')}</Title>
+      <Text>{t('tombstone.intro')}</Text>
+      <dl>
+        {reason && (
+          <>
+            <Text component="dt" fw={600}>
+              {t('tombstone.reason')}
+            </Text>
+            <Text component="dd">{reason}</Text>
+          </>
+        )}
+        {date && !Number.isNaN(date.getTime()) && (
+          <>
+            <Text component="dt" fw={600}>
+              {t('tombstone.date')}
+            </Text>
+            <Text component="dd">
+              <time dateTime={tombstone.removal_date}>
+                {date.toLocaleDateString(i18n.language, { dateStyle: 'long' })}
+              </time>
+            </Text>
+          </>
+        )}
+        {tombstone.note && (
+          <>
+            <Text component="dt" fw={600}>
+              {t('tombstone.note')}
+            </Text>
+            <Text component="dd">{tombstone.note}</Text>
+          </>
+        )}
+        {tombstone.citation_text && (
+          <>
+            <Text component="dt" fw={600}>
+              {t('tombstone.citation')}
+            </Text>
+            <Text component="dd">{tombstone.citation_text}</Text>
+          </>
+        )}
+      </dl>
+      <Anchor component={Link} to="/search" size="sm">
+        {t('tombstone.search')}
+      </Anchor>
+    </Stack>
   );
 }

@@ -17,6 +17,7 @@ import { recordsLatestOfParent } from './0015_records_latest_of_parent_versions.
 import { userLocaleMigration } from './0016_user_locale_names.js';
 import { draftsSearch } from './0019_drafts_search.js';
 import { recordsHarvestOrder } from './0020_records_harvest_order.js';
+import { recordTombstones } from './0021_record_tombstones.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -256,4 +257,5 @@ export const migrations: Record<string, Migration> = {
   '0018_records_search_narrowing': recordsSearchNarrowing,
   '0019_drafts_search': draftsSearch,
   '0020_records_harvest_order': recordsHarvestOrder,
+  '0021_record_tombstones': recordTombstones,
 };

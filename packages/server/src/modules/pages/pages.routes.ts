@@ -1,4 +1,4 @@
-import { RecordIdParams, type PublicConfigInput } from '@cairn/shared';
+import { RecordIdParams, type PublicConfigInput, type Tombstone } from '@cairn/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -93,7 +93,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     permissions?: unknown;
     /** Whose record the deposit page edits (an administrator may edit someone else's). */
     ownerId?: number;
-    error?: { status: number; message: string };
+    error?: { status: number; message: string; tombstone?: Tombstone };
     head?: string[];
   }
 
@@ -228,15 +228,29 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     }
   }
 
-  /** A client error (404, 403, …) as the page, with its status; anything else is thrown on. */
-  function renderError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
-    if (error instanceof AppError && error.status < 500) {
-      return render(request, reply, {
-        title: error.message,
-        error: { status: error.status, message: error.message },
-      });
+  /**
+   * A client error (404, 403, …) as the page, with its status; anything else is thrown on. A
+   * deleted record's page is its tombstone, the removal reason with its titles to show.
+   */
+  async function renderError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    let tombstone = error.extra?.tombstone as Tombstone | undefined;
+    if (tombstone?.removal_reason) {
+      const reason = (await deps.vocabularies.snapshot())(
+        'removalreasons',
+        tombstone.removal_reason.id,
+      );
+      if (reason)
+        tombstone = {
+          ...tombstone,
+          removal_reason: { ...tombstone.removal_reason, title: reason.title },
+        };
     }
-    throw error;
+    return render(request, reply, {
+      title: error.message,
+      error: { status: error.status, message: error.message, ...(tombstone ? { tombstone } : {}) },
+      ...(tombstone ? { head: ['<meta name="robots" content="noindex">'] } : {}),
+    });
   }
 
   // A reader's front door: the search box and the latest records, signed in or not.

@@ -17,6 +17,7 @@ import type { RecordsRepository } from './records.repository.js';
 import type { DraftRow, ParentData, RecordRow } from './records.rows.js';
 import type { RecordPidsService } from './records-pids.service.js';
 import {
+  deletedError,
   mergeErrors,
   publishedColumns,
   reviewOf,
@@ -133,6 +134,8 @@ export class RecordPublishingService {
     let released: string[] = [];
     const result = await this.repo.transaction(async (trx) => {
       const existing = await trx.getRecord(id);
+      // An edit begun before the record was deleted cannot bring it back: restoring does that.
+      if (existing?.deletedAt) throw deletedError(existing);
       await this.pids.publishPids(trx, id, data, await trx.pidsOfRecord(id));
       const finalDoi = data.pids.doi;
 
@@ -148,6 +151,7 @@ export class RecordPublishingService {
         isLatest: existing?.isLatest ?? 0,
         publishedAt: existing?.publishedAt ?? now,
         deletedAt: null,
+        tombstone: null,
         filesSummary: null,
       };
       const moved = await this.files.publish(trx.executor, id);

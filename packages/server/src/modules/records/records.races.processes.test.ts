@@ -65,7 +65,8 @@ async function startProcesses(processes: Processes, env: Record<string, string>)
     return decodeReply(res.status, res.headers.get('content-type') ?? '', bytes);
   };
   const racer = async (): Promise<Racer> => ({ headers: (await processUser(env)).headers });
-  processes.world = await createRaceWorld(send, await racer(), await racer());
+  const admin = { headers: (await processUser(env, undefined, { admin: true })).headers };
+  processes.world = await createRaceWorld(send, await racer(), await racer(), admin);
 }
 
 function raceEveryScenario(processes: Processes): void {

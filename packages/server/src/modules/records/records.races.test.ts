@@ -27,7 +27,8 @@ describe.each(ENGINES)('races between requests on %s', (engine) => {
       return decodeReply(res.statusCode, String(res.headers['content-type']), res.rawPayload);
     };
     const racer = async (): Promise<Racer> => ({ headers: (await t.user()).headers });
-    world = await createRaceWorld(send, await racer(), await racer());
+    const admin = { headers: (await t.user(undefined, { admin: true })).headers };
+    world = await createRaceWorld(send, await racer(), await racer(), admin);
   });
   afterAll(() => t?.close());
 

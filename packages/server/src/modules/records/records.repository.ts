@@ -308,6 +308,7 @@ export class RecordsRepository {
       ...row,
       data: row.data as string,
       filesSummary: jsonText(row.filesSummary),
+      tombstone: jsonText(row.tombstone),
       ...((this.engine === 'postgres' ? { searchVector: searchVectorOf(doc) } : {}) as object),
     };
     await this.x
@@ -340,6 +341,33 @@ export class RecordsRepository {
       .set({ isLatest: 1 })
       .where('id', '=', id)
       .where('isLatest', '=', 0)
+      .execute();
+  }
+
+  /**
+   * Marks a record deleted with its tombstone, or (null) restores it. Its last change moves, so
+   * that an incremental harvest learns of either.
+   */
+  async markDeleted(id: string, tombstone: string | null, now: string): Promise<void> {
+    await this.x
+      .updateTable('records')
+      .set({
+        deletedAt: tombstone === null ? null : now,
+        tombstone,
+        updatedAt: now,
+        ...(tombstone === null ? {} : { isLatest: 0 }),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Leaves a parent without a latest version: each of its versions is deleted. */
+  async clearLatest(parentId: string): Promise<void> {
+    await this.x
+      .updateTable('records')
+      .set({ isLatest: 0 })
+      .where('parentId', '=', parentId)
+      .where('isLatest', '=', sql.lit(1))
       .execute();
   }
 

@@ -38,6 +38,7 @@ export const RECORD_COLUMNS = [
   'accessStatus',
   'publishedAt',
   'deletedAt',
+  'tombstone',
 ] as const satisfies ReadonlyArray<keyof RecordsTable>;
 // A column added to the table and forgotten here fails to compile.
 const everyRecordColumn: Record<

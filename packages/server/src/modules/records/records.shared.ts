@@ -1,4 +1,9 @@
-import { computeAccessStatus, type FieldError, type RecordData } from '@cairn/shared';
+import {
+  computeAccessStatus,
+  type FieldError,
+  type RecordData,
+  type Tombstone,
+} from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
@@ -183,6 +188,19 @@ export async function revisionMismatch(repo: RecordsRepository, row: DraftRow): 
  * drafts and records loaded as the caller may see them, and the parent's own data (its review
  * link and communities), written under that lock.
  */
+/**
+ * The answer for a deleted record: 410 with its tombstone, or, when the administrator chose not
+ * to show one, 404, as if it had never been published.
+ */
+export function deletedError(row: RecordRow): AppError {
+  const tombstone = readJson<Tombstone | null>(row.tombstone) ?? {
+    removal_date: row.deletedAt,
+    is_visible: true,
+  };
+  if (tombstone.is_visible === false) return pidDoesNotExist();
+  return new AppError('RECORD_DELETED', undefined, undefined, { tombstone });
+}
+
 export class RecordStore {
   constructor(
     readonly repo: RecordsRepository,
@@ -280,10 +298,7 @@ export class RecordStore {
         throw new AppError('PID_NOT_REGISTERED');
       throw pidDoesNotExist();
     }
-    if (row.deletedAt)
-      throw new AppError('RECORD_DELETED', undefined, undefined, {
-        tombstone: { removal_date: row.deletedAt },
-      });
+    if (row.deletedAt) throw deletedError(row);
     return row;
   }
 

@@ -25,6 +25,7 @@ export const CHECKED_TYPES = new Set([
   'contributorsroles',
   'licenses',
   'languages',
+  'removalreasons',
 ]);
 
 const CACHE_MS = 60_000;
