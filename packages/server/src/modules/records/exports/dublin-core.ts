@@ -6,25 +6,7 @@ import {
   type ExportContext,
   type ExportRecord,
 } from './export-record.js';
-
-/** Whether XML 1.0 can carry the code point at all, even escaped (not controls, U+FFFE/F). */
-function isXmlChar(cp: number): boolean {
-  return (
-    cp === 0x9 ||
-    cp === 0xa ||
-    cp === 0xd ||
-    (cp >= 0x20 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd) ||
-    cp >= 0x10000
-  );
-}
-
-export function xmlEscape(text: string): string {
-  let kept = '';
-  // for…of walks code points, so a lone surrogate arrives alone (and is dropped) and a pair whole.
-  for (const ch of text) if (isXmlChar(ch.codePointAt(0)!)) kept += ch;
-  return kept.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { XML_DECLARATION, xmlEscape } from './xml.js';
 
 /** OpenAIRE's access rights vocabulary, which OAI-PMH harvesters read from dc:rights. */
 const ACCESS_RIGHTS: Readonly<Record<string, string>> = {
@@ -71,7 +53,7 @@ export function toDublinCore(record: ExportRecord, ctx: ExportContext): string {
   add('type', localized(resourceType?.title ?? m.resource_type.title));
   const elements = out.map(([e, v]) => `  <dc:${e}>${xmlEscape(v)}</dc:${e}>`).join('\n');
   return (
-    `<?xml version='1.0' encoding='utf-8'?>\n` +
+    XML_DECLARATION +
     `<oai_dc:dc xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">\n` +
     `${elements}\n</oai_dc:dc>\n`
   );

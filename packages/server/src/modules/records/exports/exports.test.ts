@@ -4,7 +4,8 @@ import type { VocabularyEntry } from '../../vocabularies/vocabularies.repository
 import { latexEscape, toBibtex } from './bibtex.js';
 import { toCslJson } from './csl.js';
 import { toDataCiteJson } from './datacite-json.js';
-import { toDublinCore, xmlEscape } from './dublin-core.js';
+import { toDublinCore } from './dublin-core.js';
+import { xmlEscape } from './xml.js';
 import { openFiles, type ExportContext, type ExportRecord } from './export-record.js';
 import { toSchemaOrg } from './schemaorg.js';
 
