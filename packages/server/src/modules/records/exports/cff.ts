@@ -75,8 +75,7 @@ function author(c: Creator): Record<string, Value | undefined> {
   const family = p.family_name?.trim();
   const given = p.given_name?.trim();
   // CFF persons have no single name: a person known only by one is written as an entity.
-  if (p.type === 'organizational' || (!family && !given))
-    return { name: p.name?.trim() || '' };
+  if (p.type === 'organizational' || (!family && !given)) return { name: p.name?.trim() || '' };
   return {
     'family-names': family,
     'given-names': given,

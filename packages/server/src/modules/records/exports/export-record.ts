@@ -102,7 +102,10 @@ let spdxIds: Map<string, string> | undefined;
  * A licence's SPDX identifier in SPDX's own spelling ("CC-BY-4.0"): records hold InvenioRDM's
  * lower-case vocabulary ids, which CITATION.cff's closed list and SPDX's URLs do not accept.
  */
-export function spdxId(rights: { id?: string; props?: Record<string, string> }): string | undefined {
+export function spdxId(rights: {
+  id?: string;
+  props?: Record<string, string>;
+}): string | undefined {
   if (!rights.id || (rights.props?.scheme ?? 'spdx') !== 'spdx') return undefined;
   spdxIds ??= new Map(Object.keys(spdxLicenses).map((id) => [id.toLowerCase(), id]));
   return spdxIds.get(rights.id.toLowerCase());
