@@ -276,7 +276,7 @@ export function xmllint(xml: string, schema?: string): string {
 }
 
 /**
- * What an XPath expression gives, as xmllint prints it; a string() result without the line
+ * What an XPath expression gives, as xmllint prints it; a string or a number without the line
  * break xmllint ends it with.
  */
 export function xpath(xml: string, expression: string): string {
@@ -287,7 +287,7 @@ export function xpath(xml: string, expression: string): string {
     const out = execFileSync('xmllint', ['--nonet', '--xpath', expression, file], {
       stdio: ['ignore', 'pipe', 'pipe'],
     }).toString();
-    return expression.startsWith('string(') ? out.replace(/\n$/, '') : out;
+    return /^(string|count)\(/.test(expression) ? out.replace(/\n$/, '') : out;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
