@@ -30,7 +30,8 @@ const json =
 
 /**
  * The export formats beyond the record JSON itself, with InvenioRDM's media types (what `Accept`
- * asks for on a record) and the names its landing page uses in export links.
+ * asks for on a record) and the names its landing page uses in export links, in the order and
+ * with the labels of `EXPORT_FORMAT_LINKS`, the landing page's list.
  */
 export const EXPORT_FORMATS: readonly ExportFormat[] = [
   {
@@ -39,6 +40,13 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
     mediaType: 'application/vnd.datacite.datacite+json',
     extension: 'json',
     render: json(toDataCiteJson),
+  },
+  {
+    name: 'datacite-xml',
+    label: 'DataCite XML',
+    mediaType: 'application/vnd.datacite.datacite+xml',
+    extension: 'xml',
+    render: toDataCiteXml,
   },
   {
     name: 'json-ld',
@@ -67,13 +75,6 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
     mediaType: 'application/x-dc+xml',
     extension: 'xml',
     render: toDublinCore,
-  },
-  {
-    name: 'datacite-xml',
-    label: 'DataCite XML',
-    mediaType: 'application/vnd.datacite.datacite+xml',
-    extension: 'xml',
-    render: toDataCiteXml,
   },
   {
     name: 'dcat-ap',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EXPORT_FORMAT_LINKS } from '@cairn/shared';
 import { CTX, record } from '../../../test/exports.js';
 import { latexEscape, toBibtex } from './bibtex.js';
 import { toCslJson } from './csl.js';
@@ -6,7 +7,14 @@ import { toDataCiteJson } from './datacite-json.js';
 import { toDublinCore } from './dublin-core.js';
 import { xmlEscape } from './xml.js';
 import { openFiles } from './export-record.js';
+import { EXPORT_FORMATS } from './export-formats.js';
 import { toSchemaOrg } from './schemaorg.js';
+
+describe('the export registry', () => {
+  it('has the formats the landing page lists, in its order and with its labels', () => {
+    expect(EXPORT_FORMATS.map(({ name, label }) => ({ name, label }))).toEqual(EXPORT_FORMAT_LINKS);
+  });
+});
 
 describe('DataCite JSON', () => {
   it('carries the DOI, the landing page and the attributes DOI registration sends', () => {
