@@ -60,14 +60,16 @@ const RECORD = documentedResponse(RecordJsonSchema, 'The published record');
 /** GET /api/records/{id}: the record, or the export format `Accept` names. */
 const RECORD_OR_EXPORT = documentedContent(
   'The published record (or, with an export format in Accept, that export)',
-  Object.fromEntries([
-    [JSON_TYPE, RECORD],
-    [VND_TYPE, RECORD],
-    ...NEGOTIABLE_FORMATS.map((f) => [
-      f.mediaType,
-      z.string().meta({ description: `${f.label}: /records/{id}/export/${f.name} as well` }),
-    ]),
-  ]),
+  {
+    [JSON_TYPE]: RECORD,
+    [VND_TYPE]: RECORD,
+    ...Object.fromEntries(
+      NEGOTIABLE_FORMATS.map((f): [string, z.ZodType] => [
+        f.mediaType,
+        z.string().meta({ description: `${f.label}: /records/{id}/export/${f.name} as well` }),
+      ]),
+    ),
+  },
 );
 const HITS = documentedResponse(RecordHitsSchema, 'A page of records');
 const REDIRECT = documentedResponse(RedirectSchema, 'Moved: the location of the record');
