@@ -2,9 +2,6 @@
 // one with every field exports read, and xmllint, which judges the XML exports by a tool Cairn
 // did not write.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vocabularyFixtures } from '../modules/vocabularies/fixtures/index.js';
 import type { VocabularyEntry } from '../modules/vocabularies/vocabularies.repository.js';
@@ -254,24 +251,25 @@ export const DATACITE_XSD = fileURLToPath(
   new URL('../modules/records/exports/schemas/datacite-kernel-4.xsd', import.meta.url),
 );
 
+/** xmllint run on a document given on its standard input. */
+function runXmllint(xml: string, args: string[]): string {
+  return execFileSync('xmllint', ['--nonet', ...args, '-'], {
+    input: xml,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }).toString();
+}
+
 /**
  * xmllint's verdict on a document: well-formedness, and validity against `schema` when given.
  * Returns xmllint's messages, empty when it accepts the document.
  */
 export function xmllint(xml: string, schema?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-xmllint-'));
   try {
-    const file = join(dir, 'document.xml');
-    writeFileSync(file, xml);
-    execFileSync('xmllint', ['--noout', '--nonet', ...(schema ? ['--schema', schema] : []), file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    runXmllint(xml, ['--noout', ...(schema ? ['--schema', schema] : [])]);
     return '';
   } catch (error) {
     const e = error as { stderr?: Buffer; message: string };
     return e.stderr?.toString() || e.message;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -280,17 +278,8 @@ export function xmllint(xml: string, schema?: string): string {
  * break xmllint ends it with.
  */
 export function xpath(xml: string, expression: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-xpath-'));
-  try {
-    const file = join(dir, 'document.xml');
-    writeFileSync(file, xml);
-    const out = execFileSync('xmllint', ['--nonet', '--xpath', expression, file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }).toString();
-    return /^(string|count)\(/.test(expression) ? out.replace(/\n$/, '') : out;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const out = runXmllint(xml, ['--xpath', expression]);
+  return /^(string|count)\(/.test(expression) ? out.replace(/\n$/, '') : out;
 }
 
 /** The string value of each node an XPath expression selects, in document order. */
