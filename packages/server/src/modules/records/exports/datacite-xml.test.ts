@@ -9,6 +9,14 @@ import {
   xpath,
   xpathStrings,
 } from '../../../test/exports.js';
+import {
+  dateTypeFixtures,
+  descriptionTypeFixtures,
+  relationTypeFixtures,
+  roleFixtures,
+  titleTypeFixtures,
+} from '../../vocabularies/fixtures/datacite-types.js';
+import { resourceTypeFixtures } from '../../vocabularies/fixtures/resource-types.js';
 import { toDataCiteJson } from './datacite-json.js';
 import { dataCiteResource, toDataCiteXml } from './datacite-xml.js';
 
@@ -129,6 +137,48 @@ describe('DataCite XML', () => {
     // DataCite has no relationType Other and no swh identifiers: such relations are left out.
     expect(xml).not.toContain('https://example.org/other');
     expect(xml).not.toContain('swh:1:dir:abc');
+  });
+
+  it('stays valid for every value of the vocabularies Cairn maps to DataCite lists', () => {
+    const r = richRecord();
+    const ids = (fixtures: Array<{ id: string }>) => fixtures.map((f) => f.id);
+    const resourceTypes = ids(resourceTypeFixtures());
+    r.metadata.resource_type = { id: resourceTypes[resourceTypes.length - 1] };
+    r.metadata.contributors = ids(roleFixtures('contributorsroles')).map((id) => ({
+      person_or_org: { type: 'organizational', name: `Role ${id}` },
+      role: { id },
+    }));
+    r.metadata.dates = ids(dateTypeFixtures()).map((id) => ({ date: '2024', type: { id } }));
+    r.metadata.additional_titles = ids(titleTypeFixtures()).map((id) => ({
+      title: `Title ${id}`,
+      type: { id },
+    }));
+    r.metadata.additional_descriptions = ids(descriptionTypeFixtures()).map((id) => ({
+      description: `Description ${id}`,
+      type: { id },
+    }));
+    r.metadata.related_identifiers = ids(relationTypeFixtures()).flatMap((relation, i) =>
+      resourceTypes.map((type, j) => ({
+        identifier: `10.1234/${i}.${j}`,
+        scheme: 'doi',
+        relation_type: { id: relation },
+        resource_type: { id: type },
+      })),
+    );
+    const xml = toDataCiteXml(r, CTX);
+    expect(xmllint(xml, DATACITE_XSD)).toBe('');
+    expect(xpath(xml, `count(//${el('contributor')})`)).toBe(
+      String(roleFixtures('contributorsroles').length),
+    );
+    // Every relation but "other", which DataCite's list does not have, for every resource type.
+    expect(xpath(xml, `count(//${el('relatedIdentifier')})`)).toBe(
+      String((relationTypeFixtures().length - 1) * resourceTypes.length + 1),
+    );
+    for (const type of resourceTypes) {
+      r.metadata.resource_type = { id: type };
+      r.metadata.related_identifiers = [];
+      expect(xmllint(toDataCiteXml(r, CTX), DATACITE_XSD), type).toBe('');
+    }
   });
 
   it('names a record without a DOI by its landing page, once', () => {
