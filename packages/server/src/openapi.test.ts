@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { documentedResponse } from './lib/openapi.js';
+import { documentedContent, documentedResponse } from './lib/openapi.js';
 import { createTestApp, type TestApp } from './test/app.js';
 
 /** Routes under /api that are not part of the REST API: the reference page and the bench baseline. */
@@ -130,6 +130,38 @@ describe('the test app', () => {
       expect((await t.request({ method: 'GET', url: '/api/kept' })).json()).toEqual({ id: 'a' });
       expect((await t.request({ method: 'GET', url: '/api/broken' })).statusCode).toBe(500);
       expect(String(report.mock.calls[0]?.[0])).toContain('GET /api/broken 200 breaks');
+    } finally {
+      report.mockRestore();
+      await t.close();
+    }
+  });
+
+  it('holds an answer documented per media type to the schema of its JSON', async () => {
+    const Answer = documentedResponse(z.object({ id: z.string() }), 'An answer');
+    const ByType = documentedContent('An answer or its text', {
+      'application/json': Answer,
+      'text/plain': z.string(),
+    });
+    const t = await createTestApp(
+      'sqlite',
+      {},
+      {},
+      {
+        beforeReady(app) {
+          app.get('/api/typed-broken', { schema: { response: { 200: ByType } } }, () => ({
+            id: 5,
+          }));
+          app.get('/api/typed-text', { schema: { response: { 200: ByType } } }, (_req, reply) =>
+            reply.type('text/plain').send('id: 5'),
+          );
+        },
+      },
+    );
+    const report = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect((await t.request({ method: 'GET', url: '/api/typed-text' })).body).toBe('id: 5');
+      expect((await t.request({ method: 'GET', url: '/api/typed-broken' })).statusCode).toBe(500);
+      expect(String(report.mock.calls[0]?.[0])).toContain('GET /api/typed-broken 200 breaks');
     } finally {
       report.mockRestore();
       await t.close();

@@ -62,9 +62,28 @@ export function responseContract(
   status: number,
 ): z.ZodType | undefined {
   const documented = responses?.[String(status)] ?? responses?.[`${String(status)[0]}XX`];
-  return typeof documented === 'object' && documented !== null
-    ? contracts.get(documented)
-    : undefined;
+  if (typeof documented !== 'object' || documented === null) return undefined;
+  // An answer documented per media type is held to the schema of its JSON.
+  const json = (documented as { content?: Record<string, { schema?: unknown }> }).content?.[
+    'application/json'
+  ]?.schema;
+  return contracts.get(typeof json === 'object' && json !== null ? json : documented);
+}
+
+/**
+ * A response documented per media type, as an operation that answers several (`Accept`) has it:
+ * each type with its schema. Fastify serializes by the schema of the type the answer has.
+ */
+export function documentedContent(
+  description: string,
+  schemas: Record<string, z.ZodType>,
+): { description: string; content: Record<string, { schema: z.ZodType }> } {
+  return {
+    description,
+    content: Object.fromEntries(
+      Object.entries(schemas).map(([type, schema]) => [type, { schema }]),
+    ),
+  };
 }
 
 /** What every API route may answer besides its successes. */

@@ -25,3 +25,4 @@ export {
 } from '../validation/messages.js';
 export * from './community.js';
 export * from './multipart.js';
+export * from './export-formats.js';

@@ -20,6 +20,13 @@ function all(xml: string, element: string): string[] {
   );
 }
 
+/** The identifiers of the records' headers (a format's own identifier elements aside). */
+function headerIds(xml: string): string[] {
+  return [...xml.matchAll(/<header(?: [^>]*)?><identifier>([^<]*)<\/identifier>/g)].map(
+    (m) => m[1]!,
+  );
+}
+
 function tokenOf(xml: string): { value: string; attributes: string } | undefined {
   const m = /<resumptionToken([^>]*)>([^<]*)<\/resumptionToken>/.exec(xml);
   return m ? { attributes: m[1]!, value: m[2]! } : undefined;
@@ -50,13 +57,13 @@ describe.each(ENGINES)('OAI-PMH (%s)', (engine) => {
   /** Every record of a list, page by page; the attributes of each page's token. */
   async function harvest(verb: string, args: string) {
     let xml = await oai(`verb=${verb}&${args}`);
-    const ids = [...all(xml, 'identifier')];
+    const ids = headerIds(xml);
     const tokens = [];
     for (let token = tokenOf(xml); token; token = tokenOf(xml)) {
       tokens.push(token.attributes);
       if (token.value === '') break;
       xml = await oai(`verb=${verb}&resumptionToken=${encodeURIComponent(token.value)}`);
-      ids.push(...all(xml, 'identifier'));
+      ids.push(...headerIds(xml));
     }
     return { ids, tokens };
   }
@@ -140,6 +147,23 @@ describe.each(ENGINES)('OAI-PMH (%s)', (engine) => {
     expect(hidden).not.toContain('Restricted survey');
   });
 
+  it.each(['datacite', 'oai_datacite'])(
+    'gives every record in %s, valid against the DataCite kernel',
+    async (prefix) => {
+      const { ids } = await harvest('ListRecords', `metadataPrefix=${prefix}`);
+      expect(ids).toHaveLength(5);
+      const one = await oai(
+        `verb=GetRecord&metadataPrefix=${prefix}&identifier=${oaiId(published[0]!)}`,
+      );
+      expect(one).toContain('<resource xmlns="http://datacite.org/schema/kernel-4"');
+      expect(one).toContain('<title>Ice cores</title>');
+      if (prefix === 'oai_datacite') {
+        expect(all(one, 'schemaVersion')).toEqual(['4.6']);
+        expect(all(one, 'datacentreSymbol')).toEqual(['Cairn']);
+      }
+    },
+  );
+
   it("puts records in their public communities' sets and selects by set", async () => {
     const sets = await oai('verb=ListSets');
     expect(all(sets, 'setSpec')).toEqual(['community-glaciology']);
@@ -193,7 +217,7 @@ describe.each(ENGINES)('OAI-PMH (%s)', (engine) => {
 
   it('lists its formats, for the repository and for one record', async () => {
     const xml = await oai('verb=ListMetadataFormats');
-    expect(all(xml, 'metadataPrefix')).toContain('oai_dc');
+    expect(all(xml, 'metadataPrefix')).toEqual(['oai_dc', 'datacite', 'oai_datacite']);
     const forOne = await oai(`verb=ListMetadataFormats&identifier=${oaiId(published[0]!)}`);
     expect(all(forOne, 'metadataPrefix')).toEqual(all(xml, 'metadataPrefix'));
   });

@@ -1,11 +1,11 @@
 import type { Config } from '../../config.js';
 import { htmlToText } from '../../lib/record-text.js';
-import { xmlEscape } from '../records/exports/dublin-core.js';
+import { xmlEscape } from '../records/exports/xml.js';
 import type { ExportContext, ExportRecord } from '../records/exports/export-record.js';
 import { oaiIdentifier } from '../records/record-id.js';
 import { presentRecord, withIndexedLookup } from '../records/records.presenter.js';
 import type { VocabulariesService } from '../vocabularies/vocabularies.service.js';
-import { METADATA_FORMATS, metadataFormat, type MetadataFormat } from './oai-formats.js';
+import { metadataFormats, type MetadataFormat } from './oai-formats.js';
 import {
   datestamp,
   fromBound,
@@ -40,7 +40,7 @@ function fail(code: OaiErrorCode, message: string): Answer {
 
 /**
  * The OAI-PMH 2.0 repository: every verb over the published records, in Dublin Core and the
- * other formats of `METADATA_FORMATS`. A list's records are read a page at a time and rendered
+ * other formats of `metadataFormats`. A list's records are read a page at a time and rendered
  * one by one as the response is sent, so memory holds one page whatever the harvest's size.
  *
  * Records that readers may no longer see (deleted, or restricted after publication) are listed
@@ -48,11 +48,19 @@ function fail(code: OaiErrorCode, message: string): Answer {
  * that copied a record learns to drop it.
  */
 export class OaiService {
+  private readonly formats: readonly MetadataFormat[];
+
   constructor(
     private readonly repo: OaiRepository,
     private readonly vocabularies: VocabulariesService,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.formats = metadataFormats(config.doi.datacite?.username ?? config.siteName);
+  }
+
+  private format(prefix: string): MetadataFormat | undefined {
+    return this.formats.find((f) => f.prefix === prefix);
+  }
 
   get baseUrl(): string {
     return `${this.config.siteUrl}/oai2d`;
@@ -148,7 +156,7 @@ export class OaiService {
     if (identifier !== undefined && !(await this.findRecord(identifier)))
       return fail('idDoesNotExist', `No record has the identifier "${identifier}".`);
     return {
-      parts: METADATA_FORMATS.map(
+      parts: this.formats.map(
         (f) =>
           `<metadataFormat><metadataPrefix>${f.prefix}</metadataPrefix><schema>${f.schema}</schema>` +
           `<metadataNamespace>${f.namespace}</metadataNamespace></metadataFormat>\n`,
@@ -157,7 +165,7 @@ export class OaiService {
   }
 
   private async getRecord(identifier: string, prefix: string): Promise<Answer> {
-    const format = metadataFormat(prefix);
+    const format = this.format(prefix);
     // Both checks are made, so that a harvester learns of both mistakes at once.
     const found = await this.findRecord(identifier);
     const errors: OaiError[] = [];
@@ -236,7 +244,7 @@ export class OaiService {
       token = decoded.token as ListToken;
     } else {
       const { metadataPrefix, from, until, set } = request.args;
-      if (!metadataFormat(metadataPrefix!))
+      if (!this.format(metadataPrefix!))
         return fail(
           'cannotDisseminateFormat',
           `"${metadataPrefix}" is not a metadata format of this repository.`,
@@ -257,7 +265,7 @@ export class OaiService {
         e: '',
       };
     }
-    const format = metadataFormat(token.m);
+    const format = this.format(token.m);
     if (!format)
       return fail('badResumptionToken', `The token names the unknown format "${token.m}".`);
     const filter: HarvestFilter = { before: token.b, ...(token.f ? { from: token.f } : {}) };

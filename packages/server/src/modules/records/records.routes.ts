@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CommunityIdParams,
@@ -24,7 +25,12 @@ import {
   VND_TYPE,
   routesPlugin,
 } from '../../lib/http.js';
-import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
+import {
+  documentedBody,
+  documentedContent,
+  documentedResponse,
+  noContent,
+} from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
@@ -38,7 +44,11 @@ import type { DraftResult, RecordResult } from './records.shared.js';
 type ParentRow = DraftResult['parent'];
 import type { RecordsSearchService } from './records-search.service.js';
 import type { RecordsRenderer } from './records.rendering.js';
-import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
+import {
+  EXPORT_MEDIA_TYPES,
+  NEGOTIABLE_FORMATS,
+  exportFormatByType,
+} from './exports/export-formats.js';
 import { sendExport } from './exports/exports.routes.js';
 
 const DRAFT_BODY = documentedBody(DraftBody);
@@ -46,9 +56,20 @@ const DRAFT = documentedResponse(
   RecordJsonSchema,
   'The draft; `errors` lists what it cannot be published with',
 );
-const RECORD = documentedResponse(
-  RecordJsonSchema,
+const RECORD = documentedResponse(RecordJsonSchema, 'The published record');
+/** GET /api/records/{id}: the record, or the export format `Accept` names. */
+const RECORD_OR_EXPORT = documentedContent(
   'The published record (or, with an export format in Accept, that export)',
+  {
+    [JSON_TYPE]: RECORD,
+    [VND_TYPE]: RECORD,
+    ...Object.fromEntries(
+      NEGOTIABLE_FORMATS.map((f): [string, z.ZodType] => [
+        f.mediaType,
+        z.string().meta({ description: `${f.label}: /records/{id}/export/${f.name} as well` }),
+      ]),
+    ),
+  },
 );
 const HITS = documentedResponse(RecordHitsSchema, 'A page of records');
 const REDIRECT = documentedResponse(RedirectSchema, 'Moved: the location of the record');
@@ -216,7 +237,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
     {
       onRequest: acceptOnly(RECORD_ITEM_TYPES),
       schema: {
-        response: { 200: RECORD, 301: REDIRECT },
+        response: { 200: RECORD_OR_EXPORT, 301: REDIRECT },
         tags,
         summary: 'Read a published record; Accept also selects an export format',
         params: RecordIdParams,

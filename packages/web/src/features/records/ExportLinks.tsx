@@ -1,14 +1,6 @@
 import { Anchor, List, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-
-/** The export formats of `/records/{id}/export/{name}` (the server's EXPORT_FORMATS). */
-export const EXPORTS = [
-  { name: 'datacite-json', label: 'DataCite JSON' },
-  { name: 'json-ld', label: 'JSON-LD (schema.org)' },
-  { name: 'csl', label: 'CSL' },
-  { name: 'bibtex', label: 'BibTeX' },
-  { name: 'dublincore', label: 'Dublin Core XML' },
-] as const;
+import { EXPORT_FORMAT_LINKS } from '@cairn/shared';
 
 export function ExportLinks({ id }: { id: string }) {
   const { t } = useTranslation();
@@ -24,7 +16,7 @@ export function ExportLinks({ id }: { id: string }) {
             JSON
           </Anchor>
         </List.Item>
-        {EXPORTS.map((f) => (
+        {EXPORT_FORMAT_LINKS.map((f) => (
           <List.Item key={f.name}>
             <Anchor href={`${base}/${f.name}`} size="sm">
               {f.label}

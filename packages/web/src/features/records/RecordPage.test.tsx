@@ -170,6 +170,15 @@ describe('RecordPage', () => {
     expect(screen.getByRole('link', { name: 'Dublin Core XML' }).getAttribute('href')).toBe(
       `/records/${ID}/export/dublincore`,
     );
+    for (const [label, name] of [
+      ['DataCite XML', 'datacite-xml'],
+      ['DCAT-AP', 'dcat-ap'],
+      ['CodeMeta', 'codemeta'],
+      ['Citation File Format', 'cff'],
+    ])
+      expect(screen.getByRole('link', { name: label }).getAttribute('href')).toBe(
+        `/records/${ID}/export/${name}`,
+      );
   });
 
   it('shows the custom fields of the record as the deposit form names them', () => {

@@ -371,4 +371,42 @@ describe('toDataCiteAttributes with a minimal record', () => {
       { description: 'Safe', descriptionType: 'Abstract' },
     ]);
   });
+  it('leaves out a relation of type "other", which DataCite has no relationType for', () => {
+    const record = minimal({
+      related_identifiers: [
+        { identifier: '10.1234/x', scheme: 'doi', relation_type: { id: 'other' } },
+        { identifier: '10.1234/y', scheme: 'doi', relation_type: { id: 'cites' } },
+      ],
+    });
+    expect(toDataCiteAttributes(record, OPTIONS).relatedIdentifiers).toEqual([
+      { relatedIdentifier: '10.1234/y', relatedIdentifierType: 'DOI', relationType: 'Cites' },
+    ]);
+  });
+
+  it('sends sizes, formats, and locations as places and GeoJSON points', () => {
+    const record = minimal({
+      sizes: ['12 cores', ' '],
+      formats: ['text/csv'],
+      locations: {
+        features: [
+          { place: 'Weddell Sea', geometry: { type: 'Point', coordinates: [-45.5, -73.25] } },
+          { geometry: { type: 'Point', coordinates: [12, 52] } },
+          { place: 'Polygon only', geometry: { type: 'Polygon', coordinates: [] } },
+          { geometry: { type: 'Point', coordinates: [200, 0] } },
+        ],
+      },
+    });
+    const a = toDataCiteAttributes(record, OPTIONS);
+    expect(a.sizes).toEqual(['12 cores']);
+    expect(a.formats).toEqual(['text/csv']);
+    expect(a.geoLocations).toEqual([
+      {
+        geoLocationPlace: 'Weddell Sea',
+        geoLocationPoint: { pointLongitude: -45.5, pointLatitude: -73.25 },
+      },
+      { geoLocationPoint: { pointLongitude: 12, pointLatitude: 52 } },
+      { geoLocationPlace: 'Polygon only' },
+    ]);
+    expect(toDataCiteAttributes(minimal(), OPTIONS)).not.toHaveProperty('geoLocations');
+  });
 });

@@ -9,6 +9,7 @@ import { resourceTypeFixtures } from '../../vocabularies/fixtures/resource-types
 import { htmlToText, languageTag, localized } from '../../../lib/record-text.js';
 import type {
   DataCiteAffiliation,
+  DataCiteGeoLocation,
   DataCiteAttributes,
   DataCiteCreator,
   DataCiteNameIdentifier,
@@ -171,6 +172,39 @@ function funderIdentifier(
   return undefined;
 }
 
+/**
+ * DataCite's relationType list has no "Other", unlike Cairn's relation vocabulary (InvenioRDM's):
+ * such a relation names nothing DataCite can store, and would fail the whole registration.
+ */
+const NOT_A_DATACITE_RELATION = 'Other';
+
+/**
+ * A location as DataCite holds it: the place name and a GeoJSON point (longitude first, as
+ * GeoJSON orders it). Other geometries are left out: DataCite's boxes and polygons are not
+ * GeoJSON's, and a wrong shape would be worse than none.
+ */
+function geoLocation(feature: {
+  geometry?: Record<string, unknown>;
+  place?: string;
+}): DataCiteGeoLocation | undefined {
+  const place = feature.place?.trim();
+  const g = feature.geometry;
+  const coordinates = g?.type === 'Point' && Array.isArray(g.coordinates) ? g.coordinates : [];
+  const [lon, lat] = coordinates as unknown[];
+  const point =
+    typeof lon === 'number' &&
+    typeof lat === 'number' &&
+    Math.abs(lon) <= 180 &&
+    Math.abs(lat) <= 90
+      ? { pointLongitude: lon, pointLatitude: lat }
+      : undefined;
+  if (!place && !point) return undefined;
+  return {
+    ...(place ? { geoLocationPlace: place } : {}),
+    ...(point ? { geoLocationPoint: point } : {}),
+  };
+}
+
 function nonEmpty<K extends string, T>(key: K, items: T[]): { [P in K]?: T[] } {
   return (items.length ? { [key]: items } : {}) as { [P in K]?: T[] };
 }
@@ -261,6 +295,7 @@ export function toDataCiteAttributes(
       : undefined;
     const relationType = dataciteValue('relationtypes', r.relation_type);
     if (!relatedIdentifierType || !relationType || !r.identifier.trim()) continue;
+    if (relationType === NOT_A_DATACITE_RELATION) continue;
     relatedIdentifiers.push({
       relatedIdentifier: r.identifier,
       relatedIdentifierType,
@@ -323,6 +358,12 @@ export function toDataCiteAttributes(
     });
   }
 
+  const geoLocations = (m.locations?.features ?? [])
+    .map(geoLocation)
+    .filter((x) => x !== undefined);
+  const sizes = (m.sizes ?? []).filter((x) => x.trim());
+  const formats = (m.formats ?? []).filter((x) => x.trim());
+
   const language = languageTag(m.languages?.[0]);
   return {
     titles,
@@ -338,8 +379,11 @@ export function toDataCiteAttributes(
     ...(language ? { language } : {}),
     ...nonEmpty('alternateIdentifiers', alternateIdentifiers),
     ...nonEmpty('relatedIdentifiers', relatedIdentifiers),
+    ...nonEmpty('sizes', sizes),
+    ...nonEmpty('formats', formats),
     ...nonEmpty('rightsList', rightsList),
     ...nonEmpty('fundingReferences', fundingReferences),
+    ...nonEmpty('geoLocations', geoLocations),
     ...(m.version?.trim() ? { version: m.version.trim() } : {}),
     schemaVersion: 'http://datacite.org/schema/kernel-4',
   };

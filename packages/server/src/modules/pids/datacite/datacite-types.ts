@@ -78,6 +78,11 @@ export interface RecordForDataCite {
       };
     }>;
     version?: string;
+    sizes?: string[];
+    formats?: string[];
+    locations?: {
+      features?: Array<{ geometry?: Record<string, unknown>; place?: string }>;
+    };
   };
   pids?: Record<string, RecordPid>;
   parent?: { id?: string; pids?: Record<string, RecordPid> };
@@ -111,6 +116,12 @@ export interface DataCiteCreator {
 /** A DataCite contributor: a creator with a contributorType. */
 export interface DataCiteContributor extends DataCiteCreator {
   contributorType: string;
+}
+
+/** A place the resource is about: a name, a point, or both. */
+export interface DataCiteGeoLocation {
+  geoLocationPlace?: string;
+  geoLocationPoint?: { pointLongitude: number; pointLatitude: number };
 }
 
 /** The metadata attributes of a DataCite DOI, without `doi`, `url` and `event` (the client adds those). */
@@ -148,5 +159,8 @@ export interface DataCiteAttributes {
     awardTitle?: string;
   }>;
   version?: string;
+  sizes?: string[];
+  formats?: string[];
+  geoLocations?: DataCiteGeoLocation[];
   schemaVersion: 'http://datacite.org/schema/kernel-4';
 }

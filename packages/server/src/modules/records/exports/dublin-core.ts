@@ -6,16 +6,7 @@ import {
   type ExportContext,
   type ExportRecord,
 } from './export-record.js';
-
-/**
- * What XML 1.0 cannot carry at all, even escaped: controls other than tab and line breaks,
- * U+FFFE/U+FFFF, and (with the `u` flag, a lone surrogate is one code point) unpaired surrogates.
- */
-const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-export function xmlEscape(text: string): string {
-  return text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { XML_DECLARATION, xmlEscape } from './xml.js';
 
 /** OpenAIRE's access rights vocabulary, which OAI-PMH harvesters read from dc:rights. */
 const ACCESS_RIGHTS: Readonly<Record<string, string>> = {
@@ -86,5 +77,5 @@ function placesOf(locations: unknown): string[] {
 
 /** The Dublin Core export: the oai_dc element as a document of its own. */
 export function toDublinCore(record: ExportRecord, ctx: ExportContext): string {
-  return `<?xml version='1.0' encoding='utf-8'?>\n${dublinCoreElement(record, ctx)}\n`;
+  return `${XML_DECLARATION}${dublinCoreElement(record, ctx)}\n`;
 }

@@ -1,3 +1,4 @@
+import spdxLicenses from 'spdx-license-list';
 import type { RecordForDataCite } from '../../pids/datacite/datacite-serializer.js';
 import type { VocabularyEntry } from '../../vocabularies/vocabularies.repository.js';
 
@@ -93,4 +94,35 @@ export function identifierUrl(
   if (!id) return undefined;
   if (/^https?:\/\//i.test(id)) return id;
   return scheme === 'orcid' ? `https://orcid.org/${id}` : `https://ror.org/${id}`;
+}
+
+let spdxIds: Map<string, string> | undefined;
+
+/**
+ * A licence's SPDX identifier in SPDX's own spelling ("CC-BY-4.0"): records hold InvenioRDM's
+ * lower-case vocabulary ids, which CITATION.cff's closed list and SPDX's URLs do not accept.
+ */
+export function spdxId(rights: {
+  id?: string;
+  props?: Record<string, string>;
+}): string | undefined {
+  if (!rights.id || (rights.props?.scheme ?? 'spdx') !== 'spdx') return undefined;
+  spdxIds ??= new Map(Object.keys(spdxLicenses).map((id) => [id.toLowerCase(), id]));
+  return spdxIds.get(rights.id.toLowerCase());
+}
+
+/** Hosts whose URLs are source repositories whatever relation the record gives them. */
+const FORGES = /^https?:\/\/(www\.)?(github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\//i;
+
+/**
+ * The record's source code repository, as CodeMeta and CITATION.cff name it: a URL the record
+ * is a supplement to (how InvenioRDM's GitHub integration links a release to its repository),
+ * else the first URL on a public forge.
+ */
+export function codeRepository(record: ExportRecord): string | undefined {
+  const urls = (record.metadata.related_identifiers ?? []).filter(
+    (r) => r.scheme?.toLowerCase() === 'url' && /^https?:\/\//i.test(r.identifier.trim()),
+  );
+  const supplemented = urls.find((r) => r.relation_type?.id === 'issupplementto');
+  return (supplemented ?? urls.find((r) => FORGES.test(r.identifier.trim())))?.identifier.trim();
 }

@@ -7,7 +7,8 @@ import {
   type Caller,
 } from '../../../test/files.js';
 import type { TestApp } from '../../../test/app.js';
-import { EXPORT_FORMATS } from './export-formats.js';
+import { DATACITE_XSD, xmllint } from '../../../test/exports.js';
+import { EXPORT_FORMATS, NEGOTIABLE_FORMATS, type ExportFormat } from './export-formats.js';
 
 const METADATA = {
   ...PUBLISHABLE_METADATA,
@@ -28,7 +29,7 @@ const METADATA = {
 const ALL_TYPES = [
   'application/json',
   'application/vnd.inveniordm.v1+json',
-  ...EXPORT_FORMATS.map((f) => f.mediaType),
+  ...NEGOTIABLE_FORMATS.map((f) => f.mediaType),
 ].join(', ');
 
 describe.each(ENGINES)('record exports (%s)', (engine) => {
@@ -56,6 +57,13 @@ describe.each(ENGINES)('record exports (%s)', (engine) => {
     });
   }
 
+  /** A record in a format: through `Accept` where the format answers it, else its download. */
+  function exported(id: string, format: ExportFormat, caller?: Caller) {
+    return format.negotiable === false
+      ? get(`/records/${id}/export/${format.name}`, undefined, caller)
+      : get(`/api/records/${id}`, format.mediaType, caller);
+  }
+
   beforeAll(async () => {
     t = await createFilesTestApp(engine);
     owner = await t.user();
@@ -66,7 +74,10 @@ describe.each(ENGINES)('record exports (%s)', (engine) => {
 
   it('answers each export media type on GET /api/records/{id}, echoing it', async () => {
     const id = await published();
-    for (const format of EXPORT_FORMATS) {
+    expect(NEGOTIABLE_FORMATS.map((f) => f.name)).toEqual(
+      EXPORT_FORMATS.map((f) => f.name).filter((name) => name !== 'cff'),
+    );
+    for (const format of NEGOTIABLE_FORMATS) {
       const res = await get(`/api/records/${id}`, format.mediaType);
       expect(res.statusCode, `${format.name}: ${res.body}`).toBe(200);
       expect(res.headers['content-type']).toContain(format.mediaType);
@@ -116,9 +127,48 @@ describe.each(ENGINES)('record exports (%s)', (engine) => {
       expect(res.headers['content-disposition']).toBe(
         `attachment; filename=${id}.${format.extension}`,
       );
-      const api = await get(`/api/records/${id}`, format.mediaType);
+      const api = await exported(id, format);
       expect(res.body).toBe(api.body);
     }
+  });
+
+  it('offers CITATION.cff as a download only, not on Accept', async () => {
+    const id = await published();
+    const cff = await get(`/records/${id}/export/cff`, undefined);
+    expect(cff.statusCode).toBe(200);
+    expect(cff.headers['content-type']).toContain('application/yaml');
+    expect(cff.headers['content-disposition']).toBe(`attachment; filename=${id}.cff`);
+    expect(cff.body).toContain('title: "Seabird colony counts"');
+    expect(cff.body).toContain('family-names: "Lovelace"');
+    const viaAccept = await get(`/api/records/${id}`, 'application/yaml');
+    expect(viaAccept.statusCode).toBe(406);
+    expect(viaAccept.json().message).toBe(`Invalid 'Accept' header. Expected one of: ${ALL_TYPES}`);
+  });
+
+  it('answers the new formats with their content: valid DataCite XML, DCAT-AP, CodeMeta', async () => {
+    const id = await published();
+    const datacite = await get(`/api/records/${id}`, 'application/vnd.datacite.datacite+xml');
+    expect(xmllint(datacite.body, DATACITE_XSD)).toBe('');
+    expect(datacite.body).toContain('<creatorName nameType="Personal">Lovelace, Ada</creatorName>');
+    const dcat = await get(`/api/records/${id}`, 'application/dcat+xml');
+    expect(xmllint(dcat.body)).toBe('');
+    expect(dcat.body).toContain(
+      `<dcat:downloadURL rdf:resource="https://cairn.test/api/records/${id}/files/counts.csv/content"/>`,
+    );
+    const codemeta = (await get(`/api/records/${id}`, 'application/vnd.codemeta.ld+json')).json();
+    expect(codemeta).toMatchObject({
+      '@context': 'https://w3id.org/codemeta/3.0',
+      name: 'Seabird colony counts',
+      author: [{ '@id': 'https://orcid.org/0000-0002-1825-0097', familyName: 'Lovelace' }],
+    });
+  });
+
+  it('lists every Accept media type in the OpenAPI document, and not CFF', async () => {
+    const doc = (await get('/api/docs/openapi.json', undefined)).json();
+    const operation = doc.paths['/api/records/{id}'].get;
+    const documented = Object.keys(operation.responses['200'].content ?? {});
+    for (const format of NEGOTIABLE_FORMATS) expect(documented).toContain(format.mediaType);
+    expect(documented).not.toContain('application/yaml');
   });
 
   it('answers 404 for an unknown format, an unknown record and an unpublished draft', async () => {
@@ -140,14 +190,14 @@ describe.each(ENGINES)('record exports (%s)', (engine) => {
     });
     for (const format of EXPORT_FORMATS) {
       for (const caller of [undefined, stranger]) {
-        const viaAccept = await get(`/api/records/${id}`, format.mediaType, caller);
+        const viaAccept = await exported(id, format, caller);
         expect(viaAccept.statusCode).toBe(403);
         expect(viaAccept.body).not.toContain('Seabird');
         const viaLink = await get(`/records/${id}/export/${format.name}`, undefined, caller);
         expect(viaLink.statusCode).toBe(403);
         expect(viaLink.body).not.toContain('Seabird');
       }
-      const mine = await get(`/api/records/${id}`, format.mediaType, owner);
+      const mine = await exported(id, format, owner);
       expect(mine.statusCode).toBe(200);
       // Exports are for passing on: even the owner's names no restricted file.
       expect(mine.body).not.toContain('counts.csv');
@@ -167,7 +217,7 @@ describe.each(ENGINES)('record exports (%s)', (engine) => {
       const id = await published(access);
       for (const format of EXPORT_FORMATS) {
         for (const caller of [undefined, stranger, owner]) {
-          const res = await get(`/api/records/${id}`, format.mediaType, caller);
+          const res = await exported(id, format, caller);
           expect(res.statusCode).toBe(200);
           expect(res.body, format.name).toContain('Seabird colony counts');
           expect(res.body, format.name).not.toContain('counts.csv');

@@ -1,89 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { vocabularyFixtures } from '../../vocabularies/fixtures/index.js';
-import type { VocabularyEntry } from '../../vocabularies/vocabularies.repository.js';
+import { EXPORT_FORMAT_LINKS } from '@cairn/shared';
+import { CTX, record } from '../../../test/exports.js';
 import { latexEscape, toBibtex } from './bibtex.js';
 import { toCslJson } from './csl.js';
 import { toDataCiteJson } from './datacite-json.js';
-import { toDublinCore, xmlEscape } from './dublin-core.js';
-import { openFiles, type ExportContext, type ExportRecord } from './export-record.js';
+import { toDublinCore } from './dublin-core.js';
+import { xmlEscape } from './xml.js';
+import { openFiles } from './export-record.js';
+import { EXPORT_FORMATS } from './export-formats.js';
 import { toSchemaOrg } from './schemaorg.js';
 
-const entries = new Map(
-  vocabularyFixtures().map((f) => [`${f.type}:${f.id}`, { ...f, tags: f.tags ?? [] }]),
-);
-const CTX: ExportContext = {
-  siteUrl: 'https://cairn.example',
-  siteName: 'Cairn',
-  vocab: (type, id): VocabularyEntry | undefined => entries.get(`${type}:${id}`),
-};
-
-/** A published record as GET /api/records/{id} returns it (vocabulary titles expanded). */
-function record(overrides: Partial<ExportRecord> = {}): ExportRecord {
-  return {
-    id: 'ab12c-3de45',
-    created: '2024-05-02T10:00:00.000000+00:00',
-    updated: '2024-05-03T11:00:00.000000+00:00',
-    pids: { doi: { identifier: '10.5072/ab12c-3de45', provider: 'datacite' } },
-    parent: { id: 'zz99y-8xw77', pids: {} },
-    access: {
-      record: 'public',
-      files: 'public',
-      embargo: { active: false },
-      status: 'open',
-    },
-    files: {
-      enabled: true,
-      entries: {
-        'cores.csv': { key: 'cores.csv', size: 1234, mimetype: 'text/csv' },
-        'paper.pdf': { key: 'paper.pdf', size: 5_000_000, mimetype: 'application/pdf' },
-      },
-    },
-    metadata: {
-      title: 'Ice cores & 50% of the_Weddell {Sea}',
-      creators: [
-        {
-          person_or_org: {
-            type: 'personal',
-            name: 'Müller, Jürgen',
-            given_name: 'Jürgen',
-            family_name: 'Müller',
-            identifiers: [{ scheme: 'orcid', identifier: '0000-0002-1825-0097' }],
-          },
-          affiliations: [{ id: '01ggx4157', name: 'CERN' }],
-        },
-        { person_or_org: { type: 'organizational', name: 'Polar Institute' } },
-      ],
-      contributors: [
-        {
-          person_or_org: { type: 'personal', family_name: 'Nansen', given_name: 'Fridtjof' },
-          role: { id: 'datacollector' },
-        },
-      ],
-      publication_date: '2024-05-01',
-      resource_type: { id: 'dataset', title: { en: 'Dataset', de: 'Datensatz' } },
-      publisher: 'Cairn Polar Data',
-      description: '<p>Cores drilled in <strong>2023</strong> &amp; 2024.</p>',
-      subjects: [{ subject: 'glaciology' }, { subject: 'ice cores' }],
-      languages: [{ id: 'eng', title: { en: 'English' } }],
-      rights: [
-        {
-          id: 'cc-by-4.0',
-          title: { en: 'Creative Commons Attribution 4.0 International' },
-          props: { url: 'https://creativecommons.org/licenses/by/4.0/legalcode', scheme: 'spdx' },
-        },
-      ],
-      related_identifiers: [
-        {
-          identifier: '10.1234/paper',
-          scheme: 'doi',
-          relation_type: { id: 'iscitedby' },
-        },
-      ],
-      version: 'v1.2',
-    },
-    ...overrides,
-  };
-}
+describe('the export registry', () => {
+  it('has the formats the landing page lists, in its order and with its labels', () => {
+    expect(EXPORT_FORMATS.map(({ name, label }) => ({ name, label }))).toEqual(EXPORT_FORMAT_LINKS);
+  });
+});
 
 describe('DataCite JSON', () => {
   it('carries the DOI, the landing page and the attributes DOI registration sends', () => {

@@ -11,7 +11,8 @@ import {
 
 type Person = ExportRecord['metadata']['creators'][number];
 
-function agent(c: Person): Record<string, unknown> {
+/** A creator or contributor as a schema.org Person or Organization, with ORCID or ROR as @id. */
+export function agent(c: Person): Record<string, unknown> {
   const p = c.person_or_org;
   const isPerson = p.type !== 'organizational';
   const id = identifierUrl(p.identifiers, isPerson ? 'orcid' : 'ror');
