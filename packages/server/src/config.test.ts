@@ -64,6 +64,7 @@ describe('loadConfig', () => {
           { field: 'thesis:thesis' },
         ],
       },
+      sitemapUrlsPerFile: 10_000,
       signposting: { maxLinksPerRelation: 100 },
       locales: ['en', 'de'],
       defaultLocale: 'en',

@@ -290,6 +290,8 @@ export interface Config {
     /** The form's custom fields area: groups and "Coming soon" placeholders, in order. */
     readonly customFieldsUi: readonly CustomFieldUi[];
   };
+  /** Most URLs in one sitemap (the protocol allows 50,000); tests make it small. */
+  readonly sitemapUrlsPerFile: number;
   /** FAIR Signposting of the landing pages. */
   readonly signposting: {
     /** The most `item` links, and the most `author` links, in a landing page's Link header. */
@@ -409,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       vocabularyCustomFields: e.CAIRN_VOCABULARY_CUSTOM_FIELDS,
       customFieldsUi: e.CAIRN_CUSTOM_FIELDS_UI ?? DEFAULT_CUSTOM_FIELDS_UI,
     },
+    sitemapUrlsPerFile: 10_000,
     signposting: { maxLinksPerRelation: e.CAIRN_SIGNPOSTING_MAX_ITEMS },
     locales: ['en', 'de'],
     defaultLocale: 'en',

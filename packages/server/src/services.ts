@@ -31,6 +31,7 @@ import { ReviewsService } from './modules/reviews/reviews.service.js';
 import { ReviewLinks } from './modules/reviews/review-links.js';
 import { RecordCommunitiesService } from './modules/record-communities/record-communities.service.js';
 import { RateLimitsRepository } from './modules/throttle/throttle.repository.js';
+import { SitemapsRepository } from './modules/sitemaps/sitemaps.repository.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -58,6 +59,8 @@ export interface Services {
   recordCommunities: RecordCommunitiesService;
   /** Throttling counters of login, sign-up and token creation. */
   rateLimits: RateLimitsRepository;
+  /** The public pages crawlers are told of (read from the replica when there is one). */
+  sitemaps: SitemapsRepository;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -156,5 +159,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       requests,
     ),
     rateLimits: new RateLimitsRepository(database.db),
+    sitemaps: new SitemapsRepository(database.reader),
   };
 }
