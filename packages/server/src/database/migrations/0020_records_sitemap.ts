@@ -11,7 +11,9 @@ export const recordsSitemap: Migration = {
     await db.schema
       .createIndex('records_sitemap_idx')
       .on('records')
-      .columns(['published_at', 'id', 'updated_at'])
+      // The filter's columns too: SQLite reads a row for the terms of a partial index's condition
+      // unless the index holds them, which PostgreSQL does not need.
+      .columns(['published_at', 'id', 'updated_at', 'access_record', 'deleted_at'])
       .where(sql.ref('access_record'), '=', sql.lit('public'))
       .where(sql.ref('deleted_at'), 'is', null)
       .execute();
