@@ -32,6 +32,7 @@ import { ReviewLinks } from './modules/reviews/review-links.js';
 import { RecordCommunitiesService } from './modules/record-communities/record-communities.service.js';
 import { RateLimitsRepository } from './modules/throttle/throttle.repository.js';
 import { SitemapsRepository } from './modules/sitemaps/sitemaps.repository.js';
+import { SitemapsService } from './modules/sitemaps/sitemaps.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -60,7 +61,7 @@ export interface Services {
   /** Throttling counters of login, sign-up and token creation. */
   rateLimits: RateLimitsRepository;
   /** The public pages crawlers are told of (read from the replica when there is one). */
-  sitemaps: SitemapsRepository;
+  sitemaps: SitemapsService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -159,6 +160,9 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       requests,
     ),
     rateLimits: new RateLimitsRepository(database.db),
-    sitemaps: new SitemapsRepository(database.reader),
+    sitemaps: new SitemapsService(
+      new SitemapsRepository(database.reader),
+      config.sitemapUrlsPerFile,
+    ),
   };
 }

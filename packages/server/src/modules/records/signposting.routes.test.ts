@@ -117,9 +117,10 @@ describe.each(ENGINES)('FAIR Signposting (%s)', (engine) => {
     expect(link.rel('cite-as').map((l) => l.uri)).toEqual([`https://doi.org/10.5072/${id}`]);
     const described = link.rel('describedby');
     expect(described.every((l) => l.uri === metadata)).toBe(true);
+    // Every format a client may ask for by Accept, without the parameters of its media type.
     expect(described.map((l) => l.type)).toEqual([
       'application/json',
-      ...EXPORT_FORMATS.map((f) => f.mediaType),
+      ...EXPORT_FORMATS.flatMap((f) => (f.mediaType ? [f.mediaType.split(';')[0]!.trim()] : [])),
     ]);
     expect(link.rel('type').map((l) => l.uri)).toEqual([
       'https://schema.org/ScholarlyArticle',
@@ -252,7 +253,8 @@ describe.each(ENGINES)('FAIR Signposting (%s)', (engine) => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/linkset\+json\b/);
-    const set = LinksetSchema.parse(res.json()) as Linkset;
+    LinksetSchema.parse(res.json());
+    const set = res.json<Linkset>();
     const landing = `${SITE}/records/${id}`;
     const metadata = `${SITE}/api/records/${id}`;
     const [page, ...others] = set.linkset;

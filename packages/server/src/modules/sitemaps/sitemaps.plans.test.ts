@@ -44,7 +44,7 @@ function record(i: number, ownerId: number): BulkRecord {
     },
     filesSummary: null,
     publishedAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
-  } as BulkRecord;
+  };
 }
 
 describe.each(ENGINES)('the sitemaps plans (%s)', (engine) => {

@@ -9,12 +9,12 @@ import {
   SITEMAP_SECTIONS,
   type SitemapCursor,
   type SitemapSection,
-  type SitemapsRepository,
-} from './sitemaps.repository.js';
+  type SitemapsService,
+} from './sitemaps.service.js';
 
 export interface SitemapDeps {
   config: Config;
-  sitemaps: SitemapsRepository;
+  sitemaps: SitemapsService;
 }
 
 const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -56,11 +56,10 @@ const ALLOWED = ['/api/communities/', '/api/records/*/files/'];
 
 /**
  * `robots.txt`, the sitemap index and its sitemaps (sitemaps.org protocol): the landing page of
- * every public record version and the page of every public community, `urlsPerSitemap` a file.
+ * every public record version and the page of every public community.
  */
 export const sitemapRoutes = routesPlugin<SitemapDeps>((app: FastifyInstance, deps) => {
   const site = deps.config.siteUrl.replace(/\/+$/, '');
-  const size = deps.config.sitemapUrlsPerFile;
 
   const sitemapUrl = (section: SitemapSection, after?: SitemapCursor) =>
     `${site}/sitemap-${section}.xml${after ? `?after=${encodeCursor(after)}` : ''}`;
@@ -83,19 +82,12 @@ export const sitemapRoutes = routesPlugin<SitemapDeps>((app: FastifyInstance, de
   );
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
-    const sitemaps: string[] = [];
-    for (const section of SITEMAP_SECTIONS) {
-      const pages = await deps.sitemaps.pages(section, size);
-      // The records' first sitemap is listed even while empty: an index needs one sitemap.
-      if (section === 'records' && pages.length === 0) pages.push({});
-      for (const page of pages) {
-        sitemaps.push(
-          `<sitemap><loc>${xmlText(sitemapUrl(section, page.after))}</loc>${
-            page.lastmod ? `<lastmod>${xmlText(page.lastmod)}</lastmod>` : ''
-          }</sitemap>`,
-        );
-      }
-    }
+    const sitemaps = (await deps.sitemaps.sitemaps()).map(
+      (sitemap) =>
+        `<sitemap><loc>${xmlText(sitemapUrl(sitemap.section, sitemap.after))}</loc>${
+          sitemap.lastmod ? `<lastmod>${xmlText(sitemap.lastmod)}</lastmod>` : ''
+        }</sitemap>`,
+    );
     return reply
       .type(XML_TYPE)
       .send(
@@ -109,7 +101,7 @@ export const sitemapRoutes = routesPlugin<SitemapDeps>((app: FastifyInstance, de
       .withTypeProvider<ZodTypeProvider>()
       .get(`/sitemap-${section}.xml`, query, async (request, reply) => {
         const after = request.query.after ? decodeCursor(request.query.after) : undefined;
-        const entries = deps.sitemaps.entries(section, after, size)[Symbol.asyncIterator]();
+        const entries = deps.sitemaps.entries(section, after);
         // The first rows are read before the answer starts, so that a failing database is
         // answered 500 rather than with half a sitemap.
         let next = await entries.next();

@@ -7,6 +7,7 @@ import {
   type Caller,
 } from '../../../test/files.js';
 import type { TestApp } from '../../../test/app.js';
+import { LINKSET_TYPES } from '../signposting.js';
 import { EXPORT_FORMATS } from './export-formats.js';
 
 const METADATA = {
@@ -29,6 +30,7 @@ const ALL_TYPES = [
   'application/json',
   'application/vnd.inveniordm.v1+json',
   ...EXPORT_FORMATS.map((f) => f.mediaType),
+  ...LINKSET_TYPES,
 ].join(', ');
 
 describe.each(ENGINES)('record exports (%s)', (engine) => {
