@@ -327,6 +327,9 @@ describe.each(ENGINES)('FAIR Signposting (%s)', (engine) => {
     });
     expect(bibtex.headers['content-type']).toContain('application/x-bibtex');
     expect(links(bibtex.headers.link).rel('describes')).toHaveLength(1);
+    const download = await t.request({ method: 'GET', url: `/records/${id}/export/bibtex` });
+    expect(download.statusCode).toBe(200);
+    expect(links(download.headers.link).rel('linkset')).toHaveLength(2);
     const refused = await t.request({
       method: 'GET',
       url: `/api/records/${id}`,

@@ -50,7 +50,7 @@ function doiUrl(doi: string): string {
 }
 
 /** A media type with parameters (`application/ld+json;profile="…"`) as a typed link. */
-function typedLink(href: string, mediaType: string): TargetLink {
+export function typedLink(href: string, mediaType: string): TargetLink {
   const [type = mediaType, ...params] = mediaType.split(';');
   const profile = params
     .map((p) => /^\s*profile\s*=\s*"?([^"]*)"?\s*$/.exec(p)?.[1])
