@@ -51,6 +51,8 @@ export interface Services {
   search: RecordsSearchService;
   /** Drafts, records and searches as the API answers them, with the render cache. */
   recordsRenderer: RecordsRenderer;
+  /** The public pages crawlers are told of (read from the replica when there is one). */
+  sitemaps: SitemapsService;
   doi: DoiRegistrationService;
   files: FilesService;
   store: FileStore;
@@ -60,8 +62,6 @@ export interface Services {
   recordCommunities: RecordCommunitiesService;
   /** Throttling counters of login, sign-up and token creation. */
   rateLimits: RateLimitsRepository;
-  /** The public pages crawlers are told of (read from the replica when there is one). */
-  sitemaps: SitemapsService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -147,6 +147,10 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       recordAccess,
     ),
     recordsRenderer: new RecordsRenderer(vocabularies),
+    sitemaps: new SitemapsService(
+      new SitemapsRepository(database.reader),
+      config.sitemapUrlsPerFile,
+    ),
     doi,
     files,
     store,
@@ -160,9 +164,5 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       requests,
     ),
     rateLimits: new RateLimitsRepository(database.db),
-    sitemaps: new SitemapsService(
-      new SitemapsRepository(database.reader),
-      config.sitemapUrlsPerFile,
-    ),
   };
 }

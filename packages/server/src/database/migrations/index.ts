@@ -16,7 +16,7 @@ import { recordsSearchNarrowing } from './0018_records_search_narrowing.js';
 import { recordsLatestOfParent } from './0015_records_latest_of_parent_versions.js';
 import { userLocaleMigration } from './0016_user_locale_names.js';
 import { draftsSearch } from './0019_drafts_search.js';
-import { recordsSitemap } from './0020_records_sitemap.js';
+import { recordsSitemap } from './0021_records_sitemap.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -255,5 +255,5 @@ export const migrations: Record<string, Migration> = {
   '0017_records_search_fields': recordsSearchFields,
   '0018_records_search_narrowing': recordsSearchNarrowing,
   '0019_drafts_search': draftsSearch,
-  '0020_records_sitemap': recordsSitemap,
+  '0021_records_sitemap': recordsSitemap,
 };
