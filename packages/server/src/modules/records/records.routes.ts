@@ -40,12 +40,7 @@ import type { RecordsSearchService } from './records-search.service.js';
 import type { RecordsRenderer } from './records.rendering.js';
 import { EXPORT_MEDIA_TYPES, exportFormatByType } from './exports/export-formats.js';
 import { sendExport, sendLinkset } from './exports/exports.routes.js';
-import {
-  LINKSET_JSON_TYPE,
-  LINKSET_TYPE,
-  LINKSET_TYPES,
-  metadataLinkHeader,
-} from './signposting.js';
+import { LINKSET_JSON_TYPE, LINKSET_TYPE, LINKSET_TYPES, backLinkHeader } from './signposting.js';
 
 const DRAFT_BODY = documentedBody(DraftBody);
 const DRAFT = documentedResponse(
@@ -245,7 +240,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
       const format = exportFormatByType(type);
       if (format) return sendExport(reply, result, format, deps);
       // The metadata names the landing page it describes and the linkset, as InvenioRDM's does.
-      void reply.header('link', metadataLinkHeader(config.siteUrl, result.row.id));
+      void reply.header('link', backLinkHeader('describes', config.siteUrl, result.row.id));
       return sendRecord(request, reply, 200, result);
     },
   );

@@ -144,6 +144,14 @@ describe.each(ENGINES)('FAIR Signposting (%s)', (engine) => {
     expect(link.refs.every((l) => l.anchor === undefined)).toBe(true);
     expect(link.refs.map((l) => l.uri)).not.toContain(landing);
 
+    // The file's content names the landing page it belongs to, and the linkset.
+    const content = await t.request({ method: 'GET', url: `${metadata}/files/paper.pdf/content` });
+    expect(content.statusCode).toBe(200);
+    expect(links(content.headers.link).rel('collection')).toEqual([
+      { uri: landing, rel: 'collection', type: 'text/html' },
+    ]);
+    expect(links(content.headers.link).rel('linkset')).toHaveLength(2);
+
     // Signposting clients often ask with HEAD.
     const head = await t.request({ method: 'HEAD', url: `/records/${id}` });
     expect(head.headers.link).toBe(res.headers.link);

@@ -135,13 +135,18 @@ export function signpostingHeader(
 }
 
 /**
- * The Link header of the record's metadata (the API's answers, the export downloads): the
- * landing page it describes, and the linkset, as FAIR Signposting asks of metadata resources.
+ * The Link header of a resource the landing page points at: the page it belongs to (`describes`
+ * from the record's metadata: the API's answers and the export downloads; `collection` from a
+ * file's content), and the linkset, as FAIR Signposting asks of them.
  */
-export function metadataLinkHeader(siteUrl: string, id: string): string {
+export function backLinkHeader(
+  rel: 'describes' | 'collection',
+  siteUrl: string,
+  id: string,
+): string {
   const base = siteUrl.replace(/\/+$/, '');
   return [
-    linkValue('describes', { href: `${base}/records/${id}`, type: 'text/html' }),
+    linkValue(rel, { href: `${base}/records/${id}`, type: 'text/html' }),
     ...LINKSET_TYPES.map((type) =>
       linkValue('linkset', { href: `${base}/api/records/${id}`, type }),
     ),

@@ -14,7 +14,7 @@ import {
   LINKSET_JSON_TYPE,
   linkset,
   linksetText,
-  metadataLinkHeader,
+  backLinkHeader,
   type LINKSET_TYPES,
 } from '../signposting.js';
 
@@ -70,7 +70,7 @@ export async function sendExport(
 ) {
   return reply
     .header('etag', `"${result.row.revisionId}"`)
-    .header('link', metadataLinkHeader(deps.config.siteUrl, result.row.id))
+    .header('link', backLinkHeader('describes', deps.config.siteUrl, result.row.id))
     .type(format.mediaType)
     .send(await renderExport(result, format, deps));
 }
