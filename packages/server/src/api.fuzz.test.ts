@@ -429,6 +429,8 @@ function requestArbitrary(operation: Operation, world: World): fc.Arbitrary<Sent
         'application/x-bibtex',
         'application/ld+json',
         'application/x-dc+xml',
+        'application/linkset+json',
+        'application/linkset',
         'text/html',
         '*/*',
         'garbage',

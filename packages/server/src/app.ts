@@ -17,6 +17,7 @@ import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js'
 import { decodeQueryComponent, parseClientJson } from './lib/client-text.js';
 import { isRecord } from './lib/http.js';
 import { ERROR_RESPONSES } from './lib/openapi.js';
+import { sitemapRoutes } from './modules/sitemaps/sitemaps.routes.js';
 import { refuseUnstorableParameters } from './plugins/client-input.js';
 import { registerBodyIdleTimeout } from './plugins/body-timeout.js';
 import { registerAuth } from './plugins/auth.js';
@@ -227,6 +228,7 @@ export async function buildApp(
   await registerOaiRoutes(app, services.oai);
   // The benchmarks' baseline: the cheapest answer that still passes every hook a route passes.
   app.get('/api/hello', { schema: { hide: true } }, () => ({ hello: 'world' }));
+  await app.register(sitemapRoutes, { config, sitemaps: services.sitemaps });
   await registerPages(app, {
     config,
     drafts: services.drafts,

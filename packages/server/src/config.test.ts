@@ -66,6 +66,8 @@ describe('loadConfig', () => {
           { field: 'thesis:thesis' },
         ],
       },
+      sitemapUrlsPerFile: 10_000,
+      signposting: { maxLinksPerRelation: 100 },
       locales: ['en', 'de'],
       defaultLocale: 'en',
     });
@@ -100,6 +102,7 @@ describe('loadConfig', () => {
       CAIRN_RATE_LIMIT_SIGNUP_PER_ADDRESS: '7',
       CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: '8',
       CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: '9',
+      CAIRN_SIGNPOSTING_MAX_ITEMS: '0',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -130,7 +133,14 @@ describe('loadConfig', () => {
         signup: { perAccount: 3, perAddress: 7 },
         tokens: { perAccount: 8, perAddress: 9 },
       },
+      signposting: { maxLinksPerRelation: 0 },
     });
+  });
+
+  it('refuses a negative number of signposting links', () => {
+    expect(problemsOf({ CAIRN_SIGNPOSTING_MAX_ITEMS: '-1' })[0]).toMatch(
+      /^CAIRN_SIGNPOSTING_MAX_ITEMS: /,
+    );
   });
 
   it.each([

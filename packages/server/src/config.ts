@@ -144,6 +144,7 @@ const EnvSchema = z.object({
   CAIRN_RATE_LIMIT_SIGNUP_PER_ADDRESS: attemptLimit.default(50),
   CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: attemptLimit.default(20),
   CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: attemptLimit.default(100),
+  CAIRN_SIGNPOSTING_MAX_ITEMS: z.coerce.number().int().min(0).default(100),
 });
 
 /**
@@ -305,6 +306,13 @@ export interface Config {
     /** The form's custom fields area: groups and "Coming soon" placeholders, in order. */
     readonly customFieldsUi: readonly CustomFieldUi[];
   };
+  /** Most URLs in one sitemap (the protocol allows 50,000); tests make it small. */
+  readonly sitemapUrlsPerFile: number;
+  /** FAIR Signposting of the landing pages. */
+  readonly signposting: {
+    /** The most `item` links, and the most `author` links, in a landing page's Link header. */
+    readonly maxLinksPerRelation: number;
+  };
   readonly locales: readonly string[];
   readonly defaultLocale: string;
   /** Folder of the built web app (index.html + assets); undefined serves API only. */
@@ -421,6 +429,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       vocabularyCustomFields: e.CAIRN_VOCABULARY_CUSTOM_FIELDS,
       customFieldsUi: e.CAIRN_CUSTOM_FIELDS_UI ?? DEFAULT_CUSTOM_FIELDS_UI,
     },
+    sitemapUrlsPerFile: 10_000,
+    signposting: { maxLinksPerRelation: e.CAIRN_SIGNPOSTING_MAX_ITEMS },
     locales: ['en', 'de'],
     defaultLocale: 'en',
     ...overrides,

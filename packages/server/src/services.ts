@@ -34,6 +34,8 @@ import { ReviewsService } from './modules/reviews/reviews.service.js';
 import { ReviewLinks } from './modules/reviews/review-links.js';
 import { RecordCommunitiesService } from './modules/record-communities/record-communities.service.js';
 import { RateLimitsRepository } from './modules/throttle/throttle.repository.js';
+import { SitemapsRepository } from './modules/sitemaps/sitemaps.repository.js';
+import { SitemapsService } from './modules/sitemaps/sitemaps.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -52,6 +54,8 @@ export interface Services {
   search: RecordsSearchService;
   /** Drafts, records and searches as the API answers them, with the render cache. */
   recordsRenderer: RecordsRenderer;
+  /** The public pages crawlers are told of (read from the replica when there is one). */
+  sitemaps: SitemapsService;
   doi: DoiRegistrationService;
   files: FilesService;
   store: FileStore;
@@ -150,6 +154,10 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       recordAccess,
     ),
     recordsRenderer: new RecordsRenderer(vocabularies),
+    sitemaps: new SitemapsService(
+      new SitemapsRepository(database.reader),
+      config.sitemapUrlsPerFile,
+    ),
     doi,
     files,
     store,

@@ -24,6 +24,7 @@ import type { BucketContext, FileRef, FileView } from './files.buckets.js';
 import type { FilesService } from './files.service.js';
 import { presentFile, presentFiles } from './files.presenter.js';
 import { isSafeInline } from './mimetypes.js';
+import { backLinkHeader } from '../records/signposting.js';
 
 const FILE_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptFileTypes = acceptOnly(FILE_TYPES);
@@ -431,12 +432,18 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
         tags: recordTags,
         summary: 'A record file ({key}) or its content ({key}/content; Range and HEAD supported)',
+        description:
+          "Cairn extension: the content carries a `Link` header naming the record's landing page as its `collection` and the record's `linkset` (FAIR Signposting).",
         params: FileKeyParams,
       },
       handler: async (request, reply) => {
         const context = await record(request);
         const { file, suffix } = await resolve(context, request.params['*'], ['content']);
-        if (suffix.kind === 'content') return download(request, reply, context, file);
+        if (suffix.kind === 'content') {
+          // A published file's content names the landing page it belongs to (FAIR Signposting).
+          void reply.header('link', backLinkHeader('collection', site, request.params.id));
+          return download(request, reply, context, file);
+        }
         if (suffix.kind !== 'item')
           throw new AppError('NOT_FOUND', `File with key ${file.key} not found.`);
         return sendFile(reply, context, await files.item(context, file));

@@ -22,6 +22,7 @@ import {
 } from '../records/records.presenter.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import type { ExportRecord } from '../records/exports/export-record.js';
+import { signpostingHeader } from '../records/signposting.js';
 import { assetsBeforeData, readPagePreloads, type PageName } from './page-assets.js';
 import { escapeHtml, recordHead, scriptJson } from './record-head.js';
 
@@ -388,11 +389,15 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         result.parent,
         await withIndexedLookup(o, [result.row], deps.vocabularies),
       );
-      const head = recordHead(record as unknown as ExportRecord, {
-        siteUrl: config.siteUrl,
-        siteName: config.siteName,
-        vocab: o.vocab,
-      });
+      const exported = record as unknown as ExportRecord;
+      const ctx = { siteUrl: config.siteUrl, siteName: config.siteName, vocab: o.vocab };
+      const head = recordHead(exported, ctx);
+      // Signposting for machine agents: the same links whoever reads the page, as in the head's
+      // exports, so an owner reading a restricted record sees no files listed either.
+      void reply.header(
+        'link',
+        signpostingHeader(exported, ctx, config.signposting.maxLinksPerRelation),
+      );
       return {
         record,
         head,

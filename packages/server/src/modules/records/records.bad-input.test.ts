@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectError, expectValidationFailed } from '../../test/assertions.js';
 import { newRecordId } from './record-id.js';
 import { EXPORT_MEDIA_TYPES } from './exports/export-formats.js';
+import { LINKSET_TYPES } from './signposting.js';
 
 // The issue's "Bad input" requirement, route by route: malformed JSON, wrong types, unknown ids,
 // oversize bodies, other users' drafts, missing CSRF header and refused negotiation each answer the
@@ -13,7 +14,7 @@ const BODY_LIMIT = 4096;
 const NOT_ACCEPTABLE =
   "Invalid 'Accept' header. Expected one of: application/json, application/vnd.inveniordm.v1+json";
 // Reading one record also offers the export formats, so InvenioRDM's 406 lists them too.
-const NOT_ACCEPTABLE_RECORD = `${NOT_ACCEPTABLE}, ${EXPORT_MEDIA_TYPES.join(', ')}`;
+const NOT_ACCEPTABLE_RECORD = `${NOT_ACCEPTABLE}, ${[...EXPORT_MEDIA_TYPES, ...LINKSET_TYPES].join(', ')}`;
 const UNSUPPORTED_MEDIA_TYPE = "Invalid 'Content-Type' header. Expected one of: application/json";
 const NO_PID = 'The persistent identifier does not exist.';
 

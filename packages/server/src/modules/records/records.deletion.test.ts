@@ -74,6 +74,9 @@ describe.each(ENGINES)('deleting and restoring published records (%s)', (engine)
     );
     expect(oai.body).toContain('<header status="deleted">');
     expect(oai.body).not.toContain('Unwanted advertising');
+    const sitemap = await call('GET', '/sitemap-records.xml');
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.body).not.toContain(`/records/${id}<`);
   });
 
   it('lets administrators only delete, once, for a reason of the vocabulary', async () => {

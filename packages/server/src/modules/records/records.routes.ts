@@ -49,7 +49,8 @@ import {
   NEGOTIABLE_FORMATS,
   exportFormatByType,
 } from './exports/export-formats.js';
-import { sendExport } from './exports/exports.routes.js';
+import { sendExport, sendLinkset } from './exports/exports.routes.js';
+import { LINKSET_JSON_TYPE, LINKSET_TYPE, LINKSET_TYPES, backLinkHeader } from './signposting.js';
 
 const DRAFT_BODY = documentedBody(DraftBody);
 const DRAFT = documentedResponse(
@@ -75,7 +76,7 @@ const HITS = documentedResponse(RecordHitsSchema, 'A page of records');
 const REDIRECT = documentedResponse(RedirectSchema, 'Moved: the location of the record');
 const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRecordTypes = acceptOnly(RECORD_TYPES);
-const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES];
+const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES, ...LINKSET_TYPES];
 
 export interface RecordsRouteDeps {
   config: Config;
@@ -240,6 +241,12 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         response: { 200: RECORD_OR_EXPORT, 301: REDIRECT },
         tags,
         summary: 'Read a published record; Accept also selects an export format',
+        description: [
+          'Accept `application/linkset+json` answers the FAIR Signposting linkset of the record (RFC 9264), as InvenioRDM does;',
+          'Cairn extension: `application/linkset` answers it in the text form of RFC 9264.',
+          'A 200 answer carries a `Link` header naming the landing page it `describes` and the `linkset` in both forms',
+          '(InvenioRDM names the JSON form only).',
+        ].join(' '),
         params: RecordIdParams,
       },
     },
@@ -247,8 +254,14 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
       const { id } = request.params;
       const result = await access.readRecord(request.identity.user, id);
       if ('redirect' in result) return redirect(reply, result.redirect);
-      const format = exportFormatByType(negotiate(request, RECORD_ITEM_TYPES));
+      const type = negotiate(request, RECORD_ITEM_TYPES);
+      if (type === LINKSET_JSON_TYPE || type === LINKSET_TYPE) {
+        return sendLinkset(reply, result, type, deps);
+      }
+      const format = exportFormatByType(type);
       if (format) return sendExport(reply, result, format, deps);
+      // The metadata names the landing page it describes and the linkset, as InvenioRDM's does.
+      void reply.header('link', backLinkHeader('describes', config.siteUrl, result.row.id));
       return sendRecord(request, reply, 200, result);
     },
   );

@@ -68,6 +68,13 @@ export function openFiles(record: ExportRecord, ctx: ExportContext): ExportFile[
     }));
 }
 
+/** The URLs of the record's licences: a vocabulary licence's `url`, else the link given with it. */
+export function licenseUrls(record: ExportRecord): string[] {
+  return (record.metadata.rights ?? [])
+    .map((r) => r.props?.url || r.link)
+    .filter((u): u is string => Boolean(u));
+}
+
 /** A person's display name as InvenioRDM builds it: "Family, Given", else the name given. */
 export function personName(p: {
   name?: string;

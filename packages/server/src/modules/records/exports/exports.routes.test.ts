@@ -8,6 +8,7 @@ import {
 } from '../../../test/files.js';
 import type { TestApp } from '../../../test/app.js';
 import { DATACITE_XSD, xmllint } from '../../../test/exports.js';
+import { LINKSET_TYPES } from '../signposting.js';
 import { EXPORT_FORMATS, NEGOTIABLE_FORMATS, type ExportFormat } from './export-formats.js';
 
 const METADATA = {
@@ -30,6 +31,7 @@ const ALL_TYPES = [
   'application/json',
   'application/vnd.inveniordm.v1+json',
   ...NEGOTIABLE_FORMATS.map((f) => f.mediaType),
+  ...LINKSET_TYPES,
 ].join(', ');
 
 describe.each(ENGINES)('record exports (%s)', (engine) => {

@@ -8,20 +8,29 @@ import { presentRecord, withIndexedLookup } from '../records.presenter.js';
 import type { RecordAccessService } from '../records-access.service.js';
 import type { RecordResult } from '../records.shared.js';
 import { exportFormatByName, type ExportFormat } from './export-formats.js';
-import type { ExportRecord } from './export-record.js';
+import type { ExportContext, ExportRecord } from './export-record.js';
 import { routesPlugin } from '../../../lib/http.js';
+import {
+  LINKSET_JSON_TYPE,
+  linkset,
+  linksetText,
+  backLinkHeader,
+  type LINKSET_TYPES,
+} from '../signposting.js';
 
 export interface ExportDeps {
   config: Config;
   vocabularies: VocabulariesService;
 }
 
-/** A readable record (the caller's access already checked) in one export format. */
-export async function renderExport(
+/**
+ * A readable record (the caller's access already checked) as exports read it, with what they
+ * need besides.
+ */
+export async function exportView(
   result: RecordResult,
-  format: ExportFormat,
   deps: ExportDeps,
-): Promise<string> {
+): Promise<{ record: ExportRecord; ctx: ExportContext }> {
   const { config } = deps;
   const vocab = await deps.vocabularies.snapshot();
   const options = {
@@ -36,11 +45,20 @@ export async function renderExport(
     result.parent,
     await withIndexedLookup(options, [result.row], deps.vocabularies),
   );
-  return format.render(json as unknown as ExportRecord, {
-    siteUrl: config.siteUrl,
-    siteName: config.siteName,
-    vocab,
-  });
+  return {
+    record: json as unknown as ExportRecord,
+    ctx: { siteUrl: config.siteUrl, siteName: config.siteName, vocab },
+  };
+}
+
+/** A readable record (the caller's access already checked) in one export format. */
+export async function renderExport(
+  result: RecordResult,
+  format: ExportFormat,
+  deps: ExportDeps,
+): Promise<string> {
+  const { record, ctx } = await exportView(result, deps);
+  return format.render(record, ctx);
 }
 
 /** Sends an export as the answer to `Accept`: the negotiated type echoed in Content-Type. */
@@ -52,8 +70,24 @@ export async function sendExport(
 ) {
   return reply
     .header('etag', `"${result.row.revisionId}"`)
+    .header('link', backLinkHeader('describes', deps.config.siteUrl, result.row.id))
     .type(format.mediaType)
     .send(await renderExport(result, format, deps));
+}
+
+/** Sends the record's FAIR Signposting linkset in the form `Accept` chose (RFC 9264). */
+export async function sendLinkset(
+  reply: FastifyReply,
+  result: RecordResult,
+  mediaType: (typeof LINKSET_TYPES)[number],
+  deps: ExportDeps,
+) {
+  const { record, ctx } = await exportView(result, deps);
+  const set = linkset(record, ctx);
+  return reply
+    .header('etag', `"${result.row.revisionId}"`)
+    .type(mediaType)
+    .send(mediaType === LINKSET_JSON_TYPE ? JSON.stringify(set) : linksetText(set));
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   doiOf,
   identifierUrl,
   landingUrl,
+  licenseUrls,
   openFiles,
   personName,
   type ExportContext,
@@ -33,6 +34,13 @@ export function agent(c: Person): Record<string, unknown> {
   };
 }
 
+/** The schema.org type of the record's resource type (its vocabulary entry's `schema.org`). */
+export function schemaOrgType(record: ExportRecord, ctx: ExportContext): string {
+  const id = record.metadata.resource_type.id;
+  const type = id ? ctx.vocab('resourcetypes', id)?.props?.['schema.org'] : undefined;
+  return type || 'https://schema.org/CreativeWork';
+}
+
 /**
  * Schema.org JSON-LD, as InvenioRDM's serializer writes it for search engines (Google Dataset
  * Search reads it from the landing page's head): the type from the resource type's `schema.org`
@@ -42,14 +50,10 @@ export function toSchemaOrg(record: ExportRecord, ctx: ExportContext): Record<st
   const m = record.metadata;
   const doi = doiOf(record);
   const url = landingUrl(record, ctx);
-  const type =
-    (m.resource_type.id && ctx.vocab('resourcetypes', m.resource_type.id)?.props?.['schema.org']) ||
-    'https://schema.org/CreativeWork';
+  const type = schemaOrgType(record, ctx);
   const description = m.description ? htmlToText(m.description) : '';
   const keywords = (m.subjects ?? []).map((s) => s.subject?.trim()).filter(Boolean);
-  const licenses = (m.rights ?? [])
-    .map((r) => r.props?.url || r.link)
-    .filter((u): u is string => Boolean(u));
+  const licenses = licenseUrls(record);
   const languages = (m.languages ?? []).flatMap((l) => {
     const tag = languageTag(l);
     return tag
