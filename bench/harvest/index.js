@@ -1,8 +1,6 @@
-import { scratchPostgres } from '../lib/postgres.js';
 import { memoryOf, resetPeakRss } from '../lib/proc.js';
 import { machineInfo, target, textTable } from '../lib/report.js';
-import { startServer } from '../lib/server.js';
-import { loadRecords } from '../search/load-records.js';
+import { startLoadedServer } from '../search/load-records.js';
 
 /**
  * @typedef {import('../lib/report.js').BenchResult} BenchResult
@@ -47,22 +45,20 @@ export async function run(options = {}) {
   const failures = [];
 
   for (const engine of ENGINES) {
-    const database = engine === 'postgres' ? await scratchPostgres('harvest') : undefined;
-    if (engine === 'postgres' && !database) {
+    const started = await startLoadedServer({
+      name: 'harvest',
+      engine,
+      options,
+      records: RECORDS,
+      owner: OWNER,
+      communities: COMMUNITIES,
+    });
+    if (!started) {
       notes.postgres = 'skipped: no PostgreSQL at CAIRN_BENCH_POSTGRES_URL';
       continue;
     }
-    const server = await startServer({ ...options, databaseUrl: database?.url });
+    const { server, database, load } = started;
     try {
-      await server.cli(['users', 'create', OWNER, '--password', 'bench-harvest-password']);
-      process.stdout.write(`${engine}: loading ${RECORDS.toLocaleString('en')} records\n`);
-      const load = await loadRecords({
-        dataDir: server.dataDir,
-        databaseUrl: database?.url,
-        records: RECORDS,
-        owner: OWNER,
-        communities: COMMUNITIES,
-      });
       notes[`${engine}: load (s)`] = Math.round(load.seconds);
 
       // The records API first: a warm-up of the server's caches the harvest then also finds.

@@ -3,11 +3,9 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { percentile } from '../lib/load.js';
-import { scratchPostgres } from '../lib/postgres.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
-import { startServer } from '../lib/server.js';
 import { QUERY_WORDS } from './generate.js';
-import { loadRecords } from './load-records.js';
+import { startLoadedServer } from './load-records.js';
 import { openSqlProbe } from './sql.js';
 
 /**
@@ -68,22 +66,20 @@ export async function run(options = {}) {
   const plans = [];
 
   for (const engine of ENGINES) {
-    const database = engine === 'postgres' ? await scratchPostgres('search') : undefined;
-    if (engine === 'postgres' && !database) {
+    const started = await startLoadedServer({
+      name: 'search',
+      engine,
+      options,
+      records: RECORDS,
+      owner: OWNER,
+      communities: COMMUNITIES,
+    });
+    if (!started) {
       notes['postgres'] = 'skipped: no PostgreSQL at CAIRN_BENCH_POSTGRES_URL';
       continue;
     }
-    const server = await startServer({ ...options, databaseUrl: database?.url });
+    const { server, database, load } = started;
     try {
-      await server.cli(['users', 'create', OWNER, '--password', 'bench-search-password']);
-      process.stdout.write(`${engine}: loading ${RECORDS.toLocaleString('en')} records\n`);
-      const load = await loadRecords({
-        dataDir: server.dataDir,
-        databaseUrl: database?.url,
-        records: RECORDS,
-        owner: OWNER,
-        communities: COMMUNITIES,
-      });
       notes[`${engine}: load ${RECORDS.toLocaleString('en')} records (s)`] = round(load.seconds);
       notes[`${engine}: of which generating them (s)`] = round(load.generateSeconds);
       notes[`${engine}: of which the database (s)`] = round(

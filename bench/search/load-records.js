@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchPostgres } from '../lib/postgres.js';
+import { startServer } from '../lib/server.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -35,4 +37,32 @@ export function loadRecords(o) {
       else resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'));
     });
   });
+}
+
+/**
+ * A server on `engine` (PostgreSQL: a scratch database of its own) with `records` generated
+ * records loaded and `owner` their owner; undefined when PostgreSQL is asked for and there is none
+ * at CAIRN_BENCH_POSTGRES_URL. The caller stops the server and drops the database.
+ * @param {{name: string, engine: string, options: import('../lib/server.js').StartOptions, records: number, owner: string, communities: number}} o
+ */
+export async function startLoadedServer(o) {
+  const database = o.engine === 'postgres' ? await scratchPostgres(o.name) : undefined;
+  if (o.engine === 'postgres' && !database) return undefined;
+  const server = await startServer({ ...o.options, databaseUrl: database?.url });
+  try {
+    await server.cli(['users', 'create', o.owner, '--password', `bench-${o.name}-password`]);
+    process.stdout.write(`${o.engine}: loading ${o.records.toLocaleString('en')} records\n`);
+    const load = await loadRecords({
+      dataDir: server.dataDir,
+      databaseUrl: database?.url,
+      records: o.records,
+      owner: o.owner,
+      communities: o.communities,
+    });
+    return { server, database, load };
+  } catch (error) {
+    await server.stop();
+    await database?.drop();
+    throw error;
+  }
 }
