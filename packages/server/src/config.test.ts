@@ -26,7 +26,7 @@ describe('loadConfig', () => {
       oaiPageSize: 100,
       database: { kind: 'sqlite', file: path.join(dataDir, 'cairn.sqlite') },
       doi: { prefix: '10.5072', required: false },
-      access: { restrictionGraceDays: 30, allowRestrictionAfterGrace: false },
+      access: { restrictionGraceDays: 30, allowRestrictionAfterGrace: false, ownerDeletionDays: 0 },
       storage: { kind: 'local', root: path.join(dataDir, 'files') },
       files: {
         maxFilesPerRecord: 5,

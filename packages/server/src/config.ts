@@ -97,6 +97,7 @@ const EnvSchema = z.object({
   CAIRN_DATACITE_PASSWORD: z.string().min(1).optional(),
   CAIRN_RESTRICTION_GRACE_DAYS: z.coerce.number().int().min(0).default(30),
   CAIRN_ALLOW_RESTRICTION_AFTER_GRACE: booleanFlag.default(false),
+  CAIRN_OWNER_DELETION_DAYS: z.coerce.number().int().min(0).default(0),
   CAIRN_BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -243,6 +244,8 @@ export interface Config {
   readonly access: {
     readonly restrictionGraceDays: number;
     readonly allowRestrictionAfterGrace: boolean;
+    /** Days after publication during which an owner may delete a version; 0: only admins. */
+    readonly ownerDeletionDays: number;
   };
   readonly storage:
     | { readonly kind: 'local'; readonly root: string }
@@ -373,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     access: {
       restrictionGraceDays: e.CAIRN_RESTRICTION_GRACE_DAYS,
       allowRestrictionAfterGrace: e.CAIRN_ALLOW_RESTRICTION_AFTER_GRACE,
+      ownerDeletionDays: e.CAIRN_OWNER_DELETION_DAYS,
     },
     storage:
       e.CAIRN_STORAGE === 's3'

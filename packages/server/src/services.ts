@@ -172,6 +172,11 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     ),
     rateLimits: new RateLimitsRepository(database.db),
     oai: new OaiService(new OaiRepository(database.reader), vocabularies, config),
-    recordDeletion: new RecordDeletionService(recordStore, vocabularies),
+    recordDeletion: new RecordDeletionService(
+      recordStore,
+      vocabularies,
+      doi,
+      config.access.ownerDeletionDays,
+    ),
   };
 }

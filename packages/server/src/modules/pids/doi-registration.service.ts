@@ -3,7 +3,7 @@ import type { RecordData } from '@cairn/shared';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
 import type { RecordsRepository } from '../records/records.repository.js';
-import type { ParentData } from '../records/records.rows.js';
+import type { ParentData, PidRow } from '../records/records.rows.js';
 import {
   indexedLookupFor,
   ownedJson,
@@ -71,13 +71,21 @@ export class DoiRegistrationService {
         ? await this.repo.latestRecord(conceptOf.id)
         : await this.repo.getRecord(pid.recordId);
       const parent = conceptOf ?? (row && (await this.repo.getParent(row.parentId)));
-      if (!row || !parent) {
-        // Nothing left to describe (every version deleted): stop asking, keep the reason.
-        await this.repo.updatePid('doi', pid.identifier, {
-          status: 'registered',
-          registrationError: 'No published version is left to register this DOI with.',
-          nextAttemptAt: null,
-        });
+      // A deleted version's DOI, and a concept DOI whose versions are all deleted, still
+      // resolve (to the tombstone) but leave DataCite's search: they are hidden, not updated.
+      const hidden = !row || !parent || row.deletedAt !== null;
+      if (hidden) {
+        try {
+          await this.client.hideDoi(pid.identifier);
+          await this.repo.updatePid('doi', pid.identifier, {
+            status: 'registered',
+            registrationError: null,
+            nextAttemptAt: null,
+          });
+          registered++;
+        } catch (error) {
+          await this.retryLater(pid, error);
+        }
         continue;
       }
       // What DataCite is told of a record: its metadata with vocabulary titles, its PIDs and its
@@ -113,21 +121,26 @@ export class DoiRegistrationService {
         });
         registered++;
       } catch (error) {
-        const attempts = pid.registrationAttempts + 1;
-        const retryable = !(error instanceof DataCiteError) || error.retryable;
-        // Non-retryable answers (bad metadata) still get retried, slowly, after an admin fixes the cause.
-        const delay = Math.min(
-          MAX_BACKOFF_MS,
-          (retryable ? 30_000 : 3600_000) * 2 ** Math.min(attempts - 1, 10),
-        );
-        await this.repo.updatePid('doi', pid.identifier, {
-          registrationAttempts: attempts,
-          registrationError: String(error instanceof Error ? error.message : error).slice(0, 2000),
-          nextAttemptAt: new Date(Date.now() + delay).toISOString(),
-        });
+        await this.retryLater(pid, error);
       }
     }
     return registered;
+  }
+
+  /** Records why DataCite refused and when to ask again, backing off. */
+  private async retryLater(pid: PidRow, error: unknown): Promise<void> {
+    const attempts = pid.registrationAttempts + 1;
+    const retryable = !(error instanceof DataCiteError) || error.retryable;
+    // Non-retryable answers (bad metadata) still get retried, slowly, after an admin fixes the cause.
+    const delay = Math.min(
+      MAX_BACKOFF_MS,
+      (retryable ? 30_000 : 3600_000) * 2 ** Math.min(attempts - 1, 10),
+    );
+    await this.repo.updatePid('doi', pid.identifier, {
+      registrationAttempts: attempts,
+      registrationError: String(error instanceof Error ? error.message : error).slice(0, 2000),
+      nextAttemptAt: new Date(Date.now() + delay).toISOString(),
+    });
   }
 
   /** The DOIs of a parent's published versions, newest first, for the concept's HasVersion. */

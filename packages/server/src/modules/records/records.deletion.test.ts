@@ -166,3 +166,49 @@ describe.each(ENGINES)('deleting and restoring published records (%s)', (engine)
     expect((await call('POST', `/api/records/${id}/versions`, owner)).statusCode).toBe(410);
   });
 });
+
+describe.each(ENGINES)('owners deleting their own young records (%s)', (engine) => {
+  let t: TestApp & { storeRoot: string };
+  let owner: Caller;
+  let api: FilesApi;
+
+  beforeAll(async () => {
+    t = await createFilesTestApp(engine, { CAIRN_OWNER_DELETION_DAYS: '30' });
+    owner = await t.user();
+    api = new FilesApi(t, owner);
+  });
+  afterAll(() => t.close());
+
+  const remove = (id: string, caller: Caller) =>
+    t.request({
+      method: 'DELETE',
+      url: `/api/records/${id}/delete`,
+      headers: caller.headers,
+      body: { removal_reason: { id: 'uploader-request' } },
+    });
+
+  it('lets the owner delete within the configured days of publication, and no one else', async () => {
+    const id = await api.publishedRecord('Published by mistake');
+    expect((await remove(id, await t.user())).statusCode).toBe(403);
+    expect((await remove(id, owner)).statusCode).toBe(204);
+    const gone = await t.request({ method: 'GET', url: `/api/records/${id}` });
+    expect(gone.json().tombstone.removed_by).toEqual({ user: String(owner.id) });
+    // Restoring stays an administrator's decision.
+    const restore = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/restore`,
+      headers: owner.headers,
+    });
+    expect(restore.statusCode).toBe(403);
+  });
+
+  it('refuses the owner once those days have passed', async () => {
+    const id = await api.publishedRecord('Published long ago');
+    await t.services.database.db
+      .updateTable('records')
+      .set({ publishedAt: new Date(Date.now() - 31 * 86_400_000).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    expect((await remove(id, owner)).statusCode).toBe(403);
+  });
+});

@@ -207,9 +207,11 @@ class DataCiteStandIn {
       return answer(415, { errors: [{ title: 'The content type is not recognized.' }] });
     const data = (seen.body as { data?: { id?: string; type?: string; attributes?: any } })?.data;
     const doi = seen.path.replace(/^\/dois\//, '');
-    if (data?.type !== 'dois' || data.id !== doi || data.attributes?.event !== 'publish')
-      return answer(422, { errors: [{ title: 'Not a publish of this DOI' }] });
-    return answer(201, { data: { id: doi, type: 'dois', attributes: { state: 'findable' } } });
+    const event = data?.attributes?.event as unknown;
+    if (data?.type !== 'dois' || data.id !== doi || (event !== 'publish' && event !== 'hide'))
+      return answer(422, { errors: [{ title: 'Not a publish or hide of this DOI' }] });
+    const state = event === 'hide' ? 'registered' : 'findable';
+    return answer(201, { data: { id: doi, type: 'dois', attributes: { state } } });
   }
 }
 
@@ -368,6 +370,62 @@ describe.each(ENGINES)('DataCite registration (%s)', (engine) => {
       relatedIdentifierType: 'DOI',
       relationType: 'IsVersionOf',
     });
+  });
+
+  it("hides a deleted version's DOI, points the concept DOI at the versions standing, and undoes both on restore", async () => {
+    const first = await d.create();
+    expect((await d.publish(first.id as string)).statusCode).toBe(202);
+    const next = await t.request({
+      method: 'POST',
+      url: `/api/records/${first.id}/versions`,
+      headers: owner.headers,
+    });
+    const second = next.json().id as string;
+    const published = await d.publish(second);
+    expect(published.statusCode, published.body).toBe(202);
+    await t.services.doi.idle();
+    const concept = published.json().parent.pids.doi.identifier as string;
+    const v1Doi = `10.5072/${first.id}`;
+    const v2Doi = `10.5072/${second}`;
+    const last = (doi: string) =>
+      (datacite.seen.filter((r) => r.path === `/dois/${doi}`).at(-1)?.body as Record<string, any>)
+        .data.attributes as Record<string, any>;
+
+    const admin = await t.user(undefined, { admin: true });
+    datacite.seen.length = 0;
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: `/api/records/${second}/delete`,
+      headers: admin.headers,
+      body: { removal_reason: { id: 'retracted' } },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    await t.services.doi.idle();
+    expect(last(v2Doi)).toEqual({ event: 'hide' });
+    expect(last(concept)).toMatchObject({
+      event: 'publish',
+      url: `https://cairn.test/records/${first.id}`,
+      relatedIdentifiers: [
+        { relatedIdentifier: v1Doi, relatedIdentifierType: 'DOI', relationType: 'HasVersion' },
+      ],
+    });
+    expect(await pidRows(t, second)).toMatchObject([
+      { status: 'registered', registrationError: null },
+    ]);
+
+    datacite.seen.length = 0;
+    const restored = await t.request({
+      method: 'POST',
+      url: `/api/records/${second}/restore`,
+      headers: admin.headers,
+    });
+    expect(restored.statusCode, restored.body).toBe(200);
+    await t.services.doi.idle();
+    expect(last(v2Doi)).toMatchObject({
+      event: 'publish',
+      url: `https://cairn.test/records/${second}`,
+    });
+    expect(last(concept)).toMatchObject({ url: `https://cairn.test/records/${second}` });
   });
 
   it('still publishes while DataCite is down, and keeps the DOI queued with the reason', async () => {

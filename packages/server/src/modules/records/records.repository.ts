@@ -522,6 +522,21 @@ export class RecordsRepository {
   }
 
   /** Managed DOIs of published records still waiting for DataCite, due now. */
+  /**
+   * Queues the managed DOIs of these records (or parents: their concept DOIs) for registration
+   * again, those DataCite has or is about to have; reserved ones wait for their publish.
+   */
+  async requeueDois(recordIds: string[]): Promise<void> {
+    await this.x
+      .updateTable('pids')
+      .set({ status: 'publishing', nextAttemptAt: null, registrationAttempts: 0 })
+      .where('scheme', '=', 'doi')
+      .where('recordId', 'in', recordIds)
+      .where('provider', '!=', 'external')
+      .where('status', 'in', ['registered', 'publishing'])
+      .execute();
+  }
+
   pendingRegistrations(now: string, limit: number): Promise<PidRow[]> {
     return this.x
       .selectFrom('pids')
