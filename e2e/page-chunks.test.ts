@@ -58,8 +58,15 @@ describe('page chunks', () => {
     await page.goto('/uploads/new');
     await page.getByRole('textbox', { name: 'Title', exact: true }).waitFor();
     // Code the form loads once the browser is idle (the dropzone) is preloaded by Vite's loader
-    // then: wait for it, so that every preload in the head has had its fetch.
+    // then: wait until every preload in the head has had its fetch. A resource is listed once its
+    // fetch ends, which can be after the link is in the head and the network went quiet.
     await page.waitForLoadState('networkidle');
+    await expect
+      .poll(async () => {
+        const { scripts, styles, fetched } = await preloadedFiles(page);
+        return [...scripts, ...styles].filter((href) => !fetched.includes(href));
+      })
+      .toEqual([]);
     const deposit = await preloadedFiles(page);
     expect(deposit.scripts.some((href) => /\/assets\/DepositPage-[^/]+\.js$/.test(href))).toBe(
       true,
