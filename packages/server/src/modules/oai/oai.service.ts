@@ -252,7 +252,8 @@ export class OaiService {
       // The list is what had changed when it was first asked for: records changed while a
       // harvester pages through it come in its next incremental harvest, from this response's date.
       const asked = now.toISOString();
-      const before = until !== undefined && untilBound(until) < asked ? untilBound(until) : asked;
+      const bound = until === undefined ? undefined : untilBound(until);
+      const before = bound !== undefined && bound < asked ? bound : asked;
       token = {
         k: verb,
         m: metadataPrefix!,

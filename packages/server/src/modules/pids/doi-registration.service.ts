@@ -77,11 +77,7 @@ export class DoiRegistrationService {
       if (hidden) {
         try {
           await this.client.hideDoi(pid.identifier);
-          await this.repo.updatePid('doi', pid.identifier, {
-            status: 'registered',
-            registrationError: null,
-            nextAttemptAt: null,
-          });
+          await this.markRegistered(pid);
           registered++;
         } catch (error) {
           await this.retryLater(pid, error);
@@ -114,17 +110,22 @@ export class DoiRegistrationService {
           ...(conceptOf ? { versionDois: await this.versionDois(conceptOf.id) } : {}),
         });
         await this.client.registerDoi(doi, `${this.config.siteUrl}/records/${row.id}`, attributes);
-        await this.repo.updatePid('doi', pid.identifier, {
-          status: 'registered',
-          registrationError: null,
-          nextAttemptAt: null,
-        });
+        await this.markRegistered(pid);
         registered++;
       } catch (error) {
         await this.retryLater(pid, error);
       }
     }
     return registered;
+  }
+
+  /** DataCite holds what Cairn knows of the DOI: nothing is left to send. */
+  private async markRegistered(pid: PidRow): Promise<void> {
+    await this.repo.updatePid('doi', pid.identifier, {
+      status: 'registered',
+      registrationError: null,
+      nextAttemptAt: null,
+    });
   }
 
   /** Records why DataCite refused and when to ask again, backing off. */
