@@ -12,7 +12,7 @@ import './fastify-config.js';
 import { JSON_MAX_DEPTH, SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MAX_WORDS } from '@cairn/shared';
 import type { Services } from './services.js';
 import type { Config } from './config.js';
-import { AppError } from './errors.js';
+import { AppError, permissionDenied } from './errors.js';
 import { handleFrameworkError, registerErrorHandler } from './plugins/errors.js';
 import { decodeQueryComponent, parseClientJson } from './lib/client-text.js';
 import { isRecord } from './lib/http.js';
@@ -237,6 +237,11 @@ export async function buildApp(
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
     memberships: (user) => services.communities.membershipsOf(user.id),
     quota: (ownerId) => services.files.quotaOf(ownerId),
+    awaitingRequests: (user) => services.requests.countAwaiting(user),
+    curatedCommunity: async (user, slug) => {
+      const community = await services.communities.read(user, slug);
+      if (!community.permissions.can_curate) throw permissionDenied();
+    },
   });
   return app;
 }

@@ -62,6 +62,8 @@ export const BootstrapSchema = z.object({
       .default(null),
     null,
   ),
+  /** Open requests waiting for the signed-in person's decision, as the page was served. */
+  awaitingRequests: lenient('awaitingRequests', z.number().int().nullable().default(null), null),
 });
 export type Bootstrap = z.infer<typeof BootstrapSchema>;
 

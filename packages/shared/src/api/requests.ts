@@ -2,14 +2,35 @@ import { z } from 'zod';
 import { hitsOf, idParams } from './common.js';
 import { BooleanFilter, facet, Flag, searchQuery } from './search.js';
 
-export const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
+/** `updated` (Cairn extension): the latest activity (a comment, an action) first. */
+export const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest', 'updated'] as const;
+
+/** The request types this version knows; the inbox offers a filter for each. */
+export const REQUEST_TYPE_IDS = ['community-submission', 'community-inclusion'] as const;
 
 export const RequestSearchQuery = searchQuery(REQUEST_SORTS, {
   is_open: BooleanFilter,
-  type: facet(['community-submission', 'community-inclusion']),
+  type: facet(REQUEST_TYPE_IDS),
   status: facet(['created', 'submitted', 'accepted', 'declined', 'cancelled', 'expired']),
+  created_by: facet(['me']).describe(
+    'Cairn extension: `me`, only the requests the caller created (other values match nothing)',
+  ),
+  community: facet().describe(
+    'Cairn extension: only the requests received by these communities (uuids)',
+  ),
   expand: Flag,
 });
+
+/** `GET /api/user/requests/count` (Cairn extension): what the header's badge shows. */
+export const RequestCountSchema = z.object({
+  awaiting: z
+    .number()
+    .int()
+    .describe(
+      'Open requests to communities the caller curates, manages or owns: those waiting for its decision',
+    ),
+});
+export type RequestCount = z.infer<typeof RequestCountSchema>;
 
 export const RequestTimelineQuery = searchQuery(['oldest'], { expand: Flag });
 
@@ -40,6 +61,12 @@ export const RequestJsonSchema = z.looseObject({
   created_by: z.looseObject({ user: z.string().optional() }).optional(),
   receiver: z.looseObject({ community: z.string().optional() }).optional(),
   topic: z.looseObject({ record: z.string().optional() }).nullable().optional(),
+  last_activity_at: z.string().optional(),
+  comment_count: z
+    .number()
+    .int()
+    .optional()
+    .describe('Cairn extension, in search hits: the comments of its timeline'),
   links: z.looseObject({
     self: z.string(),
     self_html: z.string().optional(),

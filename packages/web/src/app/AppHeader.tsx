@@ -1,7 +1,8 @@
-import { Anchor, Box, Button, Group, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useBootstrap } from '../bootstrap';
+import { useAwaitingCount } from '../features/requests/inbox-api';
 import { LanguageSwitch } from './LanguageSwitch';
 
 export function AppHeader() {
@@ -37,6 +38,7 @@ export function AppHeader() {
             <Anchor component={Link} to="/communities">
               {t('communities.nav')}
             </Anchor>
+            {user && <RequestsLink />}
           </Group>
         </Group>
         <Group gap="md">
@@ -63,5 +65,31 @@ export function AppHeader() {
         </Group>
       </Group>
     </Box>
+  );
+}
+
+/**
+ * The person's requests, with how many open ones wait for their decision (as curator, manager or
+ * owner of the receiving community); kept current by polling, so a new submission shows without
+ * a reload.
+ */
+function RequestsLink() {
+  const { t } = useTranslation();
+  const count = useAwaitingCount(true).data?.awaiting ?? 0;
+  return (
+    <Anchor
+      component={Link}
+      to="/me/requests"
+      aria-label={count > 0 ? t('app.requestsAwaiting', { count }) : undefined}
+    >
+      <Group gap={6} wrap="nowrap" component="span">
+        {t('app.requests')}
+        {count > 0 && (
+          <Badge component="span" size="sm" circle={count < 10} aria-hidden="true">
+            {count}
+          </Badge>
+        )}
+      </Group>
+    </Anchor>
   );
 }

@@ -3,6 +3,7 @@ import { matchPath } from 'react-router';
 import { ApiError } from '../api/client';
 import type { Bootstrap } from '../bootstrap';
 import { draftKeys } from '../features/deposit/api';
+import { inboxKeys } from '../features/requests/inbox-api';
 import { recordKeys } from '../features/shared/records-api';
 
 export function createQueryClient(): QueryClientType {
@@ -29,6 +30,9 @@ export function seedQueryCache(
   bootstrap: Bootstrap,
   location: { pathname: string; search: string },
 ): void {
+  if (bootstrap.user && bootstrap.awaitingRequests !== null) {
+    queryClient.setQueryData(inboxKeys.count, { awaiting: bootstrap.awaitingRequests });
+  }
   const upload = matchPath('/uploads/:id', location.pathname);
   const { draft, record } = bootstrap;
   if (upload?.params.id && draft?.id === upload.params.id) {

@@ -24,6 +24,12 @@ const pages = {
   deposit: lazyPage(() => import('../features/deposit/DepositPage').then((m) => m.DepositPage)),
   record: lazyPage(() => import('../features/records/RecordPage').then((m) => m.RecordPage)),
   request: lazyPage(() => import('../features/requests/RequestPage').then((m) => m.RequestPage)),
+  requests: lazyPage(() =>
+    import('../features/requests/MyRequestsPage').then((m) => m.MyRequestsPage),
+  ),
+  communityRequests: lazyPage(() =>
+    import('../features/requests/CommunityRequestsPage').then((m) => m.CommunityRequestsPage),
+  ),
 } satisfies Record<string, LazyPage>;
 
 /** A route showing `page`; its handle lets the page's code be fetched before the router asks. */
@@ -53,7 +59,9 @@ export const routes: RouteObject[] = [
           pageRoute('uploads/:id', pages.deposit),
           pageRoute('me/uploads', pages.uploads),
           pageRoute('account/tokens', pages.tokens),
+          pageRoute('me/requests', pages.requests),
           pageRoute('me/requests/:id', pages.request),
+          pageRoute('communities/:slug/requests', pages.communityRequests),
           pageRoute('communities/new', pages.newCommunity),
         ],
       },

@@ -193,6 +193,16 @@ const ROWS: Row[] = [
     call: (w) => ({ method: 'GET', url: `/api/communities/${w.community}/requests` }),
     expect: only({ curator: 200, manager: 200, owner: 200, admin: 200 }),
   },
+  {
+    // The inbox's own parameters (Cairn extensions) open nothing more.
+    endpoint: 'GET /api/communities/{id}/requests (created_by=me, sort=updated, expand=1)',
+    route: 'GET /api/communities/:id/requests',
+    call: (w) => ({
+      method: 'GET',
+      url: `/api/communities/${w.community}/requests?created_by=me&sort=updated&expand=1`,
+    }),
+    expect: only({ curator: 200, manager: 200, owner: 200, admin: 200 }),
+  },
 
   // Members
   {
@@ -263,9 +273,34 @@ const ROWS: Row[] = [
     expect: only({}, 405),
   },
   {
+    endpoint: 'GET /api/requests (community, created_by=me, sort=updated, expand=1)',
+    route: 'GET /api/requests',
+    call: (w) => ({
+      method: 'GET',
+      url: `/api/requests?community=${w.community}&created_by=me&sort=updated&expand=1`,
+    }),
+    expect: only({ anonymous: 403 }, 200),
+  },
+  {
     endpoint: 'GET /api/user/requests',
     route: 'GET /api/user/requests',
     call: () => ({ method: 'GET', url: '/api/user/requests' }),
+    expect: only({ anonymous: 403 }, 200),
+  },
+  {
+    endpoint: 'GET /api/user/requests (community, created_by=me, sort=updated, expand=1)',
+    route: 'GET /api/user/requests',
+    call: (w) => ({
+      method: 'GET',
+      url: `/api/user/requests?community=${w.community}&created_by=me&sort=updated&expand=1`,
+    }),
+    expect: only({ anonymous: 403 }, 200),
+  },
+  {
+    // Cairn extension: the header's count of open requests waiting for the caller.
+    endpoint: 'GET /api/user/requests/count',
+    route: 'GET /api/user/requests/count',
+    call: () => ({ method: 'GET', url: '/api/user/requests/count' }),
     expect: only({ anonymous: 403 }, 200),
   },
   {

@@ -19,6 +19,8 @@ export const PAGE_MODULES = {
   deposit: 'src/features/deposit/DepositPage.tsx',
   record: 'src/features/records/RecordPage.tsx',
   request: 'src/features/requests/RequestPage.tsx',
+  requests: 'src/features/requests/MyRequestsPage.tsx',
+  communityRequests: 'src/features/requests/CommunityRequestsPage.tsx',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 

@@ -46,6 +46,13 @@ export interface PagesDeps {
   memberships: (user: User) => Promise<Record<string, string>>;
   /** The files and bytes a record of this owner may hold: their own quota, else the configured one. */
   quota: (ownerId: number) => Promise<{ maxFiles: number; maxBytes: number }>;
+  /** Open requests waiting for the person's decision (requests module): the header's count. */
+  awaitingRequests: (user: User) => Promise<number>;
+  /**
+   * Throws the API's error (404, 403) unless the person curates, manages or owns the community
+   * `slug` (or administers the site): who may open its requests page.
+   */
+  curatedCommunity: (user: User | undefined, slug: string) => Promise<void>;
 }
 
 /**
@@ -106,13 +113,15 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       maxFiles: config.files.maxFilesPerRecord,
       maxBytes: config.files.maxBytesPerRecord,
     };
-    const [resourceTypes, memberships, quota] = await Promise.all([
+    const [resourceTypes, memberships, quota, awaitingRequests] = await Promise.all([
       deps.vocabularies.list('resourcetypes'),
       // The community header and picker of the deposit form show the person's role as a badge.
       page.page === 'deposit' && user ? deps.memberships(user) : {},
       // The uploader warns before it sends what the server would refuse, so it needs the quota
       // the server applies: the record owner's, which `cairn users quota` may have set apart.
       page.page === 'deposit' && user ? deps.quota(page.ownerId ?? user.id) : configuredQuota,
+      // The header's count, so that its first render needs no request (it polls afterwards).
+      user ? deps.awaitingRequests(user) : null,
     ]);
     const publicConfig: PublicConfigInput = {
       siteUrl: config.siteUrl,
@@ -158,6 +167,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       record: page.record ?? null,
       ...(page.permissions ? { permissions: page.permissions } : {}),
       error: page.error ?? null,
+      awaitingRequests,
     };
     const head = [
       `<title>${escapeHtml(page.title)} | ${escapeHtml(config.siteName)}</title>`,
@@ -278,6 +288,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       ? render(request, reply, { title: 'New upload', page: 'deposit' })
       : reply,
   );
+  app.get('/me/requests', async (request, reply) =>
+    requireLogin(request, reply)
+      ? render(request, reply, { title: 'Requests', page: 'requests' })
+      : reply,
+  );
   app.get('/me/requests/:id', async (request, reply) =>
     requireLogin(request, reply)
       ? render(request, reply, { title: 'Request', page: 'request' })
@@ -294,6 +309,13 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   app.get('/communities/:slug', async (request, reply) =>
     render(request, reply, { title: 'Community', page: 'community' }),
   );
+  app.get<{ Params: { slug: string } }>('/communities/:slug/requests', async (request, reply) => {
+    if (!requireLogin(request, reply)) return reply;
+    return guarded(request, reply, 'Community requests', 'communityRequests', async () => {
+      await deps.curatedCommunity(request.identity.user, request.params.slug);
+      return {};
+    });
+  });
 
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const byId = { schema: { params: RecordIdParams } };

@@ -13,12 +13,16 @@ export interface RequestQuery {
    * all (admins).
    */
   involving?: { userId: number; curatorRoles: readonly string[] };
-  receiverCommunityId?: string;
+  /** Received by one of these communities. */
+  receiverCommunityIds?: string[];
+  /** Created by this user (the inbox's "created by me"). */
+  createdBy?: number;
   topicRecordId?: string;
   statuses?: string[];
   types?: string[];
   q: string;
-  sort: 'bestmatch' | 'newest' | 'oldest';
+  /** `updated`: the latest activity first. */
+  sort: 'bestmatch' | 'newest' | 'oldest' | 'updated';
   offset: number;
   limit: number;
 }
@@ -75,8 +79,13 @@ export class RequestsRepository {
     /** The filters every part of the search shares. */
     const filtered = (base: ReturnType<typeof requests>) => {
       let b = base;
-      if (query.receiverCommunityId)
-        b = b.where('r.receiverCommunityId', '=', query.receiverCommunityId);
+      const communities = query.receiverCommunityIds;
+      if (communities)
+        b =
+          communities.length === 1
+            ? b.where('r.receiverCommunityId', '=', communities[0]!)
+            : b.where('r.receiverCommunityId', 'in', communities);
+      if (query.createdBy !== undefined) b = b.where('r.createdBy', '=', query.createdBy);
       if (query.topicRecordId) b = b.where('r.topicRecordId', '=', query.topicRecordId);
       if (query.statuses) b = b.where('r.status', 'in', query.statuses);
       if (query.types?.length) b = b.where('r.type', 'in', query.types);
@@ -94,7 +103,10 @@ export class RequestsRepository {
         .where('m.userId', '=', userId)
         .where('m.role', 'in', involving?.curatorRoles ?? []);
     let listed;
-    if (involving && !query.receiverCommunityId) {
+    if (involving && query.createdBy === involving.userId) {
+      // Its own requests only: what it created it may see in every status, through its index.
+      listed = filtered(requests()).selectAll('r');
+    } else if (involving && !query.receiverCommunityIds) {
       const { userId } = involving;
       // Across communities, the requests it sent and those its communities received (not sent
       // by it) are each read through their own index and put together before the order: as one
@@ -132,13 +144,50 @@ export class RequestsRepository {
       .selectFrom(source.as('c'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
+    const direction = query.sort === 'oldest' ? 'asc' : 'desc';
     const rows = await source
-      .orderBy('listed.createdAt', query.sort === 'oldest' ? 'asc' : 'desc')
-      .orderBy('listed.number', query.sort === 'oldest' ? 'asc' : 'desc')
+      .orderBy(query.sort === 'updated' ? 'listed.lastActivityAt' : 'listed.createdAt', direction)
+      .orderBy('listed.number', direction)
       .offset(query.offset)
       .limit(query.limit)
       .execute();
     return { rows, total: Number(countRow.n) };
+  }
+
+  /**
+   * The comments (not log entries) of each request, for a page of search hits: one statement,
+   * each request's events found through its timeline index.
+   */
+  async commentCounts(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('requestEvents')
+      .select(['requestId', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('requestId', 'in', ids)
+      .where('type', '=', 'C')
+      .groupBy('requestId')
+      .execute();
+    return new Map(rows.map((r) => [r.requestId, Number(r.n)]));
+  }
+
+  /**
+   * Submitted requests received by the communities where the user holds one of `roles`: those
+   * waiting for its decision (the header's count), counted from the receiver index alone.
+   */
+  async countAwaiting(userId: number, roles: readonly string[]): Promise<number> {
+    const row = await this.db
+      .selectFrom('requests as r')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('r.status', '=', 'submitted')
+      .where('r.receiverCommunityId', 'in', (eb) =>
+        eb
+          .selectFrom('communityMembers as m')
+          .select('m.communityId')
+          .where('m.userId', '=', userId)
+          .where('m.role', 'in', roles),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Open requests whose expiry date has passed, oldest first. */

@@ -7,6 +7,7 @@ import {
   RecordIdParams,
   RequestActionParams,
   RequestCommentParams,
+  RequestCountSchema,
   RequestHitsSchema,
   RequestIdParams,
   RequestJsonSchema,
@@ -68,15 +69,20 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     return new Map(unique.map((id, i) => [id, presentUserStub(id, found[i])]));
   }
 
-  async function expandRequest(view: RequestView): Promise<Record<string, unknown>> {
-    const [people, community] = await Promise.all([
-      userStubs([view.row.createdBy]),
-      communities.find(view.row.receiverCommunityId),
+  /** `expanded` of each request: its creator and receiver, each person and community read once. */
+  async function expandRequests(views: RequestView[]): Promise<Array<Record<string, unknown>>> {
+    const communityIds = [...new Set(views.map((v) => v.row.receiverCommunityId))];
+    const [people, found] = await Promise.all([
+      userStubs(views.map((v) => v.row.createdBy)),
+      Promise.all(communityIds.map((id) => communities.find(id))),
     ]);
-    return {
+    const receivers = new Map(
+      communityIds.map((id, i) => [id, presentCommunityStub(found[i], id, config.siteUrl)]),
+    );
+    return views.map((view) => ({
       created_by: people.get(view.row.createdBy),
-      receiver: presentCommunityStub(community, view.row.receiverCommunityId, config.siteUrl),
-    };
+      receiver: receivers.get(view.row.receiverCommunityId),
+    }));
   }
 
   async function send(
@@ -86,7 +92,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     view: RequestView,
   ) {
     const body = presentRequest(view, config.siteUrl);
-    if (wantsExpand(request)) body.expanded = await expandRequest(view);
+    if (wantsExpand(request)) [body.expanded] = await expandRequests([view]);
     return reply
       .status(status)
       .header('etag', `"${view.row.revisionId}"`)
@@ -94,15 +100,25 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
       .send(body);
   }
 
-  function sendHits(
+  /** A page of requests; each hit counts its comments, and `expand=1` names who and where. */
+  async function sendHits(
     request: FastifyRequest,
     reply: FastifyReply,
     path: string,
     result: { params: SearchParams; views: RequestView[]; total: number },
   ) {
+    const rows = result.views.map((v) => v.row);
+    const [counts, expanded] = await Promise.all([
+      requests.commentCounts(rows),
+      wantsExpand(request) ? expandRequests(result.views) : undefined,
+    ]);
     return reply.type(negotiate(request, REQUEST_TYPES)).send({
       hits: {
-        hits: result.views.map((v) => presentRequest(v, config.siteUrl)),
+        hits: result.views.map((v, i) => ({
+          ...presentRequest(v, config.siteUrl),
+          comment_count: counts.get(v.row.id) ?? 0,
+          ...(expanded ? { expanded: expanded[i] } : {}),
+        })),
         total: result.total,
       },
       aggregations: {},
@@ -120,7 +136,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         response: { 200: REQUEST_HITS },
         tags,
         summary:
-          'Search the requests the caller takes part in (q, is_open, type, status; 403 anonymous)',
+          'Search the requests the caller takes part in (q, is_open, type, status; Cairn extensions: created_by, community, sort=updated, comment_count; 403 anonymous)',
         querystring: RequestSearchQuery,
       },
     },
@@ -166,6 +182,21 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
           mine: true,
         }),
       ),
+  );
+
+  api.get(
+    '/api/user/requests/count',
+    {
+      schema: {
+        response: {
+          200: documentedResponse(RequestCountSchema, 'Open requests waiting for the caller'),
+        },
+        tags: ['Cairn extension'],
+        summary:
+          "How many open requests wait for the caller's decision (the header's badge; 403 anonymous)",
+      },
+    },
+    async (request) => ({ awaiting: await requests.countAwaiting(request.identity.user) }),
   );
 
   const { readableRecord } = deps;

@@ -43,26 +43,28 @@ describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine)
     curator = (await t.services.users.findById(caller.id))!;
     communityId = await createCommunity(t, caller, 'mine', {});
     const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
-    const row = (i: number, community: string, status: string) => ({
+    const row = (i: number, community: string, status: string, by = someone.id) => ({
       id: randomUUID(),
       type: 'community-submission',
       status,
       title: `Request ${i}`,
-      createdBy: someone.id,
+      createdBy: by,
       receiverCommunityId: community,
       topicRecordId: null,
       expiresAt: null,
       revisionId: 1,
       createdAt: at(i),
       updatedAt: at(i),
-      lastActivityAt: at(i),
+      // The latest activity runs the other way round: the oldest request was talked about last.
+      lastActivityAt: at(10_000 - i),
     });
     const rows = [
       ...Array.from({ length: OTHER_REQUESTS }, (_, i) =>
         row(i, others[i % 2]!, i % 3 ? 'submitted' : 'accepted'),
       ),
       ...Array.from({ length: MINE_OPEN }, (_, i) => row(i, communityId, 'submitted')),
-      ...Array.from({ length: MINE_CLOSED }, (_, i) => row(i, communityId, 'declined')),
+      // Its own, sent to its community and declined.
+      ...Array.from({ length: MINE_CLOSED }, (_, i) => row(i, communityId, 'declined', caller.id)),
     ];
     const { db } = t.services.database;
     for (let i = 0; i < rows.length; i += 500)
@@ -83,10 +85,16 @@ describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine)
     scope: { communityId?: string },
     sorted = true,
   ) {
-    const { result, statements } = await capture.capture(() =>
-      // As the route hands it over: parsed by the route's schema.
-      t.services.requests.search(curator, RequestSearchQuery.parse(query), scope),
+    return planned(
+      () =>
+        // As the route hands it over: parsed by the route's schema.
+        t.services.requests.search(curator, RequestSearchQuery.parse(query), scope),
+      sorted,
     );
+  }
+
+  async function planned<T>(run: () => Promise<T>, sorted: boolean) {
+    const { result, statements } = await capture.capture(run);
     const found: Array<{ sql: string; steps: PlanStep[] }> = [];
     for (const s of statements.filter((x) => /from "requests"/.test(x.sql))) {
       const steps = await planOf(t.services.database.db, engine, s);
@@ -123,6 +131,37 @@ describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine)
     const { result, found } = await listing({ is_open: 'true', size: '10' }, {}, false);
     expect(result.total).toBe(MINE_OPEN);
     expect(result.views[0]!.row.title).toBe(`Request ${MINE_OPEN - 1}`);
+    expect(found).toEqual([]);
+  });
+
+  it("lists the community's open requests by latest activity from the index in that order", async () => {
+    const { result, found } = await listing(
+      { is_open: 'true', sort: 'updated', size: '10' },
+      { communityId },
+    );
+    expect(result.total).toBe(MINE_OPEN);
+    expect(result.views[0]!.row.title).toBe('Request 0');
+    expect(found).toEqual([]);
+  });
+
+  it('narrows the whole inbox to one community (community=) through its index, in order', async () => {
+    const { result, found } = await listing(
+      { is_open: 'true', community: communityId, sort: 'updated', size: '10' },
+      {},
+    );
+    expect(result.total).toBe(MINE_OPEN);
+    expect(found).toEqual([]);
+  });
+
+  it('lists what the curator created (created_by=me) through the creator index', async () => {
+    const { result, found } = await listing({ created_by: 'me', size: '10' }, {}, false);
+    expect(result.total).toBe(MINE_CLOSED);
+    expect(found).toEqual([]);
+  });
+
+  it('counts the open requests waiting for the curator without reading anyone else’s', async () => {
+    const { result, found } = await planned(() => t.services.requests.countAwaiting(curator), true);
+    expect(result).toBe(MINE_OPEN);
     expect(found).toEqual([]);
   });
 });

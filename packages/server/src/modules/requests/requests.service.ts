@@ -30,6 +30,7 @@ export const REQUEST_ACTIONS = ['submit', 'accept', 'decline', 'cancel', 'expire
 export type RequestAction = (typeof REQUEST_ACTIONS)[number];
 
 const OPEN = ['submitted'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLOSED = ['accepted', 'declined', 'cancelled', 'expired'];
 /** The state machine of invenio-requests: which status each action leaves and reaches. */
 const TRANSITIONS: Record<RequestAction, { from: string; to: string }> = {
@@ -176,7 +177,7 @@ export class RequestsService {
     communityId?: string,
   ): Promise<RequestRow[]> {
     const { rows } = await this.repo.search({
-      ...(communityId ? { receiverCommunityId: communityId } : {}),
+      ...(communityId ? { receiverCommunityIds: [communityId] } : {}),
       topicRecordId,
       statuses: OPEN,
       types: [type],
@@ -351,16 +352,27 @@ export class RequestsService {
     if (!user) throw permissionDenied();
     const params = searchParams(query, {
       defaultSort: (hasQuery) => (hasQuery ? 'bestmatch' : 'newest'),
-      filters: ['is_open', 'type', 'status'],
+      filters: ['is_open', 'type', 'status', 'created_by', 'community'],
     });
     const isOpen = params.filters.is_open?.[0];
     const statuses = isOpen === 'true' ? OPEN : isOpen === 'false' ? CLOSED : params.filters.status;
+    const createdBy = params.filters.created_by;
+    const communities = params.filters.community;
+    // A value of neither filter that can match (`created_by=them`, a community that is no uuid)
+    // finds nothing, as an unknown facet value does.
+    const matchesNothing =
+      (createdBy !== undefined && !createdBy.includes('me')) ||
+      (communities !== undefined && communities.every((c) => !UUID.test(c)));
+    if (matchesNothing) return { params, views: [], total: 0 };
     const { rows, total } = await this.repo.search({
       involving:
         user.isAdmin && !scope.mine
           ? undefined
           : { userId: user.id, curatorRoles: [...CURATOR_ROLES] },
-      receiverCommunityId: scope.communityId,
+      receiverCommunityIds: scope.communityId
+        ? [scope.communityId]
+        : communities?.filter((c) => UUID.test(c)).map((c) => c.toLowerCase()),
+      ...(createdBy ? { createdBy: user.id } : {}),
       topicRecordId: scope.topicRecordId,
       statuses,
       types: params.filters.type,
@@ -370,6 +382,21 @@ export class RequestsService {
       limit: params.size,
     });
     return { params, views: await Promise.all(rows.map((r) => this.view(user, r))), total };
+  }
+
+  /** The comments of each of `rows`, for search hits. */
+  async commentCounts(rows: RequestRow[]): Promise<Map<string, number>> {
+    return this.repo.commentCounts(rows.map((r) => r.id));
+  }
+
+  /**
+   * How many open requests wait for the user's decision as curator, manager or owner of the
+   * receiving community (administrators count as members only: the site's every open request
+   * is not their inbox).
+   */
+  async countAwaiting(user: User | undefined): Promise<number> {
+    if (!user) throw permissionDenied();
+    return this.repo.countAwaiting(user.id, [...CURATOR_ROLES]);
   }
 
   /** The payload of an event as stored. */

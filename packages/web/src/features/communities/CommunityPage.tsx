@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, List, Stack, Text, Title } from '@mantine/core';
 import { RECORD_FACETS } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
@@ -13,6 +13,9 @@ import type { CommunityJson } from '../shared/communities';
 import { CommunityLogo } from '../shared/CommunityLogo';
 import { CurationPolicy } from '../shared/CurationPolicy';
 import { VerifiedBadge } from './VerifiedBadge';
+import { useBootstrap } from '../../bootstrap';
+import { useRequestList } from '../requests/inbox-api';
+import { mayCurate } from '../requests/may-curate';
 
 /** `/communities/:slug`: the community, its records, its curation policy and its members. */
 export function CommunityPage() {
@@ -53,6 +56,7 @@ export function CommunityPage() {
           {c.metadata.website}
         </Anchor>
       )}
+      <CommunityRequestsLink community={c} />
       <CommunityRecords community={c} />
       <section aria-labelledby="community-policy">
         <Title order={2} size="h3" id="community-policy" mb="xs">
@@ -63,6 +67,29 @@ export function CommunityPage() {
       </section>
       <CommunityMembers community={c} />
     </Stack>
+  );
+}
+
+/** For those who decide on its requests: a link to them, with how many are open. */
+function CommunityRequestsLink({ community }: { community: CommunityJson }) {
+  const { user } = useBootstrap();
+  return mayCurate(community, user) ? <OpenRequestsLink community={community} /> : null;
+}
+
+function OpenRequestsLink({ community }: { community: CommunityJson }) {
+  const { t } = useTranslation();
+  const open = useRequestList(`/api/communities/${encodeURIComponent(community.id)}/requests`, {
+    is_open: 'true',
+    size: '1',
+  });
+  const count = open.data?.total;
+  return (
+    <Anchor
+      component={Link}
+      to={`/communities/${encodeURIComponent(community.slug ?? community.id)}/requests`}
+    >
+      {count === undefined ? t('inbox.communityLink') : t('inbox.communityLinkOpen', { count })}
+    </Anchor>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
@@ -8,15 +8,9 @@ import { useRequest, useRequestTopic, type RequestJson } from './api';
 import { CommentForm } from './CommentForm';
 import { RequestActions } from './RequestActions';
 import { RequestTimeline } from './RequestTimeline';
+import { useRequestList, type InboxState } from './inbox-api';
+import { STATUS_COLORS } from './status-colors';
 import { useFormatDate } from './useFormatDate';
-
-const STATUS_COLORS: Record<string, string> = {
-  submitted: 'blue',
-  accepted: 'green',
-  declined: 'red',
-  cancelled: 'gray',
-  expired: 'gray',
-};
 
 /**
  * `/me/requests/:id`: where a depositor and a community's curators talk about a submission — the
@@ -49,6 +43,7 @@ function RequestView({ request }: { request: RequestJson }) {
 
   return (
     <Stack gap="lg">
+      <InboxNavigation requestId={request.id} />
       <Stack gap="xs">
         <Text size="sm" c="dimmed">
           {t(`requests.type.${request.type}`, { defaultValue: request.type })}
@@ -141,5 +136,50 @@ function RequestRecord({ requestId, recordId }: { requestId: string; recordId: s
         </Stack>
       )}
     </section>
+  );
+}
+
+/**
+ * Opened from a list (its filters in the navigation's state): a way back to it, and to the next
+ * open request of the same list, so that a curator works through the list without going back.
+ * The next one follows this one in the list; once this one is decided (no longer open), it is
+ * the first still open after it on the page that was shown, else the list's first open one.
+ */
+function InboxNavigation({ requestId }: { requestId: string }) {
+  const { t } = useTranslation();
+  const state = (useLocation().state as Partial<InboxState> | null)?.inbox;
+  const open = useRequestList(
+    state?.path ?? '',
+    { ...state?.params, is_open: 'true', page: '1' },
+    state !== undefined,
+  );
+  if (!state) return null;
+  const openIds = open.data?.hits.map((r) => r.id) ?? [];
+  const at = openIds.indexOf(requestId);
+  const shown = state.ids.slice(state.ids.indexOf(requestId) + 1);
+  const next =
+    at >= 0
+      ? openIds[at + 1]
+      : (shown.find((id) => openIds.includes(id)) ?? openIds.find((id) => id !== requestId));
+  return (
+    <Group component="nav" aria-label={t('inbox.navigation')} justify="space-between">
+      <Anchor component={Link} to={state.back}>
+        {t('inbox.backToList')}
+      </Anchor>
+      {open.isSuccess &&
+        (next ? (
+          <Anchor
+            component={Link}
+            to={`/me/requests/${encodeURIComponent(next)}`}
+            state={{ inbox: state } satisfies InboxState}
+          >
+            {t('inbox.nextOpen')}
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('inbox.noNextOpen')}
+          </Text>
+        ))}
+    </Group>
   );
 }

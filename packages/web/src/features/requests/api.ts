@@ -9,6 +9,7 @@ import {
 import { errorCodeOf } from '../../api/client';
 import { RecordJsonSchema, type RecordJson } from '../../api/records';
 import { useApiClient } from '../../api/useApiClient';
+import { inboxKeys } from './inbox-api';
 
 export { RequestJsonSchema, TimelineEventSchema, type RequestJson, type TimelineEvent };
 
@@ -106,10 +107,16 @@ export function useChangeComment(requestId: string) {
   });
 }
 
-/** Runs accept, decline or cancel through the link the server offered, with an optional note. */
+/**
+ * Runs accept, decline or cancel through the link the server offered, with an optional note; the
+ * lists and the header's count change with it.
+ */
 export function useRequestAction(request: RequestJson) {
   const client = useApiClient();
-  const invalidate = useInvalidateRequest(request.id);
+  const queryClient = useQueryClient();
+  const invalidateRequest = useInvalidateRequest(request.id);
+  const invalidate = () =>
+    Promise.all([invalidateRequest(), queryClient.invalidateQueries({ queryKey: inboxKeys.all })]);
   return useMutation({
     mutationFn: ({ action, html }: { action: string; html: string }) => {
       const link = request.links.actions[action];
