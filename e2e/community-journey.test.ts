@@ -4,6 +4,7 @@ import { axeViolations } from './support/axe.js';
 import { openPage, type BrowserPage } from './support/browser.js';
 import { apiAs, draftWithFile, logIn } from './support/journey.js';
 import { createAccount, type TestServer } from './support/server.js';
+import { commentWith, submitThroughEditor } from './support/review.js';
 import { expectPath, test } from './support/test.js';
 
 const metadata = (title: string) => ({
@@ -12,46 +13,6 @@ const metadata = (title: string) => ({
   resource_type: { id: 'dataset' },
   creators: [{ person_or_org: { type: 'personal', family_name: 'Lovelace', given_name: 'Ada' } }],
 });
-
-/**
- * The depositor, in the editor, picks the community for their draft and submits it for review
- * through the dialog, with `message`; returns the request id from the page it then shows.
- */
-async function submitThroughEditor(
-  page: Page,
-  draftId: string,
-  communityTitle: string,
-  message: string,
-): Promise<string> {
-  await page.goto(`/uploads/${draftId}`);
-  await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
-  const bar = page.getByRole('region', { name: 'Community' });
-  await bar.getByRole('button', { name: 'Select a community', exact: true }).click();
-  const picker = page.getByRole('dialog', { name: 'Select a community', exact: true });
-  await picker.getByRole('button', { name: `Select ${communityTitle}`, exact: true }).click();
-  await picker.waitFor({ state: 'hidden' });
-  await bar.getByText(communityTitle).waitFor();
-
-  // The file is listed as uploaded before Submit for review is enabled.
-  await page.getByRole('row').filter({ hasText: 'counts.csv' }).getByRole('link').waitFor();
-  await page.getByRole('button', { name: 'Submit for review', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Submit for review' });
-  await dialog
-    .getByRole('checkbox', {
-      name: `The '${communityTitle}' curators will have access to view and edit your upload's metadata and files.`,
-    })
-    .check();
-  await dialog
-    .getByRole('checkbox', { name: /^If your upload is accepted by the community curators/ })
-    .check();
-  await dialog.getByRole('textbox', { name: 'Message to curators (optional)' }).fill(message);
-  expect(await axeViolations(page), 'submit-for-review dialog').toEqual([]);
-  await dialog.getByRole('button', { name: 'Submit record for review' }).click();
-
-  await expectPath(page, /^\/me\/requests\/[^/]+$/);
-  await commentWith(page, message).waitFor();
-  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
-}
 
 /** The curator creates the community through the form. */
 async function createCommunity(page: Page, slug: string, title: string) {
@@ -88,10 +49,6 @@ async function submissionToNewCommunity(
   const requestId = await submitThroughEditor(depositorTab.page, draftId, community.title, message);
   return { draftId, requestId };
 }
-
-/** The comment with `text`, as shown in the conversation. */
-const commentWith = (page: Page, text: string) =>
-  page.getByRole('article').filter({ hasText: text });
 
 /**
  * Runs `journey` with a second browser context for the depositor beside the curator's page; the

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Button, Group, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Group, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useBootstrap } from '../bootstrap';
@@ -76,20 +76,22 @@ export function AppHeader() {
 function RequestsLink() {
   const { t } = useTranslation();
   const count = useAwaitingCount(true).data?.awaiting ?? 0;
+  // Seen: the word and a badge; heard: one phrase (spans next to each other would run together).
   return (
-    <Anchor
-      component={Link}
-      to="/me/requests"
-      aria-label={count > 0 ? t('app.requestsAwaiting', { count }) : undefined}
-    >
-      <Group gap={6} wrap="nowrap" component="span">
-        {t('app.requests')}
-        {count > 0 && (
-          <Badge component="span" size="sm" circle={count < 10} aria-hidden="true">
-            {count}
-          </Badge>
-        )}
-      </Group>
+    <Anchor component={Link} to="/me/requests">
+      {count > 0 ? (
+        <>
+          <Group gap={6} wrap="nowrap" component="span" aria-hidden="true">
+            {t('app.requests')}
+            <Badge component="span" size="sm" circle={count < 10}>
+              {count}
+            </Badge>
+          </Group>
+          <VisuallyHidden>{t('app.requestsAwaiting', { count })}</VisuallyHidden>
+        </>
+      ) : (
+        t('app.requests')
+      )}
     </Anchor>
   );
 }
