@@ -2,7 +2,7 @@ import { Anchor, Badge, Box, Button, Group, Text, VisuallyHidden } from '@mantin
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useBootstrap } from '../bootstrap';
-import { useAwaitingCount } from '../features/requests/inbox-api';
+import { useAwaitingCount } from '../features/shared/request-lists';
 import { LanguageSwitch } from './LanguageSwitch';
 
 export function AppHeader() {

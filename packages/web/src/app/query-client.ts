@@ -3,7 +3,7 @@ import { matchPath } from 'react-router';
 import { ApiError } from '../api/client';
 import type { Bootstrap } from '../bootstrap';
 import { draftKeys } from '../features/deposit/api';
-import { inboxKeys } from '../features/requests/inbox-api';
+import { inboxKeys } from '../features/shared/request-lists';
 import { recordKeys } from '../features/shared/records-api';
 
 export function createQueryClient(): QueryClientType {

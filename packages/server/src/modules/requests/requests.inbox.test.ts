@@ -191,7 +191,10 @@ describe.each(ENGINES)('the requests inbox on %s', (engine) => {
       callers.curator,
     );
     expect(res.statusCode, res.body).toBe(200);
-    const hits = res.json<{ hits: { hits: Array<Record<string, any>> } }>().hits.hits;
+    type Hit = { id: string; title: string; comment_count: number; expanded?: unknown } & {
+      links: { self_html: string };
+    };
+    const hits = res.json<{ hits: { hits: Hit[] } }>().hits.hits;
     expect(hits.map((h) => [h.title, h.comment_count])).toEqual([
       ['Alpha open', 2],
       ['Gamma submission', 0],

@@ -8,31 +8,24 @@ import { PageLoader } from '../../components/PageLoader';
 import { SafeHtml } from '../../components/SafeHtml';
 import { roleKey } from '../shared/community-roles';
 import { RecordSearch } from '../shared/search/RecordSearch';
-import { communityRecordsUrl, useCommunity, membersScopeOf, useCommunityMembers } from './api';
+import { communityRecordsUrl, membersScopeOf, useCommunityMembers } from './api';
 import type { CommunityJson } from '../shared/communities';
 import { CommunityLogo } from '../shared/CommunityLogo';
 import { CurationPolicy } from '../shared/CurationPolicy';
 import { VerifiedBadge } from './VerifiedBadge';
 import { useBootstrap } from '../../bootstrap';
-import { useRequestList } from '../requests/inbox-api';
-import { mayCurate } from '../requests/may-curate';
+import { useRequestList } from '../shared/request-lists';
+import { mayCurate } from '../shared/community-roles';
+import { CommunityLoader } from '../shared/CommunityLoader';
 
 /** `/communities/:slug`: the community, its records, its curation policy and its members. */
 export function CommunityPage() {
-  const { t } = useTranslation();
   const { slug = '' } = useParams();
-  const community = useCommunity(slug);
+  return <CommunityLoader slug={slug}>{(c) => <CommunityView c={c} />}</CommunityLoader>;
+}
 
-  if (community.isPending) return <PageLoader label={t('app.loading')} />;
-  if (community.isError) {
-    return (
-      <ErrorNotice
-        title={t('communities.notFound')}
-        message={serverMessageOf(community.error) ?? t('communities.loadFailed')}
-      />
-    );
-  }
-  const c = community.data;
+function CommunityView({ c }: { c: CommunityJson }) {
+  const { t } = useTranslation();
   return (
     <Stack gap="lg">
       <Group wrap="nowrap" align="center">

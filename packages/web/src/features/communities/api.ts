@@ -37,16 +37,7 @@ export function useCommunities(query: CommunitiesQuery) {
   });
 }
 
-/** One community by slug (or uuid). */
-export function useCommunity(slug: string) {
-  const client = useApiClient();
-  return useQuery({
-    queryKey: ['communities', slug] as const,
-    queryFn: async () =>
-      CommunityJsonSchema.parse(await client.get(`/api/communities/${encodeURIComponent(slug)}`)),
-    retry: false,
-  });
-}
+export { useCommunity } from '../shared/communities';
 
 /**
  * Where `GET /api/communities/{id}/records` answers for `community`: its link, as a path on this

@@ -147,9 +147,9 @@ describe('the requests inbox', () => {
       ),
     );
     expect(
-      (screen.getByRole('textbox', { name: 'Search requests by title' }) as HTMLInputElement).value,
+      screen.getByRole<HTMLInputElement>('textbox', { name: 'Search requests by title' }).value,
     ).toBe('');
-    expect((screen.getByLabelText('Sort by') as HTMLSelectElement).value).toBe('updated');
+    expect(screen.getByLabelText<HTMLSelectElement>('Sort by').value).toBe('updated');
   });
 
   it('pages through a long list', async () => {

@@ -68,7 +68,7 @@ export function RequestsInbox({ scope }: { scope: InboxScope }) {
         <SegmentedControl
           aria-label={t('inbox.stateLabel')}
           value={query.state}
-          onChange={(value) => update({ state: value as InboxQuery['state'] })}
+          onChange={(value) => update({ state: value })}
           data={INBOX_STATES.map((s) => ({ value: s, label: t(`inbox.state.${s}`) }))}
         />
         <NativeSelect

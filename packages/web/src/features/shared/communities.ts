@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApiClient } from '../../api/useApiClient';
 
 export { CommunityHitsSchema, CommunityJsonSchema, type CommunityJson } from '@cairn/shared';
-import { CommunityHitsSchema } from '@cairn/shared';
+import { CommunityHitsSchema, CommunityJsonSchema } from '@cairn/shared';
 
 /**
  * `GET /api/records/{id}/communities`: the communities a published record belongs to, for its
@@ -20,5 +20,16 @@ export function useRecordCommunities(id: string, enabled: boolean) {
       ).hits,
     enabled,
     staleTime: 60_000,
+  });
+}
+
+/** One community by slug (or uuid). */
+export function useCommunity(slug: string) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: ['communities', slug] as const,
+    queryFn: async () =>
+      CommunityJsonSchema.parse(await client.get(`/api/communities/${encodeURIComponent(slug)}`)),
+    retry: false,
   });
 }
