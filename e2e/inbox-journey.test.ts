@@ -63,6 +63,8 @@ describe('requests inbox journey', () => {
     const table = page.getByRole('table');
     await table.getByRole('link', { name: 'Gannet colony counts' }).waitFor();
     expect(await table.getByRole('row').count()).toBe(4);
+    // None opened yet: each is marked as news.
+    expect(await table.getByText('New', { exact: true }).count()).toBe(3);
     expect(await axeViolations(page), '/me/requests').toEqual([]);
 
     // Filters live in the address: a community, the oldest first, and a search.
@@ -97,6 +99,8 @@ describe('requests inbox journey', () => {
     await page.getByRole('link', { name: 'Back to the list' }).click();
     await expectPath(page, `/me/requests?community=${community.row.id}&sort=oldest`);
     await expect.poll(() => table.getByRole('row').count(), POLL).toBe(3);
+    // Both were opened on the way: no longer news.
+    await expect.poll(() => table.getByText('New', { exact: true }).count(), POLL).toBe(0);
 
     // The community page leads its curators to the same requests.
     await page.goto('/communities/seabirds');

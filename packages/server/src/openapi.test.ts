@@ -25,6 +25,8 @@ const BODYLESS = new Set([
   'POST /api/records/{id}/restore',
   'POST /api/records/{id}/draft/files/{*}',
   'POST /api/requests',
+  // Marks a request seen: nothing to send.
+  'PUT /api/requests/{id}/seen',
 ]);
 
 type Operation = `${string} ${string}`;

@@ -247,6 +247,14 @@ export interface RateLimitsTable {
   resetAt: string;
 }
 
+/** When a person last opened a request: what it had seen of its activity (the inbox's unread). */
+export interface RequestReadsTable {
+  requestId: string;
+  userId: number;
+  /** The request's `last_activity_at` as it was when the person last opened it. */
+  seenAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -266,6 +274,7 @@ export interface Database {
   communityMembers: CommunityMembersTable;
   requests: RequestsTable;
   requestEvents: RequestEventsTable;
+  requestReads: RequestReadsTable;
   recordCommunities: RecordCommunitiesTable;
   rateLimits: RateLimitsTable;
 }

@@ -67,6 +67,12 @@ export const RequestJsonSchema = z.looseObject({
     .int()
     .optional()
     .describe('Cairn extension, in search hits: the comments of its timeline'),
+  is_unread: z
+    .boolean()
+    .optional()
+    .describe(
+      'Cairn extension, in search hits: activity since the caller last opened it (PUT …/seen), or never opened',
+    ),
   links: z.looseObject({
     self: z.string(),
     self_html: z.string().optional(),

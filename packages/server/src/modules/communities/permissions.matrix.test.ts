@@ -310,6 +310,19 @@ const ROWS: Row[] = [
     expect: only({ depositor: 200, curator: 200, manager: 200, owner: 200, admin: 200 }),
   },
   {
+    // Cairn extension: marking a request seen (the inbox's unread) is for those who may read it.
+    endpoint: 'PUT /api/requests/{id}/seen',
+    route: 'PUT /api/requests/:id/seen',
+    call: (w) => ({ method: 'PUT', url: `/api/requests/${w.submitted.request}/seen` }),
+    expect: only({ depositor: 204, curator: 204, manager: 204, owner: 204, admin: 204 }),
+  },
+  {
+    endpoint: 'PUT /api/requests/{id}/seen (created: its creator’s alone)',
+    route: 'PUT /api/requests/:id/seen',
+    call: (w) => ({ method: 'PUT', url: `/api/requests/${w.created.request}/seen` }),
+    expect: only({ depositor: 204, admin: 204 }),
+  },
+  {
     endpoint: 'GET /api/requests/{id} (created: its creator’s alone)',
     route: 'GET /api/requests/:id',
     call: (w) => ({ method: 'GET', url: `/api/requests/${w.created.request}` }),

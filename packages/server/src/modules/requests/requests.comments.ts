@@ -84,6 +84,8 @@ export class RequestComments {
     const payload = sanitizedComment(body().payload);
     const event = await addEvent(this.repo, view.row.id, 'C', payload, user!.id);
     await this.repo.update(view.row.id, view.row.revisionId, { lastActivityAt: event.createdAt });
+    // One's own comment is no news to oneself: the inbox does not mark it unread for its author.
+    await this.repo.markSeen(view.row.id, user!.id, event.createdAt);
     return event;
   }
 

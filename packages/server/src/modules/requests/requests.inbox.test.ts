@@ -231,4 +231,73 @@ describe.each(ENGINES)('the requests inbox on %s', (engine) => {
       admin: { awaiting: 0 },
     });
   });
+
+  // Last: it comments, which moves the latest activity the tests above sort by.
+  it('marks as unread what changed since the person last opened it, and opening it marks it seen', async () => {
+    const unread = async (who: Exclude<Who, 'anonymous'>) =>
+      Object.fromEntries(
+        (await requestAs(t, 'GET', '/api/user/requests?is_open=true', callers[who]))
+          .json<{ hits: { hits: Array<{ title: string; is_unread: boolean }> } }>()
+          .hits.hits.map((h) => [h.title, h.is_unread]),
+      );
+    // Its own submission, its own comment, its own decision are no news; the rest was never opened.
+    expect(await unread('curator')).toEqual({
+      'Alpha open': false,
+      'Curator’s own': false,
+      'Gamma submission': true,
+    });
+    expect(await unread('depositor')).toEqual({
+      'Alpha open': true,
+      'Gamma submission': false,
+      'Beta open': false,
+    });
+    const gamma = (await requestAs(t, 'GET', '/api/user/requests?q=gamma', callers.curator)).json<{
+      hits: { hits: Array<{ id: string }> };
+    }>().hits.hits[0]!.id;
+    const seen = (caller?: Caller) => requestAs(t, 'PUT', `/api/requests/${gamma}/seen`, caller);
+
+    // Who may mark it: those who may read it.
+    const cells: Record<string, number> = {};
+    for (const who of CALLERS) {
+      cells[who] = (await seen(who === 'anonymous' ? undefined : callers[who])).statusCode;
+    }
+    expect(cells).toEqual({
+      anonymous: 403,
+      depositor: 204,
+      otherCurator: 403,
+      curator: 204,
+      admin: 204,
+    });
+    expect(
+      (
+        await requestAs(
+          t,
+          'PUT',
+          '/api/requests/00000000-0000-4000-8000-000000000000/seen',
+          callers.admin,
+        )
+      ).statusCode,
+    ).toBe(404);
+    expect((await unread('curator'))['Gamma submission']).toBe(false);
+
+    // A comment by someone else makes it news again, until the curator opens it.
+    const said = await requestAs(t, 'POST', `/api/requests/${gamma}/comments`, callers.depositor, {
+      payload: { content: '<p>Any news?</p>', format: 'html' },
+    });
+    expect(said.statusCode, said.body).toBe(201);
+    expect((await unread('curator'))['Gamma submission']).toBe(true);
+    expect((await unread('depositor'))['Gamma submission']).toBe(false);
+
+    // Opened in several tabs at once: every mark succeeds, one row is kept.
+    const marks = await Promise.all(Array.from({ length: 8 }, () => seen(callers.curator)));
+    expect(marks.map((m) => m.statusCode)).toEqual(Array(8).fill(204));
+    expect((await unread('curator'))['Gamma submission']).toBe(false);
+    const rows = await t.services.database.db
+      .selectFrom('requestReads')
+      .select('seenAt')
+      .where('requestId', '=', gamma)
+      .where('userId', '=', callers.curator.id)
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
 });

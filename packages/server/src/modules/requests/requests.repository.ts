@@ -171,6 +171,35 @@ export class RequestsRepository {
   }
 
   /**
+   * Records that the user has seen the request as it is now (its latest activity); a later mark
+   * never goes back in time, so parallel or out-of-order marks leave the latest.
+   */
+  async markSeen(requestId: string, userId: number, seenAt: string): Promise<void> {
+    await this.db
+      .insertInto('requestReads')
+      .values({ requestId, userId, seenAt })
+      .onConflict((oc) =>
+        oc
+          .columns(['userId', 'requestId'])
+          .doUpdateSet({ seenAt })
+          .where('requestReads.seenAt', '<', seenAt),
+      )
+      .execute();
+  }
+
+  /** What the user has seen of each of `ids` it ever opened, by the primary key. */
+  async seenOf(userId: number, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('requestReads')
+      .select(['requestId', 'seenAt'])
+      .where('userId', '=', userId)
+      .where('requestId', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.requestId, r.seenAt]));
+  }
+
+  /**
    * Submitted requests received by the communities where the user holds one of `roles`: those
    * waiting for its decision (the header's count), counted from the receiver index alone.
    */

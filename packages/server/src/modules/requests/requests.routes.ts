@@ -108,8 +108,11 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     result: { params: SearchParams; views: RequestView[]; total: number },
   ) {
     const rows = result.views.map((v) => v.row);
-    const [counts, expanded] = await Promise.all([
+    // Searches are for signed-in people only: the service refused anonymous callers.
+    const user = request.identity.user!;
+    const [counts, unread, expanded] = await Promise.all([
       requests.commentCounts(rows),
+      requests.unreadOf(user, rows),
       wantsExpand(request) ? expandRequests(result.views) : undefined,
     ]);
     return reply.type(negotiate(request, REQUEST_TYPES)).send({
@@ -117,6 +120,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         hits: result.views.map((v, i) => ({
           ...presentRequest(v, config.siteUrl),
           comment_count: counts.get(v.row.id) ?? 0,
+          is_unread: unread.has(v.row.id),
           ...(expanded ? { expanded: expanded[i] } : {}),
         })),
         total: result.total,
@@ -136,7 +140,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         response: { 200: REQUEST_HITS },
         tags,
         summary:
-          'Search the requests the caller takes part in (q, is_open, type, status; Cairn extensions: created_by, community, sort=updated, comment_count; 403 anonymous)',
+          'Search the requests the caller takes part in (q, is_open, type, status; Cairn extensions: created_by, community, sort=updated, comment_count, is_unread; 403 anonymous)',
         querystring: RequestSearchQuery,
       },
     },
@@ -271,6 +275,23 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     async (request, reply) => {
       const { id } = request.params;
       return send(request, reply, 200, await requests.read(request.identity.user, id));
+    },
+  );
+
+  api.put(
+    '/api/requests/:id/seen',
+    {
+      schema: {
+        response: { 204: noContent('Marked as seen') },
+        tags: ['Cairn extension'],
+        summary:
+          'The caller opened the request: its activity so far is seen (the inbox marks the rest unread); 204',
+        params: RequestIdParams,
+      },
+    },
+    async (request, reply) => {
+      await requests.markSeen(request.identity.user, request.params.id);
+      return reply.status(204).send();
     },
   );
 

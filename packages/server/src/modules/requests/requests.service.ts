@@ -309,6 +309,8 @@ export class RequestsService {
       // Submitting posts the submitter's words as the first comment; other actions log first.
       if (action !== 'submit') await addEvent(trx, row.id, 'L', { event: transition.to }, actorId);
       if (payload) await addEvent(trx, row.id, 'C', payload, actorId);
+      // Nor is one's own decision news to oneself (the inbox's unread marks).
+      if (actorId !== null) await trx.markSeen(row.id, actorId, now);
     });
     const updated = (await this.repo.get(row.id))!;
     return actor === 'system'
@@ -382,6 +384,24 @@ export class RequestsService {
       limit: params.size,
     });
     return { params, views: await Promise.all(rows.map((r) => this.view(user, r))), total };
+  }
+
+  /** The person opened the request (which it must be allowed to read): it has seen it as it is. */
+  async markSeen(user: User | undefined, id: string): Promise<void> {
+    const { row } = await this.read(user, id);
+    await this.repo.markSeen(row.id, user!.id, row.lastActivityAt);
+  }
+
+  /**
+   * Which of `rows` had activity since the user last opened them (or were never opened): the
+   * inbox's unread marks.
+   */
+  async unreadOf(user: User, rows: RequestRow[]): Promise<Set<string>> {
+    const seen = await this.repo.seenOf(
+      user.id,
+      rows.map((r) => r.id),
+    );
+    return new Set(rows.filter((r) => (seen.get(r.id) ?? '') < r.lastActivityAt).map((r) => r.id));
   }
 
   /** The comments of each of `rows`, for search hits. */

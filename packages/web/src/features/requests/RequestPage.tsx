@@ -4,7 +4,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
-import { useRequest, useRequestTopic, type RequestJson } from './api';
+import { useMarkSeen, useRequest, useRequestTopic, type RequestJson } from './api';
 import { CommentForm } from './CommentForm';
 import { RequestActions } from './RequestActions';
 import { RequestTimeline } from './RequestTimeline';
@@ -21,6 +21,7 @@ export function RequestPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const request = useRequest(id);
+  useMarkSeen(request.data);
 
   if (request.isPending) return <PageLoader label={t('app.loading')} />;
   if (request.isError) {

@@ -50,7 +50,13 @@ function serve(lists: (url: URL) => unknown[]): RecordedRequest[] {
     if (url.pathname === '/api/user/requests/count') return jsonResponse(200, { awaiting: 2 });
     if (url.pathname.endsWith('/timeline')) return hits([]);
     const one = /^\/api\/requests\/([^/]+)$/.exec(url.pathname);
-    if (one) return jsonResponse(200, hit(one[1]!, `Request ${one[1]}`));
+    if (one)
+      return jsonResponse(
+        200,
+        hit(one[1]!, `Request ${one[1]}`, { last_activity_at: '2024-05-03T09:00:00+00:00' }),
+      );
+    if (request.method === 'PUT' && url.pathname.endsWith('/seen'))
+      return new Response(null, { status: 204 });
     if (url.pathname.startsWith('/api/records/')) return errorResponse('PID_DOES_NOT_EXIST');
     return hits(lists(url));
   });
@@ -95,6 +101,20 @@ describe('the requests inbox', () => {
       size: '20',
       is_open: 'true',
     });
+  });
+
+  it('marks the requests with news since the person last opened them', async () => {
+    serve(() => [
+      hit('r-1', 'Gannet colony counts', { is_unread: true }),
+      hit('r-2', 'Puffin burrows', { is_unread: false }),
+    ]);
+    renderApp({ path: '/me/requests' });
+    const unread = (await screen.findByRole('link', { name: 'Gannet colony counts' })).closest(
+      'tr',
+    )!;
+    expect(within(unread).getByText('New')).toBeTruthy();
+    const read = screen.getByRole('link', { name: 'Puffin burrows' }).closest('tr')!;
+    expect(within(read).queryByText('New')).toBeNull();
   });
 
   it('keeps every filter in the address, sends it to the API, and Back undoes it', async () => {
@@ -279,6 +299,17 @@ describe('stepping through a list', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Back to the list' }));
     await waitFor(() => expect(history.location.pathname).toBe('/me/requests'));
     expect(history.location.search).toBe('?sort=oldest');
+  });
+
+  it('tells the server the request was seen when it is opened', async () => {
+    const requests = serve(() => []);
+    renderApp({ path: '/me/requests/r-5' });
+    await screen.findByRole('heading', { level: 1, name: 'Request r-5' });
+    await waitFor(() =>
+      expect(
+        requests.filter((r) => r.method === 'PUT').map((r) => new URL(r.url, SITE).pathname),
+      ).toEqual(['/api/requests/r-5/seen']),
+    );
   });
 
   it('offers no stepping to a request opened by its address', async () => {

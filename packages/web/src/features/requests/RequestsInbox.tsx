@@ -191,14 +191,21 @@ function RequestRow({ request, state }: { request: RequestJson; state: InboxStat
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor
-          component={Link}
-          to={`/me/requests/${encodeURIComponent(request.id)}`}
-          state={state}
-          fw={600}
-        >
-          {request.title || t('requests.untitled')}
-        </Anchor>
+        <Group gap="xs" wrap="nowrap">
+          <Anchor
+            component={Link}
+            to={`/me/requests/${encodeURIComponent(request.id)}`}
+            state={state}
+            fw={request.is_unread ? 700 : 400}
+          >
+            {request.title || t('requests.untitled')}
+          </Anchor>
+          {request.is_unread && (
+            <Badge size="xs" variant="filled">
+              {t('inbox.unread')}
+            </Badge>
+          )}
+        </Group>
       </Table.Td>
       <Table.Td>{t(`requests.type.${request.type}`, { defaultValue: request.type })}</Table.Td>
       <Table.Td>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import {
   RequestJsonSchema,
   TimelineEventSchema,
@@ -21,6 +22,23 @@ export const requestKeys = {
   timeline: (id: string, page: number) => ['requests', id, 'timeline', page] as const,
   topic: (id: string, recordId: string) => ['requests', id, 'topic', recordId] as const,
 };
+
+/**
+ * Tells the server the person has seen the request as shown (the inbox's unread marks), once per
+ * activity: again after a comment or decision changed `last_activity_at`. A failure only leaves
+ * the request marked unread, so it is not reported.
+ */
+export function useMarkSeen(request: RequestJson | undefined) {
+  const client = useApiClient();
+  const id = request?.id;
+  const activity = request?.last_activity_at;
+  useEffect(() => {
+    if (!id || !activity) return;
+    client
+      .request(`/api/requests/${encodeURIComponent(id)}/seen`, { method: 'PUT' })
+      .catch(() => undefined);
+  }, [client, id, activity]);
+}
 
 export function useRequest(id: string) {
   const client = useApiClient();
