@@ -18,9 +18,13 @@ const OTHER_REQUESTS = 3_000;
 const MINE_OPEN = 30;
 const MINE_CLOSED = 20;
 
-const GROWING = new Set(['requests', 'r']);
-/** An index step that narrows to one community's, one person's or one record's requests. */
-const NARROW = /\((receiver_community_id|created_by|topic_record_id|id|number)=\?/;
+const GROWING = new Set(['requests', 'r', 'request_events', 'request_reads']);
+/**
+ * An index step that narrows to one community's, one person's or one record's requests, or to
+ * the events and reads of the requests of a page.
+ */
+const NARROW =
+  /\((receiver_community_id|created_by|topic_record_id|id|number|request_id|user_id)=\?/;
 /** The status index, which holds everyone's requests of a status (PostgreSQL's steps name it). */
 const BY_STATUS = 'requests_expiry_idx';
 /** A sort of the rows found, which an index in the list's order makes needless. */
@@ -96,7 +100,7 @@ describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine)
   async function planned<T>(run: () => Promise<T>, sorted: boolean) {
     const { result, statements } = await capture.capture(run);
     const found: Array<{ sql: string; steps: PlanStep[] }> = [];
-    for (const s of statements.filter((x) => /from "requests"/.test(x.sql))) {
+    for (const s of statements.filter((x) => /from "request(s|_events|_reads)"/.test(x.sql))) {
       const steps = await planOf(t.services.database.db, engine, s);
       const bad = [
         ...wholeReads(steps, GROWING, NARROW),
@@ -162,6 +166,24 @@ describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine)
   it('counts the open requests waiting for the curator without reading anyone else’s', async () => {
     const { result, found } = await planned(() => t.services.requests.countAwaiting(curator), true);
     expect(result).toBe(MINE_OPEN);
+    expect(found).toEqual([]);
+  });
+
+  it("reads a page's comment counts and unread marks by the page's ids alone", async () => {
+    const { result: page } = await listing({ is_open: 'true', size: '10' }, { communityId });
+    const rows = page.views.map((v) => v.row);
+    await t.services.requests.markSeen(curator, rows[0]!.id);
+    const { result, found } = await planned(
+      () =>
+        Promise.all([
+          t.services.requests.commentCounts(rows),
+          t.services.requests.unreadOf(curator, rows),
+        ]),
+      // PostgreSQL sorts the page's own events to group them: no order of the list is at stake.
+      false,
+    );
+    expect(result[0].size).toBe(0);
+    expect(result[1].size).toBe(rows.length - 1);
     expect(found).toEqual([]);
   });
 });
