@@ -44,7 +44,11 @@ describe('loadConfig', () => {
       sweepIntervalSeconds: 60,
       requestExpiryDays: 30,
       logLevel: 'info',
-      operations: { shutdownGraceSeconds: 10, shutdownUploadGraceSeconds: 60 },
+      operations: {
+        shutdownGraceSeconds: 10,
+        shutdownUploadGraceSeconds: 60,
+        heapGrowthPercent: 50,
+      },
       trustProxy: false,
       rateLimits: {
         windowSeconds: 900,
@@ -313,14 +317,21 @@ describe('loadConfig', () => {
       'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
     ]);
   });
-  it('reads the metrics port and the shutdown graces, and refuses a metrics port equal to PORT', () => {
+  it('reads the metrics port, the shutdown graces and the heap growth, and refuses a metrics port equal to PORT', () => {
     expect(
       loadConfig({
         CAIRN_METRICS_PORT: '9464',
         CAIRN_SHUTDOWN_GRACE_SECONDS: '5',
         CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: '300',
+        CAIRN_HEAP_GROWTH_PERCENT: '0',
       }).operations,
-    ).toEqual({ metricsPort: 9464, shutdownGraceSeconds: 5, shutdownUploadGraceSeconds: 300 });
+    ).toEqual({
+      metricsPort: 9464,
+      shutdownGraceSeconds: 5,
+      shutdownUploadGraceSeconds: 300,
+      heapGrowthPercent: 0,
+    });
+    expect(problemsOf({ CAIRN_HEAP_GROWTH_PERCENT: '12.5' })).toHaveLength(1);
     expect(problemsOf({ PORT: '8080', CAIRN_METRICS_PORT: '8080' })).toEqual([
       'CAIRN_METRICS_PORT: must differ from PORT',
     ]);
