@@ -235,7 +235,7 @@ export async function buildApp(
     access: services.recordAccess,
     vocabularies: services.vocabularies,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
-    memberships: (user) => services.communities.membershipsOf(user.id),
+    memberships: (user, ids) => services.communities.membershipsOf(user.id, ids),
     quota: (ownerId) => services.files.quotaOf(ownerId),
   });
   return app;
