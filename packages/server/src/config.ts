@@ -146,6 +146,10 @@ const EnvSchema = z.object({
   CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: attemptLimit.default(20),
   CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: attemptLimit.default(100),
   CAIRN_SIGNPOSTING_MAX_ITEMS: z.coerce.number().int().min(0).default(100),
+  CAIRN_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  CAIRN_MAIL_FROM: z.string().trim().min(3).optional(),
+  CAIRN_MAIL_RETRY_SECONDS: z.coerce.number().min(0).default(30),
+  CAIRN_MAIL_LEASE_SECONDS: z.coerce.number().min(1).default(300),
 });
 
 /**
@@ -204,6 +208,17 @@ export interface DataCiteConfig {
   readonly url: string;
   readonly username: string;
   readonly password: string;
+}
+
+export interface MailConfig {
+  /** `smtp://user:pass@host:587`; unset: messages are written to the log instead of sent. */
+  readonly smtpUrl?: string;
+  /** The From of every message. */
+  readonly from: string;
+  /** The first retry's delay; each further one doubles it (capped at six hours). */
+  readonly retrySeconds: number;
+  /** How long a sender holds the messages it claimed; a dead sender's are sent after it. */
+  readonly leaseSeconds: number;
 }
 
 /**
@@ -316,6 +331,8 @@ export interface Config {
     /** The most `item` links, and the most `author` links, in a landing page's Link header. */
     readonly maxLinksPerRelation: number;
   };
+  /** E-mail notifications (`modules/mail`). */
+  readonly mail: MailConfig;
   readonly locales: readonly string[];
   readonly defaultLocale: string;
   /** Folder of the built web app (index.html + assets); undefined serves API only. */
@@ -435,6 +452,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     },
     sitemapUrlsPerFile: 10_000,
     signposting: { maxLinksPerRelation: e.CAIRN_SIGNPOSTING_MAX_ITEMS },
+    mail: {
+      ...(e.CAIRN_SMTP_URL ? { smtpUrl: e.CAIRN_SMTP_URL } : {}),
+      from:
+        e.CAIRN_MAIL_FROM ??
+        `"${e.CAIRN_SITE_NAME.replace(/["\\]/g, '')}" <${defaultAdminEmail(siteUrl).replace(/^admin@/, 'no-reply@')}>`,
+      retrySeconds: e.CAIRN_MAIL_RETRY_SECONDS,
+      leaseSeconds: e.CAIRN_MAIL_LEASE_SECONDS,
+    },
     locales: ['en', 'de'],
     defaultLocale: 'en',
     ...overrides,
