@@ -231,6 +231,15 @@ function defaultAdminEmail(siteUrl: string): string {
   return `admin@${host.includes('.') ? host : `${host}.invalid`}`;
 }
 
+/**
+ * The domain of the default sender: the site's host when it is a domain name; an address on an
+ * IP address or `localhost` would be refused by mail servers, so those get `cairn.invalid`.
+ */
+function mailDomain(siteUrl: string): string {
+  const host = new URL(siteUrl).hostname;
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*$/i.test(host) ? host : 'cairn.invalid';
+}
+
 /** The whole server configuration; built once at start-up and frozen. */
 export interface Config {
   readonly port: number;
@@ -456,7 +465,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       ...(e.CAIRN_SMTP_URL ? { smtpUrl: e.CAIRN_SMTP_URL } : {}),
       from:
         e.CAIRN_MAIL_FROM ??
-        `"${e.CAIRN_SITE_NAME.replace(/["\\]/g, '')}" <${defaultAdminEmail(siteUrl).replace(/^admin@/, 'no-reply@')}>`,
+        `"${e.CAIRN_SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${mailDomain(siteUrl)}>`,
       retrySeconds: e.CAIRN_MAIL_RETRY_SECONDS,
       leaseSeconds: e.CAIRN_MAIL_LEASE_SECONDS,
     },

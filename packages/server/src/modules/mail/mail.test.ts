@@ -12,6 +12,7 @@ import { ENGINES } from '../../test/databases.js';
 import { PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 import { recipientsOf, startTestSmtp, type TestSmtp } from '../../test/smtp.js';
 import { inTransaction } from '../../database/unit-of-work.js';
+import { toUser } from '../users/users.service.js';
 import { MailSender } from './mail-sender.js';
 import { MailOutboxRepository } from './outbox.repository.js';
 
@@ -252,7 +253,7 @@ describe.each(ENGINES)('e-mail notifications on %s', (engine) => {
   it('queues nothing for an action that is rolled back', async () => {
     const { request } = await submitted();
     const row = (await t.services.requests.get(request))!;
-    const user = (await t.services.users.findByEmail(curator.email))!;
+    const user = toUser((await t.services.users.findByEmail(curator.email))!);
     const mails = await arrivals(async () => {
       await expect(
         inTransaction(t.services.database.db, async () => {
