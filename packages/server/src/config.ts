@@ -146,7 +146,9 @@ const EnvSchema = z.object({
   CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: attemptLimit.default(20),
   CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: attemptLimit.default(100),
   CAIRN_SIGNPOSTING_MAX_ITEMS: z.coerce.number().int().min(0).default(100),
-  CAIRN_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  CAIRN_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
   CAIRN_MAIL_FROM: z.string().trim().min(3).optional(),
   CAIRN_MAIL_RETRY_SECONDS: z.coerce.number().min(0).default(30),
   CAIRN_MAIL_LEASE_SECONDS: z.coerce.number().min(1).default(300),

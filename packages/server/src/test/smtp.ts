@@ -73,8 +73,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
     },
     waitFor: (n) =>
-      until(`${n} e-mail messages (${received.length} arrived)`, async () =>
-        received.length >= n ? received : undefined,
+      until(`${n} e-mail messages (${received.length} arrived)`, () =>
+        Promise.resolve(received.length >= n ? received : undefined),
       ),
     close: () => smtp.stop(),
   };

@@ -32,7 +32,10 @@ export const preferenceRoutes = routesPlugin<{
     },
     (request) => {
       const user = requireUser(request);
-      return { locale: user.locale ?? null, email_notifications: user.emailNotifications !== false };
+      return {
+        locale: user.locale ?? null,
+        email_notifications: user.emailNotifications !== false,
+      };
     },
   );
 
