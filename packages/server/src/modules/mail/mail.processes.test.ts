@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../database/database.js';
 import { ENGINES } from '../../test/databases.js';
-import { PUBLISHABLE_METADATA } from '../../test/files.js';
+import { draftForReview, type Api } from '../../test/communities.js';
 import { startProcessHarness, until, type ProcessHarness } from '../../test/process-harness.js';
 import {
   callApi,
@@ -21,13 +21,6 @@ const MAIL_ENV = {
   CAIRN_MAIL_LEASE_SECONDS: '6',
   CAIRN_SWEEP_INTERVAL_SECONDS: '1',
 };
-
-type Api = (
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) => ReturnType<typeof callApi>;
 
 /** A person's id, read from the database the servers share. */
 async function idOf(db: DatabaseHandle, email: string): Promise<number> {
@@ -64,27 +57,6 @@ async function communityWith(
   return id;
 }
 
-/** A draft of `depositor`'s with its review put to `community`; the draft's id. */
-async function draftForReview(
-  api: Api,
-  depositor: Record<string, string>,
-  community: string,
-): Promise<string> {
-  const draft = await api('POST', '/api/records', depositor, {
-    metadata: PUBLISHABLE_METADATA,
-    files: { enabled: false },
-    access: { record: 'public', files: 'public' },
-  });
-  expect(draft.status, draft.text).toBe(201);
-  const id = draft.json().id as string;
-  const review = await api('PUT', `/api/records/${id}/draft/review`, depositor, {
-    type: 'community-submission',
-    receiver: { community },
-  });
-  expect(review.status, review.text).toBe(200);
-  return id;
-}
-
 const outboxRows = (db: DatabaseHandle) =>
   db.db.selectFrom('mailOutbox').selectAll().orderBy('id').execute();
 
@@ -114,7 +86,7 @@ describe.each(ENGINES)('e-mail and a killed server on %s', (engine) => {
       'killed',
       curators.map((c) => c.email),
     );
-    const draft = await draftForReview(api, depositor.headers, community);
+    const { draft } = await draftForReview(api, depositor.headers, community);
 
     // The server dies as soon as its sender has claimed the messages of the submission: after
     // the action committed, before anything was sent.
@@ -179,7 +151,7 @@ describe.skipIf(!ENGINES.includes('postgres'))(
       const owner = await processUser({ ...env, CAIRN_DATA_DIR: dataDir });
       const depositor = await processUser({ ...env, CAIRN_DATA_DIR: dataDir });
       const community = await communityWith(api(0), db, owner.headers, 'shared', []);
-      const draft = await draftForReview(api(1), depositor.headers, community);
+      const { draft } = await draftForReview(api(1), depositor.headers, community);
       const submitted = await api(0)(
         'POST',
         `/api/records/${draft}/draft/actions/submit-review`,

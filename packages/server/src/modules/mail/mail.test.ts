@@ -4,6 +4,8 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import {
   addMember,
   createCommunity,
+  draftForReview,
+  injectApi,
   makeDue,
   requestAs,
   type Method,
@@ -47,22 +49,8 @@ describe.each(ENGINES)('e-mail notifications on %s', (engine) => {
   const to = (mails: ParsedMail[]) => mails.flatMap(recipientsOf).sort();
   const outbox = () => t.services.database.db.selectFrom('mailOutbox').selectAll().execute();
 
-  /** A draft of the depositor's, its review put to the community: the request's id. */
-  async function reviewRequest(title = TITLE): Promise<{ draft: string; request: string }> {
-    const created = await req('POST', '/api/records', depositor, {
-      metadata: { ...PUBLISHABLE_METADATA, title },
-      files: { enabled: false },
-      access: { record: 'public', files: 'public' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const draft = created.json().id as string;
-    const review = await req('PUT', `/api/records/${draft}/draft/review`, depositor, {
-      type: 'community-submission',
-      receiver: { community },
-    });
-    expect(review.statusCode, review.body).toBe(200);
-    return { draft, request: review.json().id as string };
-  }
+  const reviewRequest = (title = TITLE) =>
+    draftForReview(injectApi(t), depositor.headers, community, title);
 
   async function submitted(title = TITLE) {
     const made = await reviewRequest(title);
