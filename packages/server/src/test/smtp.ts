@@ -1,7 +1,6 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './server-process.js';
-import { until } from './process-harness.js';
+import type { AddressInfo } from 'node:net';
 
 /** The credentials the test server takes (any other is refused). */
 const USER = 'cairn';
@@ -22,17 +21,18 @@ export interface TestSmtp {
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
-  /** Waits until `n` messages have arrived (fails after the harness's guard). */
-  waitFor(n: number): Promise<ParsedMail[]>;
   close(): Promise<void>;
 }
 
 export async function startTestSmtp(): Promise<TestSmtp> {
-  const port = await freePort();
+  // The first start takes any free port; a start after `stop` takes the same one again.
+  let port = 0;
   const received: ParsedMail[] = [];
   let server: SMTPServer | undefined;
   const smtp: TestSmtp = {
-    url: `smtp://${USER}:${PASSWORD}@127.0.0.1:${port}`,
+    get url() {
+      return `smtp://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+    },
     received,
     refusing: false,
     async start() {
@@ -66,16 +66,13 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         server!.once('error', reject);
         server!.listen(port, '127.0.0.1', () => resolve());
       });
+      port = (server.server.address() as AddressInfo).port;
     },
     async stop() {
       const closing = server;
       server = undefined;
       if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
     },
-    waitFor: (n) =>
-      until(`${n} e-mail messages (${received.length} arrived)`, () =>
-        Promise.resolve(received.length >= n ? received : undefined),
-      ),
     close: () => smtp.stop(),
   };
   await smtp.start();
