@@ -101,9 +101,11 @@ export class MailSender {
    */
   async drain(): Promise<number> {
     // Not started (a command that only queues), or stopping: the messages wait in the outbox.
-    if (!this.log) return 0;
+    const log = this.log;
+    if (!log) return 0;
     let sent = 0;
-    for (;;) {
+    // Stopping (shutdown) ends the drain after the batch in hand; the rest waits in the outbox.
+    while (this.log) {
       const token = crypto.randomUUID();
       const now = Date.now();
       const leaseUntil = now + this.config.leaseSeconds * 1000;
@@ -120,7 +122,7 @@ export class MailSender {
         // A message whose lease would run out during the send is left to the next claim.
         if (Date.now() + this.sendBudgetMs > leaseUntil) break;
         try {
-          await this.send(row);
+          await this.send(row, log);
         } catch (error) {
           failed = true;
           await this.retryLater(row, token, error);
@@ -131,11 +133,12 @@ export class MailSender {
       }
       if (failed) return sent;
     }
+    return sent;
   }
 
-  private async send(row: OutboxRow): Promise<void> {
+  private async send(row: OutboxRow, log: Log): Promise<void> {
     if (!this.transport) {
-      this.log?.info(
+      log.info(
         { mail: { to: row.recipient, subject: row.subject, text: row.textBody } },
         'e-mail not sent (no CAIRN_SMTP_URL)',
       );
