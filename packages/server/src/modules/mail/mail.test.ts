@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -12,6 +13,7 @@ import {
 } from '../../test/communities.js';
 import { ENGINES } from '../../test/databases.js';
 import { PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
+import { until } from '../../test/process-harness.js';
 import { recipientsOf, startTestSmtp, type TestSmtp } from '../../test/smtp.js';
 import { inTransaction } from '../../database/unit-of-work.js';
 import { toUser } from '../users/users.service.js';
@@ -398,6 +400,43 @@ describe.each(ENGINES)('e-mail without an SMTP server on %s', (engine) => {
       );
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe.each(ENGINES)('e-mail and a mail server that never answers on %s', (engine) => {
+  it('answers the action at once, the message waiting in the outbox', async () => {
+    // Takes connections and never says a word: a send waits for its greeting.
+    const silent = net.createServer(() => {});
+    const sockets = new Set<net.Socket>();
+    silent.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const t = await createTestApp(engine, {
+      CAIRN_SMTP_URL: `smtp://127.0.0.1:${port}`,
+      CAIRN_MAIL_LEASE_SECONDS: '60',
+    });
+    try {
+      const [owner, depositor] = [await t.user(), await t.user()];
+      const community = await createCommunity(t, owner, 'silent', { review_policy: 'closed' });
+      const { draft } = await draftForReview(injectApi(t), depositor.headers, community);
+      const res = await requestAs(
+        t,
+        'POST',
+        `/api/records/${draft}/draft/actions/submit-review`,
+        depositor,
+      );
+      expect(res.statusCode, res.body).toBe(202);
+      // Answered while the sender still waits for the server: the message is claimed, not sent.
+      await until('the sender is connected', async () => sockets.size > 0 || undefined);
+      const [row] = await t.services.database.db.selectFrom('mailOutbox').selectAll().execute();
+      expect(row).toMatchObject({ recipient: owner.email, attempts: 1, lastError: null });
+      expect(row!.leaseToken).not.toBeNull();
+    } finally {
+      // Hanging up ends the send at once (a failure, retried later), so the app can close.
+      for (const socket of sockets) socket.destroy();
+      await t.close();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
 });
