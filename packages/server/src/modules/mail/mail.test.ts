@@ -428,7 +428,7 @@ describe.each(ENGINES)('e-mail and a mail server that never answers on %s', (eng
       );
       expect(res.statusCode, res.body).toBe(202);
       // Answered while the sender still waits for the server: the message is claimed, not sent.
-      await until('the sender is connected', async () => sockets.size > 0 || undefined);
+      await until('the sender is connected', () => Promise.resolve(sockets.size > 0));
       const [row] = await t.services.database.db.selectFrom('mailOutbox').selectAll().execute();
       expect(row).toMatchObject({ recipient: owner.email, attempts: 1, lastError: null });
       expect(row!.leaseToken).not.toBeNull();
