@@ -238,6 +238,8 @@ export async function buildApp(
     memberships: (user, ids) => services.communities.membershipsOf(user.id, ids),
     quota: (ownerId) => services.files.quotaOf(ownerId),
   });
+  // The app's logger takes the messages when no SMTP server is configured.
+  services.mail.start(app.log);
   return app;
 }
 

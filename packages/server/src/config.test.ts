@@ -72,6 +72,11 @@ describe('loadConfig', () => {
       },
       sitemapUrlsPerFile: 10_000,
       signposting: { maxLinksPerRelation: 100 },
+      mail: {
+        from: '"Cairn" <no-reply@cairn.invalid>',
+        retrySeconds: 30,
+        leaseSeconds: 300,
+      },
       locales: ['en', 'de'],
       defaultLocale: 'en',
     });
@@ -139,6 +144,30 @@ describe('loadConfig', () => {
       },
       signposting: { maxLinksPerRelation: 0 },
     });
+  });
+
+  it('reads the mail settings, and refuses an SMTP URL of another scheme', () => {
+    const config = loadConfig({
+      CAIRN_SITE_URL: 'https://data.example.org',
+      CAIRN_SMTP_URL: 'smtp://user:pass@mail.example.org:587',
+      CAIRN_MAIL_RETRY_SECONDS: '5',
+      CAIRN_MAIL_LEASE_SECONDS: '60',
+    });
+    expect(config.mail).toEqual({
+      smtpUrl: 'smtp://user:pass@mail.example.org:587',
+      from: '"Cairn" <no-reply@data.example.org>',
+      retrySeconds: 5,
+      leaseSeconds: 60,
+    });
+    expect(loadConfig({ CAIRN_MAIL_FROM: 'Data <data@example.org>' }).mail.from).toBe(
+      'Data <data@example.org>',
+    );
+    expect(
+      problemsOf({ CAIRN_SMTP_URL: 'http://mail.example.org', CAIRN_MAIL_LEASE_SECONDS: '0' }),
+    ).toEqual([
+      'CAIRN_SMTP_URL: must be an smtp:// or smtps:// URL',
+      expect.stringMatching(/^CAIRN_MAIL_LEASE_SECONDS: /),
+    ]);
   });
 
   it('refuses a negative number of signposting links', () => {

@@ -19,6 +19,7 @@ import { draftsSearch } from './0019_drafts_search.js';
 import { recordsHarvestOrder } from './0020_records_harvest_order.js';
 import { recordTombstones } from './0021_record_tombstones.js';
 import { recordsSitemap } from './0022_records_sitemap.js';
+import { mailOutboxMigration } from './0024_mail_outbox.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -260,4 +261,5 @@ export const migrations: Record<string, Migration> = {
   '0020_records_harvest_order': recordsHarvestOrder,
   '0021_record_tombstones': recordTombstones,
   '0022_records_sitemap': recordsSitemap,
+  '0024_mail_outbox': mailOutboxMigration,
 };

@@ -154,6 +154,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
             name: user.name,
             isAdmin: user.isAdmin,
             locale: user.locale ?? null,
+            emailNotifications: user.emailNotifications !== false,
           }
         : null,
       vocabularies: {
@@ -278,7 +279,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   );
   app.get('/account/tokens', async (request, reply) =>
     requireLogin(request, reply)
-      ? render(request, reply, { title: 'Access tokens', page: 'tokens' })
+      ? render(request, reply, { title: 'Your account', page: 'tokens' })
       : reply,
   );
   app.get('/uploads/new', async (request, reply) =>
