@@ -17,6 +17,8 @@ const REQUESTS = 300;
 const WARMUP = 30;
 const SEARCH_P95_MAX_MS = 20;
 const EMAIL = 'bench@cairn.example';
+/** A member of every community, for the deposit page at volume. */
+const EVERYWHERE_EMAIL = 'everywhere@cairn.example';
 const PASSWORD = 'cairn-bench-password';
 
 const WORDS = (
@@ -39,12 +41,17 @@ export async function run(options = {}) {
   try {
     await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
     const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
-    const seeded = seed(path.join(server.dataDir, 'cairn.sqlite'), EMAIL);
+    await server.cli(['users', 'create', EVERYWHERE_EMAIL, '--password', PASSWORD]);
+    const everywhere = (
+      await server.cli(['tokens', 'create', EVERYWHERE_EMAIL, '--name', 'bench'])
+    ).trim();
+    const seeded = seed(path.join(server.dataDir, 'cairn.sqlite'), EMAIL, EVERYWHERE_EMAIL);
     process.stdout.write(
       `communities: Cairn on SQLite, server pid ${server.pid}; seeded ${COMMUNITIES.toLocaleString('en')} communities, ` +
         `${MEMBERSHIPS.toLocaleString('en')} memberships of ${USERS.toLocaleString('en')} users in ${seeded.seconds.toFixed(1)} s\n\n`,
     );
     const vnd = { authorization: `Bearer ${token}`, accept: 'application/vnd.inveniordm.v1+json' };
+    /** @type {Array<{name: string, path: string, headers: Record<string, string>}>} */
     const cases = [
       {
         name: 'GET community by id (primary key)',
@@ -73,6 +80,17 @@ export async function run(options = {}) {
         path: '/api/communities?q=coral&size=5',
         headers: { accept: 'application/json' },
       },
+      // The deposit page, whose picker pages through the person's communities like the rest.
+      {
+        name: 'deposit page, member of 50 communities',
+        path: '/uploads/new',
+        headers: { authorization: `Bearer ${token}` },
+      },
+      {
+        name: `deposit page, member of ${COMMUNITIES.toLocaleString('en')} communities`,
+        path: '/uploads/new',
+        headers: { authorization: `Bearer ${everywhere}` },
+      },
     ];
     const phases = [];
     /** @type {string[]} */
@@ -84,7 +102,7 @@ export async function run(options = {}) {
       phases.push(phase);
     }
     process.stdout.write(table(phases) + '\n\n');
-    const searches = phases.slice(1);
+    const searches = phases.slice(1).filter((p) => !p.name.startsWith('deposit page'));
     const worst = Math.max(...searches.map((p) => p.p95Ms));
     const targets = [
       target({
@@ -127,16 +145,18 @@ function round(n) {
  * what the service writes (search text normalised, lower case, words space-separated).
  * @param {string} file
  * @param {string} benchEmail
+ * @param {string} everywhereEmail a user made a member of every community
  */
-function seed(file, benchEmail) {
+function seed(file, benchEmail, everywhereEmail) {
   const started = performance.now();
   const db = new Database(file);
   db.pragma('busy_timeout = 10000');
   const now = Date.now();
   const stamp = new Date(now).toISOString();
-  const benchUser = /** @type {{id: number}} */ (
-    db.prepare('select id from users where email = ?').get(benchEmail)
-  );
+  const userId = (/** @type {string} */ email) =>
+    /** @type {{id: number}} */ (db.prepare('select id from users where email = ?').get(email)).id;
+  const benchUser = { id: userId(benchEmail) };
+  const everywhereUser = userId(everywhereEmail);
   const insertUser = db.prepare(
     "insert into users (email, name, password_hash, is_admin, created_at) values (?, ?, 'x', 0, ?)",
   );
@@ -208,6 +228,7 @@ function seed(file, benchEmail) {
     // The bench user belongs to 50 communities, like a busy curator; the rest spread at random.
     for (let i = 0; i < 50; i++)
       made += insertMember.run(ids[i * 97], benchUser.id, pick(ROLES), stamp, stamp).changes;
+    for (const id of ids) insertMember.run(id, everywhereUser, 'reader', stamp, stamp);
     while (made < MEMBERSHIPS) {
       made += insertMember.run(
         pick(ids),
@@ -235,6 +256,7 @@ async function measure(baseUrl, spec) {
   /** @type {number[]} */
   const times = [];
   let errors = 0;
+  let bytes = 0;
   /** @type {string | undefined} */
   let firstError;
   for (let i = 0; i < WARMUP + REQUESTS; i++) {
@@ -242,6 +264,7 @@ async function measure(baseUrl, spec) {
     const response = await fetch(`${baseUrl}${spec.path}`, { headers: spec.headers });
     const text = await response.text();
     const ms = performance.now() - start;
+    bytes = Buffer.byteLength(text);
     if (!response.ok) {
       errors++;
       firstError ??= `${response.status} ${text.slice(0, 200)}`;
@@ -255,16 +278,23 @@ async function measure(baseUrl, spec) {
     p50Ms: percentile(times, 50),
     p95Ms: percentile(times, 95),
     p99Ms: percentile(times, 99),
+    bytes,
     errors,
     firstError,
   };
 }
 
-/** @param {Array<{name: string, p50Ms: number, p95Ms: number, p99Ms: number}>} phases */
+/** @param {Array<{name: string, p50Ms: number, p95Ms: number, p99Ms: number, bytes: number}>} phases */
 function table(phases) {
   const rows = [
-    ['case', 'p50 ms', 'p95 ms', 'p99 ms'],
-    ...phases.map((p) => [p.name, p.p50Ms.toFixed(2), p.p95Ms.toFixed(2), p.p99Ms.toFixed(2)]),
+    ['case', 'p50 ms', 'p95 ms', 'p99 ms', 'KB'],
+    ...phases.map((p) => [
+      p.name,
+      p.p50Ms.toFixed(2),
+      p.p95Ms.toFixed(2),
+      p.p99Ms.toFixed(2),
+      (p.bytes / 1024).toFixed(1),
+    ]),
   ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows

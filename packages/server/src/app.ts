@@ -235,7 +235,7 @@ export async function buildApp(
     access: services.recordAccess,
     vocabularies: services.vocabularies,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
-    memberships: (user) => services.communities.membershipsOf(user.id),
+    memberships: (user, ids) => services.communities.membershipsOf(user.id, ids),
     quota: (ownerId) => services.files.quotaOf(ownerId),
     awaitingRequests: (user) => services.requests.countAwaiting(user),
     curatedCommunity: async (user, slug) => {
@@ -243,6 +243,8 @@ export async function buildApp(
       if (!community.permissions.can_curate) throw permissionDenied();
     },
   });
+  // The app's logger takes the messages when no SMTP server is configured.
+  services.mail.start(app.log);
   return app;
 }
 

@@ -9,6 +9,7 @@ import { buildApp } from './app.js';
 import { startSweeps } from './sweeps/scheduler.js';
 import { DEMO_USERS, loadDemo } from './demo.js';
 import { handleShutdownSignals } from './modules/ops/shutdown.js';
+import { limitHeapGrowth } from './modules/ops/heap.js';
 import { BACKUP_USAGE, backupCommand } from './modules/ops/backup-command.js';
 import { AppError } from './errors.js';
 import {
@@ -50,6 +51,7 @@ async function withServices<T>(config: Config, fn: (s: Services) => Promise<T>):
 }
 
 async function serve(config: Config): Promise<void> {
+  limitHeapGrowth(config.operations.heapGrowthPercent);
   const database = openDatabase(config.database);
   const services = await createServices(config, database);
   const app = await buildApp(services);

@@ -44,7 +44,11 @@ describe('loadConfig', () => {
       sweepIntervalSeconds: 60,
       requestExpiryDays: 30,
       logLevel: 'info',
-      operations: { shutdownGraceSeconds: 10, shutdownUploadGraceSeconds: 60 },
+      operations: {
+        shutdownGraceSeconds: 10,
+        shutdownUploadGraceSeconds: 60,
+        heapGrowthPercent: 50,
+      },
       trustProxy: false,
       rateLimits: {
         windowSeconds: 900,
@@ -68,6 +72,11 @@ describe('loadConfig', () => {
       },
       sitemapUrlsPerFile: 10_000,
       signposting: { maxLinksPerRelation: 100 },
+      mail: {
+        from: '"Cairn" <no-reply@cairn.invalid>',
+        retrySeconds: 30,
+        leaseSeconds: 300,
+      },
       locales: ['en', 'de'],
       defaultLocale: 'en',
     });
@@ -135,6 +144,30 @@ describe('loadConfig', () => {
       },
       signposting: { maxLinksPerRelation: 0 },
     });
+  });
+
+  it('reads the mail settings, and refuses an SMTP URL of another scheme', () => {
+    const config = loadConfig({
+      CAIRN_SITE_URL: 'https://data.example.org',
+      CAIRN_SMTP_URL: 'smtp://user:pass@mail.example.org:587',
+      CAIRN_MAIL_RETRY_SECONDS: '5',
+      CAIRN_MAIL_LEASE_SECONDS: '60',
+    });
+    expect(config.mail).toEqual({
+      smtpUrl: 'smtp://user:pass@mail.example.org:587',
+      from: '"Cairn" <no-reply@data.example.org>',
+      retrySeconds: 5,
+      leaseSeconds: 60,
+    });
+    expect(loadConfig({ CAIRN_MAIL_FROM: 'Data <data@example.org>' }).mail.from).toBe(
+      'Data <data@example.org>',
+    );
+    expect(
+      problemsOf({ CAIRN_SMTP_URL: 'http://mail.example.org', CAIRN_MAIL_LEASE_SECONDS: '0' }),
+    ).toEqual([
+      'CAIRN_SMTP_URL: must be an smtp:// or smtps:// URL',
+      expect.stringMatching(/^CAIRN_MAIL_LEASE_SECONDS: /),
+    ]);
   });
 
   it('refuses a negative number of signposting links', () => {
@@ -313,14 +346,21 @@ describe('loadConfig', () => {
       'CAIRN_DATACITE_URL: set CAIRN_DATACITE_URL, CAIRN_DATACITE_USERNAME and CAIRN_DATACITE_PASSWORD together',
     ]);
   });
-  it('reads the metrics port and the shutdown graces, and refuses a metrics port equal to PORT', () => {
+  it('reads the metrics port, the shutdown graces and the heap growth, and refuses a metrics port equal to PORT', () => {
     expect(
       loadConfig({
         CAIRN_METRICS_PORT: '9464',
         CAIRN_SHUTDOWN_GRACE_SECONDS: '5',
         CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: '300',
+        CAIRN_HEAP_GROWTH_PERCENT: '0',
       }).operations,
-    ).toEqual({ metricsPort: 9464, shutdownGraceSeconds: 5, shutdownUploadGraceSeconds: 300 });
+    ).toEqual({
+      metricsPort: 9464,
+      shutdownGraceSeconds: 5,
+      shutdownUploadGraceSeconds: 300,
+      heapGrowthPercent: 0,
+    });
+    expect(problemsOf({ CAIRN_HEAP_GROWTH_PERCENT: '12.5' })).toHaveLength(1);
     expect(problemsOf({ PORT: '8080', CAIRN_METRICS_PORT: '8080' })).toEqual([
       'CAIRN_METRICS_PORT: must differ from PORT',
     ]);

@@ -146,6 +146,12 @@ const EnvSchema = z.object({
   CAIRN_RATE_LIMIT_TOKENS_PER_ACCOUNT: attemptLimit.default(20),
   CAIRN_RATE_LIMIT_TOKENS_PER_ADDRESS: attemptLimit.default(100),
   CAIRN_SIGNPOSTING_MAX_ITEMS: z.coerce.number().int().min(0).default(100),
+  CAIRN_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
+  CAIRN_MAIL_FROM: z.string().trim().min(3).optional(),
+  CAIRN_MAIL_RETRY_SECONDS: z.coerce.number().min(0).default(30),
+  CAIRN_MAIL_LEASE_SECONDS: z.coerce.number().min(1).default(300),
 });
 
 /**
@@ -206,6 +212,17 @@ export interface DataCiteConfig {
   readonly password: string;
 }
 
+export interface MailConfig {
+  /** `smtp://user:pass@host:587`; unset: messages are written to the log instead of sent. */
+  readonly smtpUrl?: string;
+  /** The From of every message. */
+  readonly from: string;
+  /** The first retry's delay; each further one doubles it (capped at six hours). */
+  readonly retrySeconds: number;
+  /** How long a sender holds the messages it claimed; a dead sender's are sent after it. */
+  readonly leaseSeconds: number;
+}
+
 /**
  * A stand-in until the operator names someone: `admin@` the site's host, or, for a host that is
  * no domain (localhost), under the reserved `.invalid` domain, so that it reads as an address
@@ -214,6 +231,15 @@ export interface DataCiteConfig {
 function defaultAdminEmail(siteUrl: string): string {
   const host = new URL(siteUrl).hostname;
   return `admin@${host.includes('.') ? host : `${host}.invalid`}`;
+}
+
+/**
+ * The domain of the default sender: the site's host when it is a domain name; an address on an
+ * IP address or `localhost` would be refused by mail servers, so those get `cairn.invalid`.
+ */
+function mailDomain(siteUrl: string): string {
+  const host = new URL(siteUrl).hostname;
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*$/i.test(host) ? host : 'cairn.invalid';
 }
 
 /** The whole server configuration; built once at start-up and frozen. */
@@ -316,6 +342,8 @@ export interface Config {
     /** The most `item` links, and the most `author` links, in a landing page's Link header. */
     readonly maxLinksPerRelation: number;
   };
+  /** E-mail notifications (`modules/mail`). */
+  readonly mail: MailConfig;
   readonly locales: readonly string[];
   readonly defaultLocale: string;
   /** Folder of the built web app (index.html + assets); undefined serves API only. */
@@ -435,6 +463,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     },
     sitemapUrlsPerFile: 10_000,
     signposting: { maxLinksPerRelation: e.CAIRN_SIGNPOSTING_MAX_ITEMS },
+    mail: {
+      ...(e.CAIRN_SMTP_URL ? { smtpUrl: e.CAIRN_SMTP_URL } : {}),
+      from:
+        e.CAIRN_MAIL_FROM ??
+        `"${e.CAIRN_SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${mailDomain(siteUrl)}>`,
+      retrySeconds: e.CAIRN_MAIL_RETRY_SECONDS,
+      leaseSeconds: e.CAIRN_MAIL_LEASE_SECONDS,
+    },
     locales: ['en', 'de'],
     defaultLocale: 'en',
     ...overrides,

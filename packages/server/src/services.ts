@@ -36,6 +36,9 @@ import { RecordCommunitiesService } from './modules/record-communities/record-co
 import { RateLimitsRepository } from './modules/throttle/throttle.repository.js';
 import { SitemapsRepository } from './modules/sitemaps/sitemaps.repository.js';
 import { SitemapsService } from './modules/sitemaps/sitemaps.service.js';
+import { MailOutboxRepository } from './modules/mail/outbox.repository.js';
+import { MailSender } from './modules/mail/mail-sender.js';
+import { RequestNotifications } from './modules/mail/request-notifications.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -69,6 +72,8 @@ export interface Services {
   oai: OaiService;
   /** Administrators' deletion and restoration of published records. */
   recordDeletion: RecordDeletionService;
+  /** Sends the e-mail outbox (started by the server, drained by a sweep). */
+  mail: MailSender;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -94,10 +99,16 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     new CommunitiesRepository(database.db, database.engine),
     users,
   );
+  const outbox = new MailOutboxRepository(database.db, database.engine);
+  const mail = new MailSender(outbox, config.mail, config.siteUrl);
   const requests = new RequestsService(
     new RequestsRepository(database.db),
     communities,
     config.requestExpiryDays,
+    new RequestNotifications(database.db, outbox, mail, {
+      url: config.siteUrl,
+      name: config.siteName,
+    }),
   );
   const recordStore = new RecordStore(recordsRepo, communities);
   const recordAccess = new RecordAccessService(recordStore);
@@ -178,5 +189,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       doi,
       config.access.ownerDeletionDays,
     ),
+    mail,
   };
 }

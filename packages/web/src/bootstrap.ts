@@ -10,6 +10,8 @@ export const CurrentUserSchema = z.object({
   isAdmin: z.boolean().default(false),
   /** The language the person chose in the header, kept with their account. */
   locale: z.string().nullable().default(null),
+  /** Whether the person receives e-mail notifications (chosen on the account page). */
+  emailNotifications: z.boolean().default(true),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 

@@ -15,6 +15,8 @@ export interface UsersTable {
   createdAt: string;
   /** The language chosen in the header; null until one is chosen. */
   locale: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: the person receives e-mail notifications (the default); 0: they turned them off. */
+  emailNotifications: ColumnType<number, number | undefined, number>;
 }
 
 export interface SessionsTable {
@@ -247,6 +249,22 @@ export interface RateLimitsTable {
   resetAt: string;
 }
 
+/** One e-mail waiting to be sent (migration 0024); deleted once the SMTP server took it. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  createdAt: string;
+  nextAttemptAt: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  leaseUntil: ColumnType<string | null, string | null | undefined, string | null>;
+  leaseToken: ColumnType<string | null, string | null | undefined, string | null>;
+  lastError: ColumnType<string | null, string | null | undefined, string | null>;
+  failedAt: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 /** When a person last opened a request: what it had seen of its activity (the inbox's unread). */
 export interface RequestReadsTable {
   requestId: string;
@@ -277,6 +295,7 @@ export interface Database {
   requestReads: RequestReadsTable;
   recordCommunities: RecordCommunitiesTable;
   rateLimits: RateLimitsTable;
+  mailOutbox: MailOutboxTable;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

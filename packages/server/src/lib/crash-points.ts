@@ -30,6 +30,8 @@ export const CRASH_POINTS = [
   'vocabularies-import:batch-written',
   /** The abandoned-uploads sweep removed a row; the upload's bytes are not freed yet. */
   'sweep:row-removed',
+  /** The e-mail sender claimed a batch of messages (their lease is committed); none is sent. */
+  'mail:claimed',
 ] as const;
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];

@@ -12,7 +12,7 @@ interface Sweep {
 
 /**
  * Runs the periodic sweeps (lift embargoes, register DOIs, forget expired sessions and ended
- * throttling windows). With
+ * throttling windows, send e-mail that is due). With
  * PostgreSQL each run takes an advisory lock, so N app servers behind a load balancer never do
  * the same work twice; SQLite means a single process, so no lock is needed.
  */
@@ -32,6 +32,9 @@ export function startSweeps(
     { name: 'abandoned-uploads', lockKey: 734004, run: () => services.files.sweepAbandoned() },
     { name: 'request-expiry', lockKey: 734005, run: () => services.requests.expireDue() },
     { name: 'rate-limit-cleanup', lockKey: 734006, run: () => services.rateLimits.deleteEnded() },
+    // Retries what failed and sends what a process that died left behind; the claim's lease,
+    // not this lock, keeps two servers from sending one message.
+    { name: 'mail-outbox', lockKey: 734007, run: () => services.mail.drain() },
   ];
   const { db, engine } = services.database;
 

@@ -116,6 +116,8 @@ export async function createTestApp(
     async close() {
       await app.close();
       await services.doi.idle();
+      services.mail.stop();
+      await services.mail.idle();
       await database.drop();
     },
     async user(email, options = {}) {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
-import type { Caller } from './files.js';
+import { PUBLISHABLE_METADATA, type Caller } from './files.js';
 
 export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
@@ -47,4 +47,57 @@ export async function makeDue(t: TestApp, requestId: string): Promise<void> {
     .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
     .where('id', '=', requestId)
     .execute();
+}
+
+/** What the helpers below need of an answer: in-process (inject) and over HTTP alike. */
+export interface Answer {
+  status: number;
+  text: string;
+  json: () => Record<string, any>;
+}
+
+/** A request with `headers` and `body` as JSON, to an app in this process or a server process. */
+export type Api = (
+  method: Method,
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) => Promise<Answer>;
+
+/** The test app as an `Api`. */
+export function injectApi(t: TestApp): Api {
+  return async (method, url, headers, body) => {
+    const res = await t.request({
+      method,
+      url,
+      headers,
+      ...(body === undefined ? {} : { body: body as object }),
+    });
+    return { status: res.statusCode, text: res.body, json: () => res.json() };
+  };
+}
+
+/**
+ * A public draft of the depositor's (headers) titled `title`, its review put to `community` but
+ * not submitted: the draft's and the request's ids.
+ */
+export async function draftForReview(
+  api: Api,
+  depositor: Record<string, string>,
+  community: string,
+  title = PUBLISHABLE_METADATA.title,
+): Promise<{ draft: string; request: string }> {
+  const created = await api('POST', '/api/records', depositor, {
+    metadata: { ...PUBLISHABLE_METADATA, title },
+    files: { enabled: false },
+    access: { record: 'public', files: 'public' },
+  });
+  expect(created.status, created.text).toBe(201);
+  const draft = created.json().id as string;
+  const review = await api('PUT', `/api/records/${draft}/draft/review`, depositor, {
+    type: 'community-submission',
+    receiver: { community },
+  });
+  expect(review.status, review.text).toBe(200);
+  return { draft, request: review.json().id as string };
 }

@@ -22,18 +22,31 @@ export const CreateTokenBody = z
 export const LoginBody = z.object({ email: z.string(), password: z.string() });
 export const SignupBody = LoginBody.extend({ name: z.string().optional() });
 /**
- * `PUT /api/user/preferences`: `locale` is one of the site's languages. Anything else, a body
- * that is not an object included, is a problem of `locale`.
+ * `PUT /api/user/preferences`: what is sent is changed, the rest kept. `locale` is one of the
+ * site's languages, `email_notifications` whether the person receives e-mail. A body that sets
+ * nothing, or is not an object, is a problem of `locale` (the one preference there was first).
  */
-export const preferencesBody = (offered: readonly string[]) =>
-  z.preprocess(
+export const preferencesBody = (offered: readonly string[]) => {
+  const locale = z.enum(offered as [string, ...string[]], {
+    error: `Must be one of: ${offered.join(', ')}.`,
+  });
+  return z.preprocess(
     (body) => (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}),
-    z.object({
-      locale: z.enum(offered as [string, ...string[]], {
-        error: `Must be one of: ${offered.join(', ')}.`,
+    z
+      .object({
+        locale: locale.optional(),
+        email_notifications: z.boolean({ error: MESSAGES.notBoolean }).optional(),
+      })
+      .superRefine((body, context) => {
+        if (body.locale === undefined && body.email_notifications === undefined)
+          context.addIssue({
+            code: 'custom',
+            path: ['locale'],
+            message: `Must be one of: ${offered.join(', ')}.`,
+          });
       }),
-    }),
   );
+};
 
 /** A personal access token as listed: never its secret. */
 export const TokenSchema = z.looseObject({
@@ -58,4 +71,9 @@ export const UserJsonSchema = z.looseObject({
   is_admin: z.boolean(),
 });
 export const SessionSchema = z.looseObject({ user: UserJsonSchema });
-export const PreferencesSchema = z.looseObject({ locale: z.string().nullable() });
+export const PreferencesSchema = z.looseObject({
+  locale: z.string().nullable(),
+  /** Whether the person receives e-mail notifications (on unless they turn it off). */
+  email_notifications: z.boolean(),
+});
+export type Preferences = z.infer<typeof PreferencesSchema>;

@@ -54,9 +54,10 @@ export const PublicConfigSchema = z.object({
   /** How creators are found: `search` (search or type), `search_only`, `off` (type only). */
   creatorMode: z.enum(['search', 'search_only', 'off']).default('search'),
   /**
-   * `user_communities_memberships`: the signed-in person's role in each community it belongs to
-   * (community id → role), for the role badge of the deposit page's community header and picker.
-   * Only the deposit pages carry it. A role this version does not know is kept as it comes.
+   * `user_communities_memberships`: the signed-in person's role in the communities the deposit
+   * page's draft names (community id → role), for the role badge of its community header; the
+   * picker reads each community's role from the API. Only the deposit pages carry it. A role this
+   * version does not know is kept as it comes.
    */
   userCommunitiesMemberships: z.record(z.string(), z.string()).default({}),
 });

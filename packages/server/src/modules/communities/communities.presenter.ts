@@ -116,6 +116,8 @@ export function presentCommunityStub(
               can_include_directly: permissions.can_include_directly,
               can_submit_record: permissions.can_submit_record,
             },
+            // The deposit page's community header shows it as a badge.
+            ...(permissions.role ? { membership_role: permissions.role } : {}),
           },
         }
       : {}),

@@ -234,16 +234,16 @@ export class CommunitiesRepository {
       .executeTakeFirst();
   }
 
-  /** The user's role in each of `communityIds` it belongs to; without ids, in every live one. */
+  /** The user's role in each live community it belongs to, or in each of `communityIds`. */
   async rolesOf(userId: number, communityIds?: string[]): Promise<Map<string, string>> {
     if (communityIds && communityIds.length === 0) return new Map();
     let q = this.db
       .selectFrom('communityMembers as m')
+      .innerJoin('communities as c', 'c.id', 'm.communityId')
       .select(['m.communityId', 'm.role'])
-      .where('m.userId', '=', userId);
+      .where('m.userId', '=', userId)
+      .where('c.deletedAt', 'is', null);
     if (communityIds) q = q.where('m.communityId', 'in', communityIds);
-    else
-      q = q.innerJoin('communities as c', 'c.id', 'm.communityId').where('c.deletedAt', 'is', null);
     const rows = await q.execute();
     return new Map(rows.map((r) => [r.communityId, r.role]));
   }

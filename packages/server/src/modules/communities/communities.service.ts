@@ -175,9 +175,12 @@ export class CommunitiesService {
     return role !== undefined && CURATOR_ROLES.has(role);
   }
 
-  /** The caller's role in every community it belongs to (the picker's badges). */
-  async membershipsOf(userId: number): Promise<Record<string, CommunityRole>> {
-    const roles = await this.repo.rolesOf(userId);
+  /** The caller's role in each of `communityIds` it belongs to, or in all when not given. */
+  async membershipsOf(
+    userId: number,
+    communityIds?: string[],
+  ): Promise<Record<string, CommunityRole>> {
+    const roles = await this.repo.rolesOf(userId, communityIds);
     return Object.fromEntries([...roles].filter(([, r]) => isRole(r))) as Record<
       string,
       CommunityRole

@@ -5,6 +5,7 @@ export const OperationsEnv = {
   CAIRN_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   CAIRN_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
   CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: z.coerce.number().min(0).default(60),
+  CAIRN_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
 };
 
 export interface OperationsConfig {
@@ -14,17 +15,24 @@ export interface OperationsConfig {
   readonly shutdownGraceSeconds: number;
   /** How long an upload in flight may still run once shutdown has begun. */
   readonly shutdownUploadGraceSeconds: number;
+  /**
+   * How far the JavaScript heap may grow past what it held alive at its last full collection
+   * before it collects again, in percent; 0 leaves it to V8.
+   */
+  readonly heapGrowthPercent: number;
 }
 
 export function operationsConfig(e: {
   CAIRN_METRICS_PORT?: number | undefined;
   CAIRN_SHUTDOWN_GRACE_SECONDS: number;
   CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS: number;
+  CAIRN_HEAP_GROWTH_PERCENT: number;
 }): OperationsConfig {
   return {
     ...(e.CAIRN_METRICS_PORT === undefined ? {} : { metricsPort: e.CAIRN_METRICS_PORT }),
     shutdownGraceSeconds: e.CAIRN_SHUTDOWN_GRACE_SECONDS,
     shutdownUploadGraceSeconds: e.CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS,
+    heapGrowthPercent: e.CAIRN_HEAP_GROWTH_PERCENT,
   };
 }
 

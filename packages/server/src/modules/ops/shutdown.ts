@@ -15,7 +15,7 @@ export interface ShutdownParts {
  * Stops the server in order: readiness fails and no new connection is accepted; requests in
  * flight finish (uploads within CAIRN_SHUTDOWN_UPLOAD_GRACE_SECONDS, others within
  * CAIRN_SHUTDOWN_GRACE_SECONDS, then they are cut); the sweeps stop, waiting for a round that
- * runs; DOI registrations in flight finish; the store's and database's connections close.
+ * runs; DOI registrations and e-mail in flight finish; the store's and database's connections close.
  */
 export async function shutdown({ app, services, stopSweeps }: ShutdownParts): Promise<void> {
   const { shutdownGraceSeconds, shutdownUploadGraceSeconds } = services.config.operations;
@@ -29,6 +29,8 @@ export async function shutdown({ app, services, stopSweeps }: ShutdownParts): Pr
   await app.close();
   await sweeps;
   await services.doi.idle();
+  services.mail.stop();
+  await services.mail.idle();
   (services.store as { close?: () => void }).close?.();
   await services.database.close();
   app.log.info('shut down');

@@ -108,17 +108,17 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
     });
   });
 
-  it("tells the deposit pages the person's role in each of its live communities", async () => {
+  it("tells the deposit page the person's role in the draft's communities, and in no other", async () => {
+    // The picker reads each community's role from the API as it pages: a member of 10,000
+    // communities was sent all of them with every deposit page (477 KB).
     const owner = await t.user();
     const member = await t.user();
     const kept = await createCommunity(t, owner, 'roles-kept', {});
-    const curated = await createCommunity(t, owner, 'roles-curated', {});
+    const curated = await createCommunity(t, owner, 'roles-curated', { review_policy: 'open' });
     const gone = await createCommunity(t, owner, 'roles-gone', {});
     await addMember(t, owner, kept, member, 'reader');
     await addMember(t, owner, curated, member, 'curator');
     await addMember(t, owner, gone, member, 'manager');
-    const deleted = await requestAs(t, 'DELETE', `/api/communities/${gone}`, owner);
-    expect(deleted.statusCode, deleted.body).toBe(204);
 
     const memberships = async (url: string, headers: Record<string, string>) =>
       (
@@ -126,16 +126,35 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
           userCommunitiesMemberships: unknown;
         }
       ).userCommunitiesMemberships;
-    const expected = { [kept]: 'reader', [curated]: 'curator' };
-    expect(await memberships('/uploads/new', member.headers)).toEqual(expected);
+    expect(await memberships('/uploads/new', member.headers)).toEqual({});
     const draft = await createDraft(member.headers);
-    expect(await memberships(`/uploads/${draft}`, member.headers)).toEqual(expected);
-    expect(await memberships('/uploads/new', owner.headers)).toEqual({
-      [kept]: 'owner',
-      [curated]: 'owner',
+    expect(await memberships(`/uploads/${draft}`, member.headers)).toEqual({});
+    const review = await requestAs(t, 'PUT', `/api/records/${draft}/draft/review`, member, {
+      receiver: { community: curated },
+      type: 'community-submission',
     });
-    expect(await memberships('/uploads/new', (await t.user()).headers)).toEqual({});
-    // Other pages have no community picker.
+    expect(review.statusCode, review.body).toBe(200);
+    expect(await memberships(`/uploads/${draft}`, member.headers)).toEqual({
+      [curated]: 'curator',
+    });
+    // The draft's community expanded for the header carries the role too, as the picker's do.
+    const page = await t.request({
+      method: 'GET',
+      url: `/uploads/${draft}`,
+      headers: member.headers,
+    });
+    const expanded = streamedDraftOf(page.body) as Record<string, any>;
+    expect(expanded['expanded'].parent.review.receiver.ui.membership_role).toBe('curator');
+    // A community deleted since is nobody's any more.
+    const toGone = await requestAs(t, 'PUT', `/api/records/${draft}/draft/review`, member, {
+      receiver: { community: gone },
+      type: 'community-submission',
+    });
+    expect(toGone.statusCode, toGone.body).toBe(200);
+    const deleted = await requestAs(t, 'DELETE', `/api/communities/${gone}`, owner);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await memberships(`/uploads/${draft}`, member.headers)).toEqual({});
+    // Other pages have no community header.
     expect(await memberships('/communities', member.headers)).toEqual({});
   });
 

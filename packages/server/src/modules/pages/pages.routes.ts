@@ -13,6 +13,7 @@ import { l10n } from '../records/records.ui.js';
 import type { RecordsRouteDeps } from '../records/records.routes.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordDraftsService } from '../records/records-drafts.service.js';
+import { communitiesNamedBy } from '../records/records.rows.js';
 import type { User } from '../users/users.service.js';
 import {
   presentDraft,
@@ -43,7 +44,8 @@ export interface PagesDeps {
    */
   expandParent: RecordsRouteDeps['expandParent'];
   /** The signed-in person's role in each community it belongs to (communities module). */
-  memberships: (user: User) => Promise<Record<string, string>>;
+  /** The person's role in each of these communities that it belongs to. */
+  memberships: (user: User, communityIds: string[]) => Promise<Record<string, string>>;
   /** The files and bytes a record of this owner may hold: their own quota, else the configured one. */
   quota: (ownerId: number) => Promise<{ maxFiles: number; maxBytes: number }>;
   /** Open requests waiting for the person's decision (requests module): the header's count. */
@@ -101,6 +103,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     permissions?: unknown;
     /** Whose record the deposit page edits (an administrator may edit someone else's). */
     ownerId?: number;
+    /** The communities the deposit page's draft names: its header shows the person's role. */
+    communityIds?: string[];
     error?: { status: number; message: string; tombstone?: Tombstone };
     head?: string[];
   }
@@ -115,8 +119,12 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     };
     const [resourceTypes, memberships, quota, awaitingRequests] = await Promise.all([
       deps.vocabularies.list('resourcetypes'),
-      // The community header and picker of the deposit form show the person's role as a badge.
-      page.page === 'deposit' && user ? deps.memberships(user) : {},
+      // The community header shows the person's role in the draft's community as a badge. Only
+      // the draft's: the picker reads each community's role from the API as it pages, so that a
+      // member of 10,000 communities is not sent all of them with every deposit page.
+      page.page === 'deposit' && user && page.communityIds?.length
+        ? deps.memberships(user, page.communityIds)
+        : {},
       // The uploader warns before it sends what the server would refuse, so it needs the quota
       // the server applies: the record owner's, which `cairn users quota` may have set apart.
       page.page === 'deposit' && user ? deps.quota(page.ownerId ?? user.id) : configuredQuota,
@@ -155,6 +163,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
             name: user.name,
             isAdmin: user.isAdmin,
             locale: user.locale ?? null,
+            emailNotifications: user.emailNotifications !== false,
           }
         : null,
       vocabularies: {
@@ -280,7 +289,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   );
   app.get('/account/tokens', async (request, reply) =>
     requireLogin(request, reply)
-      ? render(request, reply, { title: 'Access tokens', page: 'tokens' })
+      ? render(request, reply, { title: 'Your account', page: 'tokens' })
       : reply,
   );
   app.get('/uploads/new', async (request, reply) =>
@@ -343,7 +352,13 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     return renderStreamed(
       request,
       reply,
-      { title: 'Edit upload', page: 'deposit', permissions, ownerId: result.parent.ownerId },
+      {
+        title: 'Edit upload',
+        page: 'deposit',
+        permissions,
+        ownerId: result.parent.ownerId,
+        communityIds: communitiesNamedBy(result.parent),
+      },
       STREAMED_DRAFT_ELEMENT_ID,
       async () => {
         const { data, errors } = deps.drafts.draftFeedback(result.row);

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../lib/html.js';
 import { htmlToText } from '../../lib/record-text.js';
 import { EXPORT_FORMATS } from '../records/exports/export-formats.js';
 import {
@@ -10,9 +11,7 @@ import {
 } from '../records/exports/export-record.js';
 import { toSchemaOrg } from '../records/exports/schemaorg.js';
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 /** JSON inside <script> must not be able to close the tag. */
 export function scriptJson(value: unknown): string {

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import type { RecordData } from '@cairn/shared';
 import { nowIso } from '../../database/database.js';
+import { backoffDelay } from '../../lib/backoff.js';
 import { readJson } from '../../database/schema.js';
 import type { RecordsRepository } from '../records/records.repository.js';
 import type { ParentData, PidRow } from '../records/records.rows.js';
@@ -133,10 +134,7 @@ export class DoiRegistrationService {
     const attempts = pid.registrationAttempts + 1;
     const retryable = !(error instanceof DataCiteError) || error.retryable;
     // Non-retryable answers (bad metadata) still get retried, slowly, after an admin fixes the cause.
-    const delay = Math.min(
-      MAX_BACKOFF_MS,
-      (retryable ? 30_000 : 3600_000) * 2 ** Math.min(attempts - 1, 10),
-    );
+    const delay = backoffDelay(retryable ? 30_000 : 3600_000, attempts, MAX_BACKOFF_MS);
     await this.repo.updatePid('doi', pid.identifier, {
       registrationAttempts: attempts,
       registrationError: String(error instanceof Error ? error.message : error).slice(0, 2000),

@@ -227,9 +227,10 @@ export class RecordCommunitiesService {
       topicRecordId: record.row.id,
       title: record.row.title,
     });
-    let view = await this.requests.run(row, 'submit', user, entry.comment);
-    if (!entry.requireReview && permissions.can_include_directly) {
-      await this.requests.run(view.row, 'accept', 'system');
+    const atOnce = !entry.requireReview && permissions.can_include_directly;
+    let view = await this.requests.run(row, 'submit', user, entry.comment, { notify: !atOnce });
+    if (atOnce) {
+      await this.requests.run(view.row, 'accept', 'system', undefined, { notify: false });
       view = await this.requests.view(user, (await this.requests.get(row.id))!);
     }
     return { community_id: entry.id, request_id: row.id, view };

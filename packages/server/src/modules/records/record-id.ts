@@ -35,5 +35,14 @@ export function isRecordId(id: string): boolean {
  * host name without its port: `oai:repo.example.org:ha4g3-7x208`.
  */
 export function oaiIdentifier(siteUrl: string, id: string): string {
-  return `oai:${new URL(siteUrl).hostname}:${id}`;
+  return `${oaiPrefix(siteUrl)}${id}`;
+}
+
+/** The last site's prefix: a process has one site, and every record it presents asks for it. */
+let lastPrefix: { siteUrl: string; prefix: string } | undefined;
+
+function oaiPrefix(siteUrl: string): string {
+  if (lastPrefix?.siteUrl !== siteUrl)
+    lastPrefix = { siteUrl, prefix: `oai:${new URL(siteUrl).hostname}:` };
+  return lastPrefix.prefix;
 }

@@ -4,7 +4,13 @@
  * (services, presenters, reviews, communities) needs the rows' shapes and none of the queries.
  */
 import type { Selectable } from 'kysely';
-import type { DraftsTable, ParentsTable, PidsTable, RecordsTable } from '../../database/schema.js';
+import {
+  readJson,
+  type DraftsTable,
+  type ParentsTable,
+  type PidsTable,
+  type RecordsTable,
+} from '../../database/schema.js';
 
 export type DraftRow = Selectable<DraftsTable>;
 export type RecordRow = Selectable<RecordsTable>;
@@ -78,4 +84,16 @@ export interface ParentReview {
   type: 'community-submission';
   receiver: { community: string };
   status: 'created' | 'submitted' | 'declined' | 'expired' | 'accepted' | 'cancelled';
+}
+
+/** The communities a parent names: its review's receiver, its default community, the others. */
+export function communitiesNamedBy(parent: ParentRow): string[] {
+  const data = readJson<ParentData>(parent.data);
+  const { ids, default: first } = data.communities as { ids?: unknown; default?: unknown };
+  const named: unknown[] = [
+    ...(Array.isArray(ids) ? (ids as unknown[]) : []),
+    first,
+    data.review?.receiver.community,
+  ];
+  return [...new Set(named.filter((id): id is string => typeof id === 'string'))];
 }

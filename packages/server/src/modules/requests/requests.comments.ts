@@ -70,7 +70,7 @@ export async function addEvent(
 export class RequestComments {
   constructor(
     private readonly repo: RequestsRepository,
-    private readonly requests: Pick<RequestsService, 'read'>,
+    private readonly requests: Pick<RequestsService, 'read' | 'notifications'>,
   ) {}
 
   /** POST …/comments: readers of the request; while `created`, only its creator. */
@@ -82,11 +82,17 @@ export class RequestComments {
     const view = await this.requests.read(user, id);
     if (view.row.status === 'created' && !view.isCreator) throw permissionDenied();
     const payload = sanitizedComment(body().payload);
-    const event = await addEvent(this.repo, view.row.id, 'C', payload, user!.id);
-    await this.repo.update(view.row.id, view.row.revisionId, { lastActivityAt: event.createdAt });
-    // One's own comment is no news to oneself: the inbox does not mark it unread for its author.
-    await this.repo.markSeen(view.row.id, user!.id, event.createdAt);
-    return event;
+    // One transaction: the comment and the e-mail about it are stored together or not at all.
+    return this.repo.transaction(async () => {
+      const event = await addEvent(this.repo, view.row.id, 'C', payload, user!.id);
+      await this.repo.update(view.row.id, view.row.revisionId, {
+        lastActivityAt: event.createdAt,
+      });
+      // One's own comment is no news to oneself: the inbox does not mark it unread for its author.
+      await this.repo.markSeen(view.row.id, user!.id, event.createdAt);
+      await this.requests.notifications?.commented(view.row, user!, payload.content);
+      return event;
+    });
   }
 
   private async commentFor(user: User | undefined, id: string, commentId: string) {

@@ -9,6 +9,7 @@ import { monotonicNow } from '../../lib/monotonic-time.js';
 import { searchParams, type SearchParams } from '../../lib/search.js';
 import type { User } from '../users/users.service.js';
 import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
+import type { RequestNotifications } from '../mail/request-notifications.js';
 import type { EventRow, RequestRow, RequestsRepository } from './requests.repository.js';
 import {
   RequestComments,
@@ -85,6 +86,8 @@ export class RequestsService {
     private readonly repo: RequestsRepository,
     private readonly communities: CommunitiesService,
     private readonly expiryDays: number,
+    /** E-mail about what happens to requests, queued in each action's transaction. */
+    readonly notifications?: RequestNotifications,
   ) {
     this.comments = new RequestComments(repo, this);
   }
@@ -269,21 +272,27 @@ export class RequestsService {
     return this.run(row, name, user!, payload);
   }
 
-  /** Runs an action the caller was checked for (or the system runs); returns the new view. */
+  /**
+   * Runs an action the caller was checked for (or the system runs); returns the new view.
+   * `notify: false` queues no e-mail: a request included at once (submitted and accepted in one
+   * step by someone allowed to include directly) waits for no one, so no one is written to.
+   */
   async run(
     request: RequestRow,
     action: RequestAction,
     actor: Actor,
     payload?: CommentPayload,
+    { notify = true }: { notify?: boolean } = {},
   ): Promise<RequestView> {
-    return this.serialized(request, (row) => this.runOn(row, action, actor, payload));
+    return this.serialized(request, (row) => this.runOn(row, action, actor, payload, notify));
   }
 
   private async runOn(
     row: RequestRow,
     action: RequestAction,
     actor: Actor,
-    payload?: CommentPayload,
+    payload: CommentPayload | undefined,
+    notify: boolean,
   ): Promise<RequestView> {
     const transition = TRANSITIONS[action];
     if (row.status !== transition.from) {
@@ -311,6 +320,13 @@ export class RequestsService {
       if (payload) await addEvent(trx, row.id, 'C', payload, actorId);
       // Nor is one's own decision news to oneself (the inbox's unread marks).
       if (actorId !== null) await trx.markSeen(row.id, actorId, now);
+      if (notify)
+        await this.notifications?.changed(
+          { ...row, status: transition.to },
+          action,
+          actor,
+          payload?.content,
+        );
     });
     const updated = (await this.repo.get(row.id))!;
     return actor === 'system'

@@ -215,9 +215,10 @@ export class ReviewsService {
       await this.requests.setTitle(row, loaded.row.title);
       row = (await this.requests.get(row.id))!;
     }
-    let view = await this.requests.run(row, 'submit', user!, payload);
-    if (direct && permissions.can_include_directly) {
-      await this.requests.run(view.row, 'accept', 'system');
+    const atOnce = direct && permissions.can_include_directly;
+    let view = await this.requests.run(row, 'submit', user!, payload, { notify: !atOnce });
+    if (atOnce) {
+      await this.requests.run(view.row, 'accept', 'system', undefined, { notify: false });
       await this.requests.systemComment(row.id, AUTO_ACCEPT_MESSAGE);
       view = await this.requests.view(user, (await this.requests.get(row.id))!);
       return { view, nextHtml: `${this.siteUrl}/records/${loaded.row.id}` };

@@ -24,18 +24,52 @@ describe.each(ENGINES)('preferences API (%s)', (engine) => {
       headers: caller.headers,
     });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ locale: string | null }>();
+    return res.json<{ locale: string | null; email_notifications: boolean }>();
   };
   const write = (caller: Caller, body: object | string) =>
     t.request({ method: 'PUT', url: '/api/user/preferences', headers: caller.headers, body });
 
   it('keeps the language a person chose with their account, and only theirs', async () => {
-    expect(await read(owner)).toEqual({ locale: null });
+    expect(await read(owner)).toEqual({ locale: null, email_notifications: true });
     const res = await write(owner, { locale: 'de' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ locale: 'de' });
-    expect(await read(owner)).toEqual({ locale: 'de' });
-    expect(await read(other)).toEqual({ locale: null });
+    expect(res.json()).toEqual({ locale: 'de', email_notifications: true });
+    expect(await read(owner)).toEqual({ locale: 'de', email_notifications: true });
+    expect(await read(other)).toEqual({ locale: null, email_notifications: true });
+  });
+
+  it('turns e-mail notifications off and on, keeping what is not sent', async () => {
+    const off = await write(other, { email_notifications: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toEqual({ locale: null, email_notifications: false });
+    expect(await read(other)).toEqual({ locale: null, email_notifications: false });
+    const both = await write(other, { locale: 'en', email_notifications: true });
+    expect(both.json()).toEqual({ locale: 'en', email_notifications: true });
+    expect((await write(other, { locale: 'de' })).json()).toEqual({
+      locale: 'de',
+      email_notifications: true,
+    });
+    expect(await read(owner)).toMatchObject({ email_notifications: true });
+    for (const body of [{ email_notifications: 'no' }, { email_notifications: null }]) {
+      expectValidationFailed(await write(other, body), [
+        { field: 'email_notifications', messages: ['Not a valid boolean.'] },
+      ]);
+    }
+    expect(await read(other)).toEqual({ locale: 'de', email_notifications: true });
+  });
+
+  it('gives parallel changes of both preferences each their effect', async () => {
+    const caller = await t.user();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        write(
+          caller,
+          i % 2 ? { locale: i % 4 === 1 ? 'de' : 'en' } : { email_notifications: false },
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    expect(await read(caller)).toMatchObject({ email_notifications: false });
   });
 
   it('refuses a language the site does not offer, naming the field, and keeps the last one', async () => {
@@ -45,7 +79,7 @@ describe.each(ENGINES)('preferences API (%s)', (engine) => {
         { field: 'locale', messages: ['Must be one of: en, de.'] },
       ]);
     }
-    expect(await read(owner)).toEqual({ locale: 'de' });
+    expect(await read(owner)).toEqual({ locale: 'de', email_notifications: true });
   });
 
   it('needs a signed-in person, whatever the body holds', async () => {

@@ -12,7 +12,8 @@ const PREFERENCES = documentedResponse(PreferencesSchema, "The caller's preferen
 const tags = ['Cairn extension'];
 
 /**
- * The signed-in person's preferences: for now the language of the pages, chosen in the header.
+ * The signed-in person's preferences: the language of the pages (chosen in the header) and of
+ * e-mail, and whether they receive e-mail notifications (chosen on the account page).
  * InvenioRDM keeps preferences in its own account pages with no REST contract to follow, so
  * these are Cairn extensions.
  */
@@ -31,7 +32,10 @@ export const preferenceRoutes = routesPlugin<{
     },
     (request) => {
       const user = requireUser(request);
-      return { locale: user.locale ?? null };
+      return {
+        locale: user.locale ?? null,
+        email_notifications: user.emailNotifications !== false,
+      };
     },
   );
 
@@ -42,16 +46,20 @@ export const preferenceRoutes = routesPlugin<{
       schema: {
         response: { 200: PREFERENCES },
         tags,
-        summary: "Set the caller's preferences",
-        description: `\`locale\`: the language of the pages, one of the site's languages (${deps.locales.join(', ')}); anything else is a 400 naming the field.`,
+        summary: "Set the caller's preferences (what is sent changes, the rest stays)",
+        description: `\`locale\`: the language of the pages and of e-mail, one of the site's languages (${deps.locales.join(', ')}); \`email_notifications\`: whether the person receives e-mail about their requests (true unless turned off). Anything else, or neither, is a 400 naming the field.`,
         body: preferencesBody(deps.locales),
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const { locale } = validBody(request);
-      await deps.users.setLocale(user.id, locale);
-      return { locale };
+      const { locale, email_notifications: email } = validBody(request);
+      if (locale !== undefined) await deps.users.setLocale(user.id, locale);
+      if (email !== undefined) await deps.users.setEmailNotifications(user.id, email);
+      return {
+        locale: locale ?? user.locale ?? null,
+        email_notifications: email ?? user.emailNotifications !== false,
+      };
     },
   );
 });

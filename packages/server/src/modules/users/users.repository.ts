@@ -9,6 +9,7 @@ export interface UserRow {
   isAdmin: number;
   createdAt: string;
   locale?: string | null;
+  emailNotifications?: number;
 }
 
 // Every authenticated request runs one of these two: prepared once (see preparedQuery).
@@ -48,6 +49,14 @@ export class UsersRepository {
 
   async updateLocale(id: number, locale: string): Promise<void> {
     await this.db.updateTable('users').set({ locale }).where('id', '=', id).execute();
+  }
+
+  async updateEmailNotifications(id: number, on: boolean): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ emailNotifications: on ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   async updatePassword(id: number, passwordHash: string, isAdmin?: boolean): Promise<void> {

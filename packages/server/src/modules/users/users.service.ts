@@ -13,6 +13,8 @@ export interface User {
   isAdmin: boolean;
   /** The language the person chose in the header, if they did. */
   locale?: string;
+  /** False when the person turned e-mail notifications off (they are on by default). */
+  emailNotifications?: boolean;
 }
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -24,6 +26,7 @@ export function toUser(row: UserRow): User {
     email: row.email,
     name: row.name,
     isAdmin: row.isAdmin === 1,
+    emailNotifications: row.emailNotifications !== 0,
     ...(row.locale ? { locale: row.locale } : {}),
   };
 }
@@ -177,6 +180,10 @@ export class UsersService {
    */
   async setLocale(userId: number, locale: string): Promise<void> {
     await this.repo.updateLocale(userId, locale);
+  }
+
+  async setEmailNotifications(userId: number, on: boolean): Promise<void> {
+    await this.repo.updateEmailNotifications(userId, on);
   }
 
   /** Revokes one of the user's tokens at once; 404 for an id that is not one of theirs. */

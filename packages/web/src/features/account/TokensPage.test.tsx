@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, stubFetchSequence } from '../../test/fetch';
+import { ADA } from '../../test/builders';
 import { renderApp } from '../../test/renderApp';
 
 const LAPTOP = {
@@ -64,6 +65,47 @@ describe('TokensPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
     expect(await screen.findByText('A validation error occurred.')).toBeTruthy();
     expect(screen.queryByTestId('new-token')).toBeNull();
+  });
+
+  it('turns e-mail notifications off and on, saving each change with the account', async () => {
+    const requests = stubFetchSequence(
+      list(),
+      jsonResponse(200, { locale: null, email_notifications: false }),
+      jsonResponse(200, { locale: null, email_notifications: true }),
+    );
+    renderApp({ path: '/account/tokens' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your account' })).toBeTruthy();
+    const email = screen.getByRole<HTMLInputElement>('switch', {
+      name: /^Send me e-mail about my requests/,
+    });
+    expect(email.checked).toBe(true);
+    fireEvent.click(email);
+    expect(await screen.findByText('Saved: you will receive no e-mail.')).toBeTruthy();
+    expect(email.checked).toBe(false);
+    expect(requests[1]).toMatchObject({
+      method: 'PUT',
+      url: '/api/user/preferences',
+      body: { email_notifications: false },
+    });
+    fireEvent.click(email);
+    expect(await screen.findByText('Saved: you will receive e-mail.')).toBeTruthy();
+    expect(email.checked).toBe(true);
+    expect(requests[2]).toMatchObject({ body: { email_notifications: true } });
+  });
+
+  it('shows the setting kept with the account, and says when a change could not be saved', async () => {
+    stubFetchSequence(list(), jsonResponse(500, { status: 500, message: 'Internal server error' }));
+    renderApp({
+      path: '/account/tokens',
+      bootstrap: { user: { ...ADA, locale: null, emailNotifications: false } },
+    });
+    const email = await screen.findByRole<HTMLInputElement>('switch', {
+      name: /^Send me e-mail about my requests/,
+    });
+    expect(email.checked).toBe(false);
+    fireEvent.click(email);
+    expect(await screen.findByText('The setting could not be saved')).toBeTruthy();
+    expect(email.checked).toBe(false);
   });
 
   it('links to the page from the header and offers log-out', () => {

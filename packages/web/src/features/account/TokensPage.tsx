@@ -16,11 +16,13 @@ import { useTranslation } from 'react-i18next';
 import { serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
+import { EmailNotificationsSwitch } from './EmailNotificationsSwitch';
 import { useCreateToken, useRevokeToken, useTokens, type CreatedToken } from './tokens-api';
 
 /**
- * `/account/tokens`: personal access tokens for API clients. A new token's secret is shown once,
- * right after it is made; the server keeps only its hash.
+ * `/account/tokens`, the account page: whether the person receives e-mail, and personal access
+ * tokens for API clients. A new token's secret is shown once, right after it is made; the server
+ * keeps only its hash.
  */
 export function TokensPage() {
   const { t, i18n } = useTranslation();
@@ -46,10 +48,14 @@ export function TokensPage() {
 
   return (
     <Stack>
-      <Title order={1}>{t('tokens.title')}</Title>
+      <Title order={1}>{t('tokens.accountTitle')}</Title>
+      <EmailNotificationsSwitch />
+      <Title order={2} size="h3">
+        {t('tokens.title')}
+      </Title>
       <Text>{t('tokens.intro')}</Text>
       <form onSubmit={submit} aria-labelledby="new-token">
-        <Title order={2} size="h3" id="new-token" mb="xs">
+        <Title order={3} size="h4" id="new-token" mb="xs">
           {t('tokens.newToken')}
         </Title>
         <Group align="flex-end">
@@ -88,7 +94,7 @@ export function TokensPage() {
           </Stack>
         </Alert>
       )}
-      <Title order={2} size="h3">
+      <Title order={3} size="h4">
         {t('tokens.yourTokens')}
       </Title>
       {tokens.isPending ? (

@@ -1,3 +1,5 @@
+import { Cite } from '@citation-js/core';
+import '@citation-js/plugin-cff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -126,6 +128,42 @@ describe('CITATION.cff', () => {
         const wellFormed = [...text].filter((ch) => !/^[\ud800-\udfff]$/.test(ch)).join('');
         expect(load(`k: ${yamlString(text)}\n`).k).toBe(wellFormed);
       }),
+    );
+  });
+});
+
+/**
+ * What a reference manager makes of the file: citation.js (which Zotero's and others' CFF import
+ * builds on) reads it into CSL, the form citations are formatted from.
+ */
+describe('CITATION.cff read by citation.js', () => {
+  it('gives the title, authors, DOI, date, version and type a citation needs', async () => {
+    const r = richRecord();
+    const [csl] = (await Cite.async(toCff(r, CTX))).data as Array<Record<string, unknown>>;
+    expect(csl).toMatchObject({
+      type: 'dataset',
+      title: r.metadata.title,
+      DOI: '10.5072/ab12c-3de45',
+      version: 'v2.0: "final"',
+      issued: { 'date-parts': [[2024, 5, 1]] },
+      URL: 'https://cairn.example/records/ab12c-3de45',
+    });
+    const authors = csl!.author as Array<Record<string, unknown>>;
+    expect(authors).toHaveLength(9);
+    expect(authors[0]).toMatchObject({ family: 'Müller', given: 'Jürgen' });
+    expect(authors[1]).toEqual({ literal: 'Polar Institute' });
+    expect(authors[8]).toEqual({ literal: 'Polar Consortium: Ice & Snow' });
+  });
+
+  it('reads any title back as it was written', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1 }), async (title) => {
+        fc.pre(title.trim() !== '');
+        const r = record({ metadata: { ...record().metadata, title } });
+        const [csl] = (await Cite.async(toCff(r, CTX))).data as Array<{ title?: string }>;
+        expect(csl!.title).toBe(title);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,3 +1,6 @@
+import type { Quad } from '@rdfjs/types';
+import fc from 'fast-check';
+import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { describe, expect, it } from 'vitest';
 import {
   CTX,
@@ -128,5 +131,73 @@ describe('DCAT-AP', () => {
     );
     expect(out).not.toContain('dct:language');
     expect(out).not.toContain('dct:type');
+  });
+});
+
+/**
+ * The export read as RDF, by an RDF/XML parser Cairn did not write: the triples a DCAT-AP
+ * harvester (the European data portal's, a triple store's) takes from it, not the XML's shape.
+ */
+async function triples(text: string): Promise<Array<[string, string, string]>> {
+  const parser = new RdfXmlParser({ baseIRI: 'https://cairn.example/' });
+  const found: Array<[string, string, string]> = [];
+  await new Promise<void>((resolve, reject) => {
+    parser.on('data', (q: Quad) =>
+      found.push([q.subject.value, q.predicate.value, q.object.value]),
+    );
+    parser.on('error', reject);
+    parser.on('end', resolve);
+    parser.end(text);
+  });
+  return found;
+}
+
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const DCAT = 'http://www.w3.org/ns/dcat#';
+const DCT = 'http://purl.org/dc/terms/';
+
+describe('DCAT-AP as RDF', () => {
+  it('states the dataset, its creators and its distributions as triples', async () => {
+    const r = richRecord();
+    const found = await triples(toDcatAp(r, CTX));
+    const dataset = 'https://doi.org/10.5072/ab12c-3de45';
+    const objects = (s: string, p: string) =>
+      found.filter(([a, b]) => a === s && b === p).map((t) => t[2]);
+    expect(objects(dataset, RDF_TYPE)).toEqual([`${DCAT}Dataset`]);
+    expect(objects(dataset, `${DCT}title`)).toEqual([r.metadata.title]);
+    expect(objects(dataset, `${DCT}issued`)).toEqual(['2024-05-01']);
+    expect(objects(dataset, `${DCAT}landingPage`)).toEqual([
+      'https://cairn.example/records/ab12c-3de45',
+    ]);
+    expect(objects(dataset, `${DCT}creator`)).toContain('https://orcid.org/0000-0002-1825-0097');
+    expect(objects('https://orcid.org/0000-0002-1825-0097', RDF_TYPE)).toEqual([
+      'http://xmlns.com/foaf/0.1/Person',
+    ]);
+    const distributions = objects(dataset, `${DCAT}distribution`);
+    expect(distributions).toHaveLength(2);
+    expect(distributions.flatMap((d) => objects(d, `${DCAT}downloadURL`)).sort()).toEqual([
+      'https://cairn.example/api/records/ab12c-3de45/files/cores.csv/content',
+      'https://cairn.example/api/records/ab12c-3de45/files/paper.pdf/content',
+    ]);
+  });
+
+  it('keeps any title and keyword as the same literal, whatever it holds', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1 }), async (text) => {
+        const r = richRecord();
+        r.metadata.title = text;
+        r.metadata.subjects = [{ subject: text }];
+        const found = await triples(toDcatAp(r, CTX));
+        const literal = (p: string) =>
+          found.filter(([s, q]) => s === 'https://doi.org/10.5072/ab12c-3de45' && q === p)[0]?.[2];
+        // XML cannot carry every character: what it cannot, the export leaves out.
+        const carried = text.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');
+        // A blank value is left out, as an empty title or keyword says nothing.
+        const expected = text.trim() ? carried.replace(/\r\n?/g, '\n') : undefined;
+        expect(literal(`${DCT}title`)).toBe(expected);
+        expect(literal(`${DCAT}keyword`)).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

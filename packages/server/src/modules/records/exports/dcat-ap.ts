@@ -126,13 +126,16 @@ function agent(property: string, c: Agent): string {
   return xmlWrapper(property, [node]);
 }
 
-function identifierNode(notation: string, scheme: string, uri?: string): string {
+/**
+ * An identifier as a node of its own (a blank node). Named by the DOI's URL it would be the very
+ * resource the dataset is, and RDF would make the dataset an adms:Identifier too.
+ */
+function identifierNode(notation: string, scheme: string): string {
   return xmlWrapper('adms:identifier', [
-    xmlWrapper(
-      'adms:Identifier',
-      [xmlElement('skos:notation', notation), xmlElement('adms:schemeAgency', scheme)],
-      { 'rdf:about': uri },
-    ),
+    xmlWrapper('adms:Identifier', [
+      xmlElement('skos:notation', notation),
+      xmlElement('adms:schemeAgency', scheme),
+    ]),
   ]);
 }
 
@@ -192,7 +195,7 @@ export function toDcatAp(record: ExportRecord, ctx: ExportContext): string {
       link('dcat:landingPage', landing),
       link('dct:type', dcmiType ? `http://purl.org/dc/dcmitype/${dcmiType}` : undefined),
       xmlElement('owl:versionInfo', m.version?.trim()),
-      doi && doiUrl ? identifierNode(doi, 'DOI', doiUrl) : '',
+      doi ? identifierNode(doi, 'DOI') : '',
       ...(m.identifiers ?? [])
         .filter((i) => i.identifier.trim() && i.identifier !== doi)
         .map((i) => identifierNode(i.identifier, i.scheme ?? 'other')),

@@ -38,7 +38,7 @@ export interface CommunitySelectionModalProps {
   isRecordPublic: boolean;
   /** A first submission: communities with their own upload form send the person there. */
   isInitialSubmission?: boolean;
-  /** `user_communities_memberships` from the configuration: community id → role. */
+  /** `user_communities_memberships` from the configuration: roles in the draft's communities. */
   memberships?: Memberships;
 }
 

@@ -1,0 +1,442 @@
+import net from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ParsedMail } from 'mailparser';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import {
+  addMember,
+  createCommunity,
+  draftForReview,
+  injectApi,
+  makeDue,
+  requestAs,
+  type Method,
+} from '../../test/communities.js';
+import { ENGINES } from '../../test/databases.js';
+import { PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
+import { until } from '../../test/process-harness.js';
+import { recipientsOf, startTestSmtp, type TestSmtp } from '../../test/smtp.js';
+import { inTransaction } from '../../database/unit-of-work.js';
+import { toUser } from '../users/users.service.js';
+import { MailSender } from './mail-sender.js';
+import { MailOutboxRepository } from './outbox.repository.js';
+
+const SITE = 'https://cairn.test';
+/** User input with every character HTML gives a meaning to. */
+const TITLE = 'Ice <b>cores</b> & "firn" <script>alert(1)</script>';
+
+describe.each(ENGINES)('e-mail notifications on %s', (engine) => {
+  let smtp: TestSmtp;
+  let t: TestApp;
+  let owner: Caller;
+  let manager: Caller;
+  let curator: Caller;
+  let quiet: Caller;
+  let reader: Caller;
+  let depositor: Caller;
+  let admin: Caller;
+  let community: string;
+
+  const req = (method: Method, url: string, caller?: Caller, body?: object) =>
+    requestAs(t, method, url, caller, body);
+
+  /** What arrived at the SMTP server while `action` ran and the sender then sent. */
+  async function arrivals(action: () => Promise<unknown>): Promise<ParsedMail[]> {
+    await t.services.mail.idle();
+    const before = smtp.received.length;
+    await action();
+    await t.services.mail.idle();
+    return smtp.received.slice(before);
+  }
+
+  const to = (mails: ParsedMail[]) => mails.flatMap(recipientsOf).sort();
+  const outbox = () => t.services.database.db.selectFrom('mailOutbox').selectAll().execute();
+
+  const reviewRequest = (title = TITLE) =>
+    draftForReview(injectApi(t), depositor.headers, community, title);
+
+  async function submitted(title = TITLE) {
+    const made = await reviewRequest(title);
+    const res = await req(
+      'POST',
+      `/api/records/${made.draft}/draft/actions/submit-review`,
+      depositor,
+      {
+        payload: { content: '<p>Please <em>look</em> &amp; tell</p>', format: 'html' },
+      },
+    );
+    expect(res.statusCode, res.body).toBe(202);
+    return made;
+  }
+
+  const setLocale = async (caller: Caller, locale: string) =>
+    expect((await req('PUT', '/api/user/preferences', caller, { locale })).statusCode).toBe(200);
+
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    t = await createTestApp(engine, {
+      CAIRN_SMTP_URL: smtp.url,
+      CAIRN_MAIL_FROM: '"Cairn test" <cairn@cairn.test>',
+      CAIRN_MAIL_RETRY_SECONDS: '0',
+    });
+    [owner, manager, curator, quiet, reader, depositor] = [
+      await t.user(),
+      await t.user(),
+      await t.user(),
+      await t.user(),
+      await t.user(),
+      await t.user(),
+    ];
+    admin = await t.user(undefined, { admin: true });
+    await setLocale(owner, 'de');
+    await setLocale(manager, 'en');
+    community = await createCommunity(t, owner, 'glaciology', { review_policy: 'closed' });
+    await addMember(t, owner, community, manager, 'manager');
+    await addMember(t, owner, community, curator, 'curator');
+    await addMember(t, owner, community, quiet, 'curator');
+    await addMember(t, owner, community, reader, 'reader');
+    const off = await req('PUT', '/api/user/preferences', quiet, { email_notifications: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toEqual({ locale: null, email_notifications: false });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+  beforeEach(() => {
+    smtp.refusing = false;
+  });
+
+  it('tells the curators, managers and owners of a submission, each alone and in their language', async () => {
+    let request = '';
+    const mails = await arrivals(async () => ({ request } = await submitted()));
+    expect(to(mails)).toEqual([curator.email, manager.email, owner.email].sort());
+    for (const mail of mails) {
+      // One recipient a message: no one learns another's address.
+      expect(recipientsOf(mail)).toHaveLength(1);
+      expect(mail.from?.text).toBe('"Cairn test" <cairn@cairn.test>');
+      expect(mail.text).toContain(`${SITE}/me/requests/${request}`);
+      expect(mail.html).toContain(`href="${SITE}/me/requests/${request}"`);
+      expect(mail.text).toContain('> Please look & tell');
+    }
+    const german = mails.find((m) => recipientsOf(m)[0] === owner.email)!;
+    expect(german.subject).toBe(`Neue Einreichung bei glaciology: ${TITLE}`);
+    expect(german.text).toContain(`hat „${TITLE}“ zur Prüfung bei glaciology eingereicht.`);
+    expect(german.text).toContain('Zur Anfrage: ');
+    const english = mails.find((m) => recipientsOf(m)[0] === manager.email)!;
+    expect(english.subject).toBe(`New submission to glaciology: ${TITLE}`);
+    expect(english.text).toContain(`submitted “${TITLE}” to glaciology for review.`);
+    // The title is text in the HTML part: escaped, never markup.
+    expect(english.html).not.toContain('<script>');
+    expect(english.html).not.toContain('<b>cores');
+    expect(english.html).toContain('Ice &#60;b&#62;cores&#60;/b&#62; &#38; &#34;firn&#34;');
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('tells the other participants of a comment, not its author', async () => {
+    const { request } = await submitted();
+    const comment = (caller: Caller, content: string) =>
+      arrivals(async () => {
+        const res = await req('POST', `/api/requests/${request}/comments`, caller, {
+          payload: { content, format: 'html' },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+      });
+    const fromCurator = await comment(
+      curator,
+      '<p>Which <b>core</b>? <img src=x onerror=alert(1)></p>',
+    );
+    expect(to(fromCurator)).toEqual([depositor.email, manager.email, owner.email].sort());
+    const mail = fromCurator.find((m) => recipientsOf(m)[0] === depositor.email)!;
+    expect(mail.subject).toBe(`New comment on “${TITLE}”`);
+    expect(mail.text).toContain('> Which core?');
+    expect(mail.html).toMatch(/<blockquote>Which core\?\s*<\/blockquote>/);
+    expect(mail.html).not.toContain('onerror');
+    const fromDepositor = await comment(depositor, 'The deeper one.');
+    expect(to(fromDepositor)).toEqual([curator.email, manager.email, owner.email].sort());
+    expect(fromDepositor.find((m) => recipientsOf(m)[0] === owner.email)!.subject).toBe(
+      `Neuer Kommentar zu „${TITLE}“`,
+    );
+  });
+
+  it('tells the creator of a request being written about nothing of the community', async () => {
+    const { request } = await reviewRequest();
+    const mails = await arrivals(() =>
+      req('POST', `/api/requests/${request}/comments`, depositor, {
+        payload: { content: 'A note to myself', format: 'html' },
+      }),
+    );
+    expect(mails).toEqual([]);
+  });
+
+  it('tells the creator of an accept, a decline and an expiry, and no one of their own cancel', async () => {
+    await setLocale(depositor, 'de');
+    const act = (request: string, action: string, caller: Caller) =>
+      arrivals(async () => {
+        const res = await req('POST', `/api/requests/${request}/actions/${action}`, caller, {
+          payload: { content: `<p>${action}: fine</p>`, format: 'html' },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      });
+    const accepted = await act((await submitted()).request, 'accept', curator);
+    expect(to(accepted)).toEqual([depositor.email]);
+    expect(accepted[0]!.subject).toBe(`Ihre Anfrage „${TITLE}“ wurde angenommen`);
+    expect(accepted[0]!.text).toContain('> accept: fine');
+
+    const declined = await act((await submitted()).request, 'decline', manager);
+    expect(to(declined)).toEqual([depositor.email]);
+    expect(declined[0]!.subject).toBe(`Ihre Anfrage „${TITLE}“ wurde abgelehnt`);
+
+    expect(await act((await submitted()).request, 'cancel', depositor)).toEqual([]);
+    const byAdmin = await act((await submitted()).request, 'cancel', admin);
+    expect(to(byAdmin)).toEqual([depositor.email]);
+    expect(byAdmin[0]!.subject).toBe(`Ihre Anfrage „${TITLE}“ wurde zurückgezogen`);
+
+    await setLocale(depositor, 'en');
+    const { request } = await submitted();
+    await makeDue(t, request);
+    const expired = await arrivals(() => t.services.requests.expireDue());
+    expect(to(expired)).toEqual([depositor.email]);
+    expect(expired[0]!.subject).toBe(`Your request “${TITLE}” expired`);
+    expect(expired[0]!.text).toContain('expired without a decision');
+  });
+
+  it('sends nothing for an inclusion that needed no one (included at once)', async () => {
+    // The owner curates the community, whose review policy is closed: only a direct inclusion
+    // by an administrator is accepted at once.
+    const draft = await req('POST', '/api/records', admin, {
+      metadata: PUBLISHABLE_METADATA,
+      files: { enabled: false },
+      access: { record: 'public', files: 'public' },
+    });
+    const id = draft.json().id as string;
+    expect((await req('POST', `/api/records/${id}/draft/actions/publish`, admin)).statusCode).toBe(
+      202,
+    );
+    const mails = await arrivals(async () => {
+      const res = await req('POST', `/api/records/${id}/communities`, admin, {
+        communities: [{ id: community }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().processed[0].request.status).toBe('accepted');
+    });
+    expect(mails).toEqual([]);
+    // Asked for review, the inclusion is a request the curators hear of.
+    const reviewed = await arrivals(async () => {
+      const record = await req('POST', '/api/records', depositor, {
+        metadata: PUBLISHABLE_METADATA,
+        files: { enabled: false },
+        access: { record: 'public', files: 'public' },
+      });
+      const rid = record.json().id as string;
+      await req('POST', `/api/records/${rid}/draft/actions/publish`, depositor);
+      const res = await req('POST', `/api/records/${rid}/communities`, depositor, {
+        communities: [{ id: community }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    expect(to(reviewed)).toEqual([curator.email, manager.email, owner.email].sort());
+    expect(reviewed.find((m) => recipientsOf(m)[0] === manager.email)!.subject).toBe(
+      'New inclusion request for glaciology: Sediment cores',
+    );
+  });
+
+  it('queues nothing for an action that is rolled back', async () => {
+    const { request } = await submitted();
+    const row = (await t.services.requests.get(request))!;
+    const user = toUser((await t.services.users.findByEmail(curator.email))!);
+    const mails = await arrivals(async () => {
+      await expect(
+        inTransaction(t.services.database.db, async () => {
+          await t.services.requests.run(row, 'decline', user);
+          await t.services.requests.comments.comment(user, request, () => ({
+            payload: { content: 'declined', format: 'html' },
+          }));
+          throw new Error('something after it failed');
+        }),
+      ).rejects.toThrow('something after it failed');
+    });
+    expect(mails).toEqual([]);
+    expect(await outbox()).toEqual([]);
+    expect((await t.services.requests.get(request))!.status).toBe('submitted');
+  });
+
+  it('sends one decision of parallel accepts and declines, and every parallel comment once', async () => {
+    const { request } = await submitted();
+    const mails = await arrivals(() =>
+      Promise.all(
+        [curator, manager, owner, curator, manager, owner].map((caller, i) =>
+          req('POST', `/api/requests/${request}/actions/${i % 2 ? 'accept' : 'decline'}`, caller),
+        ),
+      ),
+    );
+    expect(to(mails)).toEqual([depositor.email]);
+    const comments = await arrivals(() =>
+      Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          req('POST', `/api/requests/${request}/comments`, depositor, {
+            payload: { content: `comment ${i}`, format: 'html' },
+          }),
+        ),
+      ),
+    );
+    expect(comments).toHaveLength(8 * 3);
+    expect(new Set(comments.map((m) => `${recipientsOf(m)[0]} ${m.text}`)).size).toBe(8 * 3);
+  });
+
+  it('keeps a refused message and delivers it once when the server takes it again', async () => {
+    smtp.refusing = true;
+    const refused = await arrivals(() => submitted());
+    expect(refused).toEqual([]);
+    const queued = await outbox();
+    expect(queued).toHaveLength(3);
+    expect(queued.every((m) => m.attempts === 1 && /451/.test(m.lastError ?? ''))).toBe(true);
+    smtp.refusing = false;
+    const delivered = await arrivals(() => t.services.mail.drain());
+    expect(to(delivered)).toEqual([curator.email, manager.email, owner.email].sort());
+    expect(await outbox()).toEqual([]);
+    expect(await arrivals(() => t.services.mail.drain())).toEqual([]);
+  });
+
+  it('keeps messages while the server is down and delivers each once when it is back', async () => {
+    await smtp.stop();
+    try {
+      expect(await arrivals(() => submitted())).toEqual([]);
+      expect((await outbox()).map((m) => m.attempts)).toEqual([1, 1, 1]);
+      // Still down: another attempt, still kept.
+      await t.services.mail.drain();
+      expect((await outbox()).map((m) => m.attempts)).toEqual([2, 2, 2]);
+    } finally {
+      await smtp.start();
+    }
+    const delivered = await arrivals(() => t.services.mail.drain());
+    expect(to(delivered)).toEqual([curator.email, manager.email, owner.email].sort());
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('lets two senders on one database deliver each message exactly once', async () => {
+    const repo = new MailOutboxRepository(t.services.database.db, t.services.database.engine);
+    const senders = [0, 1, 2].map(() => {
+      const sender = new MailSender(repo, t.config.mail, SITE);
+      sender.start({ info: () => {}, warn: () => {}, error: () => {} });
+      return sender;
+    });
+    t.services.mail.stop();
+    try {
+      const messages = Array.from({ length: 60 }, (_, i) => ({
+        recipient: `person${i}@example.org`,
+        subject: `Message ${i}`,
+        text: `Message ${i}`,
+        html: `<p>Message ${i}</p>`,
+      }));
+      await repo.enqueue(messages, new Date().toISOString());
+      const before = smtp.received.length;
+      const counts = await Promise.all(senders.map((s) => s.drain()));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(60);
+      const subjects = smtp.received.slice(before).map((m) => m.subject);
+      expect(subjects.sort()).toEqual(messages.map((m) => m.subject).sort());
+      expect(await outbox()).toEqual([]);
+    } finally {
+      t.services.mail.start({ info: () => {}, warn: () => {}, error: () => {} });
+    }
+  });
+
+  it('queues nothing for people who turned e-mail off, and again for them once back on', async () => {
+    const res = await req('GET', '/api/user/preferences', quiet);
+    expect(res.json()).toEqual({ locale: null, email_notifications: false });
+    await req('PUT', '/api/user/preferences', quiet, { email_notifications: true });
+    try {
+      const mails = await arrivals(() => submitted());
+      expect(to(mails)).toContain(quiet.email);
+    } finally {
+      await req('PUT', '/api/user/preferences', quiet, { email_notifications: false });
+    }
+  });
+});
+
+describe.each(ENGINES)('e-mail without an SMTP server on %s', (engine) => {
+  it('writes each message to the log instead, and keeps none', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      engine,
+      {},
+      {},
+      { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } },
+    );
+    try {
+      const [owner, depositor] = [await t.user(), await t.user()];
+      const community = await createCommunity(t, owner, 'logged', { review_policy: 'closed' });
+      const draft = await requestAs(t, 'POST', '/api/records', depositor, {
+        metadata: PUBLISHABLE_METADATA,
+        files: { enabled: false },
+        access: { record: 'public', files: 'public' },
+      });
+      const id = draft.json().id as string;
+      await requestAs(t, 'PUT', `/api/records/${id}/draft/review`, depositor, {
+        type: 'community-submission',
+        receiver: { community },
+      });
+      const res = await requestAs(
+        t,
+        'POST',
+        `/api/records/${id}/draft/actions/submit-review`,
+        depositor,
+      );
+      expect(res.statusCode, res.body).toBe(202);
+      await t.services.mail.idle();
+      const logged = lines
+        .map((line) => JSON.parse(line) as { msg: string; mail?: { to: string; subject: string } })
+        .filter((line) => line.mail);
+      expect(logged).toEqual([
+        expect.objectContaining({
+          msg: 'e-mail not sent (no CAIRN_SMTP_URL)',
+          mail: expect.objectContaining({
+            to: owner.email,
+            subject: 'New submission to logged: Sediment cores',
+          }),
+        }),
+      ]);
+      expect(await t.services.database.db.selectFrom('mailOutbox').selectAll().execute()).toEqual(
+        [],
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(ENGINES)('e-mail and a mail server that never answers on %s', (engine) => {
+  it('answers the action at once, the message waiting in the outbox', async () => {
+    // Takes connections and never says a word: a send waits for its greeting.
+    const silent = net.createServer(() => {});
+    const sockets = new Set<net.Socket>();
+    silent.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const t = await createTestApp(engine, {
+      CAIRN_SMTP_URL: `smtp://127.0.0.1:${port}`,
+      CAIRN_MAIL_LEASE_SECONDS: '60',
+    });
+    try {
+      const [owner, depositor] = [await t.user(), await t.user()];
+      const community = await createCommunity(t, owner, 'silent', { review_policy: 'closed' });
+      const { draft } = await draftForReview(injectApi(t), depositor.headers, community);
+      const res = await requestAs(
+        t,
+        'POST',
+        `/api/records/${draft}/draft/actions/submit-review`,
+        depositor,
+      );
+      expect(res.statusCode, res.body).toBe(202);
+      // Answered while the sender still waits for the server: the message is claimed, not sent.
+      await until('the sender is connected', () => Promise.resolve(sockets.size > 0));
+      const [row] = await t.services.database.db.selectFrom('mailOutbox').selectAll().execute();
+      expect(row).toMatchObject({ recipient: owner.email, attempts: 1, lastError: null });
+      expect(row!.leaseToken).not.toBeNull();
+    } finally {
+      // Hanging up ends the send at once (a failure, retried later), so the app can close.
+      for (const socket of sockets) socket.destroy();
+      await t.close();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});

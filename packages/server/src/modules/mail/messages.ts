@@ -1,0 +1,189 @@
+import { escapeHtml } from '../../lib/html.js';
+import { htmlToText } from '../../lib/record-text.js';
+import type { OutgoingMail } from './outbox.repository.js';
+
+/** Why someone is written to about a request. */
+export type RequestEvent =
+  'submitted' | 'commented' | 'accepted' | 'declined' | 'cancelled' | 'expired';
+
+/** What a message about a request says; every string but `link` and `site` is user input. */
+export interface RequestMessage {
+  event: RequestEvent;
+  requestType: string;
+  title: string;
+  community: string;
+  /** Who acted (their display name); undefined when the system did (expiry). */
+  actor?: string;
+  /** The comment, or the words that came with an action, as stored (sanitised HTML). */
+  comment?: string;
+  /** `{site}/me/requests/{id}`. */
+  link: string;
+  siteName: string;
+  /** Where a person turns e-mail off. */
+  settingsLink: string;
+}
+
+interface Wording {
+  subject: string;
+  /** The opening sentence. */
+  lead: string;
+}
+
+type Words = (m: RequestMessage) => Wording;
+
+/**
+ * The texts, per language. Quotation marks are each language's own; every value placed in them is
+ * text here and escaped only when the HTML part is written.
+ */
+interface Language {
+  events: Record<RequestEvent, Words>;
+  open: string;
+  footer: (m: RequestMessage) => string;
+}
+
+const WORDINGS: Record<'en' | 'de', Language> = {
+  en: {
+    events: {
+      submitted: (m) =>
+        m.requestType === 'community-inclusion'
+          ? {
+              subject: `New inclusion request for ${m.community}: ${m.title}`,
+              lead: `${m.actor ?? m.siteName} asks to include “${m.title}” in ${m.community}.`,
+            }
+          : {
+              subject: `New submission to ${m.community}: ${m.title}`,
+              lead: `${m.actor ?? m.siteName} submitted “${m.title}” to ${m.community} for review.`,
+            },
+      commented: (m) => ({
+        subject: `New comment on “${m.title}”`,
+        lead: `${m.actor ?? m.siteName} commented on the request “${m.title}” (${m.community}).`,
+      }),
+      accepted: (m) => ({
+        subject: `Your request “${m.title}” was accepted`,
+        lead: `${m.actor ?? m.siteName} accepted your request “${m.title}” to ${m.community}.`,
+      }),
+      declined: (m) => ({
+        subject: `Your request “${m.title}” was declined`,
+        lead: `${m.actor ?? m.siteName} declined your request “${m.title}” to ${m.community}.`,
+      }),
+      cancelled: (m) => ({
+        subject: `Your request “${m.title}” was cancelled`,
+        lead: `${m.actor ?? m.siteName} cancelled your request “${m.title}” to ${m.community}.`,
+      }),
+      expired: (m) => ({
+        subject: `Your request “${m.title}” expired`,
+        lead: `Your request “${m.title}” to ${m.community} expired without a decision.`,
+      }),
+    },
+    open: 'Open the request',
+    footer: (m) =>
+      `You receive this e-mail because you take part in this request on ${m.siteName}. You can turn e-mail notifications off on your account page:`,
+  },
+  de: {
+    events: {
+      submitted: (m) =>
+        m.requestType === 'community-inclusion'
+          ? {
+              subject: `Neue Aufnahmeanfrage für ${m.community}: ${m.title}`,
+              lead: `${m.actor ?? m.siteName} möchte „${m.title}“ in ${m.community} aufnehmen lassen.`,
+            }
+          : {
+              subject: `Neue Einreichung bei ${m.community}: ${m.title}`,
+              lead: `${m.actor ?? m.siteName} hat „${m.title}“ zur Prüfung bei ${m.community} eingereicht.`,
+            },
+      commented: (m) => ({
+        subject: `Neuer Kommentar zu „${m.title}“`,
+        lead: `${m.actor ?? m.siteName} hat die Anfrage „${m.title}“ (${m.community}) kommentiert.`,
+      }),
+      accepted: (m) => ({
+        subject: `Ihre Anfrage „${m.title}“ wurde angenommen`,
+        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} angenommen.`,
+      }),
+      declined: (m) => ({
+        subject: `Ihre Anfrage „${m.title}“ wurde abgelehnt`,
+        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} abgelehnt.`,
+      }),
+      cancelled: (m) => ({
+        subject: `Ihre Anfrage „${m.title}“ wurde zurückgezogen`,
+        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} zurückgezogen.`,
+      }),
+      expired: (m) => ({
+        subject: `Ihre Anfrage „${m.title}“ ist abgelaufen`,
+        lead: `Ihre Anfrage „${m.title}“ an ${m.community} ist abgelaufen, ohne dass darüber entschieden wurde.`,
+      }),
+    },
+    open: 'Zur Anfrage',
+    footer: (m) =>
+      `Sie erhalten diese E-Mail, weil Sie an dieser Anfrage auf ${m.siteName} beteiligt sind. E-Mail-Benachrichtigungen schalten Sie auf Ihrer Kontoseite ab:`,
+  },
+};
+
+/** The languages messages are written in; anything else gets the first. */
+export const MAIL_LANGUAGES = Object.keys(WORDINGS) as Array<keyof typeof WORDINGS>;
+
+/** Line breaks and other controls end a header: a title must stay on the subject line. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+}
+
+/** The language of a message: the person's (`en_US` reads as `en`), else English. */
+export function mailLanguage(locale: string | null | undefined): keyof typeof WORDINGS {
+  const language = (locale ?? '').slice(0, 2).toLowerCase();
+  return (MAIL_LANGUAGES as string[]).includes(language)
+    ? (language as keyof typeof WORDINGS)
+    : 'en';
+}
+
+/**
+ * One message about a request to one person, as plain text and HTML. User input (titles, names,
+ * comments) goes into the HTML escaped; a comment is reduced to its text first, since a mail
+ * reader is no place for the page's rich text.
+ */
+export function requestMail(
+  to: string,
+  locale: string | null | undefined,
+  message: RequestMessage,
+): OutgoingMail {
+  const clean: RequestMessage = {
+    ...message,
+    title: oneLine(message.title),
+    community: oneLine(message.community),
+    ...(message.actor === undefined ? {} : { actor: oneLine(message.actor) }),
+  };
+  const words = WORDINGS[mailLanguage(locale)];
+  const { subject, lead } = words.events[clean.event](clean);
+  const { open } = words;
+  const footer = words.footer(clean);
+  const comment = clean.comment ? htmlToText(clean.comment) : '';
+  const text = [
+    lead,
+    ...(comment ? ['', ...comment.split('\n').map((line) => `> ${line}`)] : []),
+    '',
+    `${open}: ${clean.link}`,
+    '',
+    '-- ',
+    footer,
+    clean.settingsLink,
+    '',
+  ].join('\n');
+  const paragraph = (body: string) => `<p>${body}</p>`;
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="${mailLanguage(locale)}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
+    paragraph(escapeHtml(lead)),
+    ...(comment
+      ? [
+          `<blockquote>${comment
+            .split('\n')
+            .map((line) => escapeHtml(line))
+            .join('<br>')}</blockquote>`,
+        ]
+      : []),
+    paragraph(`<a href="${escapeHtml(clean.link)}">${escapeHtml(open)}</a>`),
+    `<hr><p><small>${escapeHtml(footer)} <a href="${escapeHtml(clean.settingsLink)}">${escapeHtml(clean.settingsLink)}</a></small></p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+  return { recipient: to, subject: oneLine(subject), text, html };
+}
