@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -299,5 +300,52 @@ describe.each(ENGINES)('the requests inbox on %s', (engine) => {
       .where('userId', '=', callers.curator.id)
       .execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('counts as seen what had no activity since the database began keeping read marks', async () => {
+    // As after an upgrade: the marks begin now, after every request so far. Only activity from
+    // now on is news; before, every earlier request read as new to everyone.
+    const since = new Date(Date.now() + 1000).toISOString();
+    await sql`update kysely_migration set timestamp = ${since} where name = '0023_requests_inbox'`.execute(
+      t.services.database.db,
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const unread = async () =>
+        Object.fromEntries(
+          (await requestAs(t, 'GET', '/api/user/requests?is_open=true', callers.curator))
+            .json<{ hits: { hits: Array<{ title: string; is_unread: boolean }> } }>()
+            .hits.hits.map((h) => [h.title, h.is_unread]),
+        );
+      expect(await unread()).toEqual({
+        'Alpha open': false,
+        'Curator’s own': false,
+        'Gamma submission': false,
+      });
+      const alphaOpen = (
+        await requestAs(t, 'GET', '/api/user/requests?is_open=true', callers.curator)
+      )
+        .json<{ hits: { hits: Array<{ id: string; title: string }> } }>()
+        .hits.hits.find((h) => h.title === 'Alpha open')!.id;
+      const said = await requestAs(
+        t,
+        'POST',
+        `/api/requests/${alphaOpen}/comments`,
+        callers.depositor,
+        {
+          payload: { content: '<p>Still there?</p>', format: 'html' },
+        },
+      );
+      expect(said.statusCode, said.body).toBe(201);
+      expect(await unread()).toEqual({
+        'Alpha open': true,
+        'Curator’s own': false,
+        'Gamma submission': false,
+      });
+    } finally {
+      await sql`update kysely_migration set timestamp = ${new Date(0).toISOString()} where name = '0023_requests_inbox'`.execute(
+        t.services.database.db,
+      );
+    }
   });
 });

@@ -5,6 +5,9 @@ import { escapeLike } from '../../lib/like.js';
 import type { RequestEventsTable, RequestsTable } from '../../database/schema.js';
 
 export type RequestRow = Selectable<RequestsTable>;
+
+/** The migration that made `request_reads`. */
+const READS_MIGRATION = '0023_requests_inbox';
 export type EventRow = Selectable<RequestEventsTable>;
 
 export interface RequestQuery {
@@ -185,6 +188,17 @@ export class RequestsRepository {
           .where('requestReads.seenAt', '<', seenAt),
       )
       .execute();
+  }
+
+  /**
+   * When this database began keeping read marks: when migration 0023 ran, as the migrator
+   * recorded it. Empty if that record is missing (every request then counts as never opened).
+   */
+  async readsSince(): Promise<string> {
+    const { rows } = await sql<{
+      timestamp: string;
+    }>`select timestamp from kysely_migration where name = ${READS_MIGRATION}`.execute(this.db);
+    return rows[0]?.timestamp ?? '';
   }
 
   /** What the user has seen of each of `ids` it ever opened, by the primary key. */

@@ -410,14 +410,20 @@ export class RequestsService {
 
   /**
    * Which of `rows` had activity since the user last opened them (or were never opened): the
-   * inbox's unread marks.
+   * inbox's unread marks. What had no activity since the database began keeping marks counts as
+   * seen, so that an upgrade does not mark every earlier request new to everyone.
    */
   async unreadOf(user: User, rows: RequestRow[]): Promise<Set<string>> {
-    const seen = await this.repo.seenOf(
-      user.id,
-      rows.map((r) => r.id),
+    const [seen, since] = await Promise.all([
+      this.repo.seenOf(
+        user.id,
+        rows.map((r) => r.id),
+      ),
+      this.repo.readsSince(),
+    ]);
+    return new Set(
+      rows.filter((r) => (seen.get(r.id) ?? since) < r.lastActivityAt).map((r) => r.id),
     );
-    return new Set(rows.filter((r) => (seen.get(r.id) ?? '') < r.lastActivityAt).map((r) => r.id));
   }
 
   /** The comments of each of `rows`, for search hits. */
