@@ -163,7 +163,7 @@ describe('CITATION.cff read by citation.js', () => {
         const [csl] = (await Cite.async(toCff(r, CTX))).data as Array<{ title?: string }>;
         expect(csl!.title).toBe(title);
       }),
-      { numRuns: 300 },
+      { numRuns: 300, examples: [['\u2028!'], ['a\u2029b']] },
     );
   });
 });

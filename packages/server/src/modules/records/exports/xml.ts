@@ -54,6 +54,15 @@ export function xmlWrapper(
 ): string {
   const kept = children.filter((c) => c !== '');
   if (!kept.length) return '';
-  const inner = kept.map((c) => c.replace(/^/gm, indent)).join('\n');
+  // Split at line feeds only: a multiline /^/ would also indent after U+2028 and U+2029, which
+  // XML keeps as text, and so change a title that holds one.
+  const inner = kept
+    .map((c) =>
+      c
+        .split('\n')
+        .map((line) => indent + line)
+        .join('\n'),
+    )
+    .join('\n');
   return `<${name}${xmlAttributes(attributes)}>\n${inner}\n</${name}>`;
 }
