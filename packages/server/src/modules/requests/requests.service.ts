@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ActionPayload, REQUEST_SORTS } from '@cairn/shared';
-import { type SearchQueryValues } from '@cairn/shared';
+import { isUuid, type SearchQueryValues } from '@cairn/shared';
 import crypto from 'node:crypto';
 import type { BodyReader } from '../../lib/body.js';
 import { AppError, permissionDenied } from '../../errors.js';
@@ -31,7 +31,6 @@ export const REQUEST_ACTIONS = ['submit', 'accept', 'decline', 'cancel', 'expire
 export type RequestAction = (typeof REQUEST_ACTIONS)[number];
 
 const OPEN = ['submitted'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CLOSED = ['accepted', 'declined', 'cancelled', 'expired'];
 /** The state machine of invenio-requests: which status each action leaves and reaches. */
 const TRANSITIONS: Record<RequestAction, { from: string; to: string }> = {
@@ -380,7 +379,7 @@ export class RequestsService {
     // finds nothing, as an unknown facet value does.
     const matchesNothing =
       (createdBy !== undefined && !createdBy.includes('me')) ||
-      (communities !== undefined && communities.every((c) => !UUID.test(c)));
+      (communities !== undefined && communities.every((c) => !isUuid(c)));
     if (matchesNothing) return { params, views: [], total: 0 };
     const { rows, total } = await this.repo.search({
       involving:
@@ -389,7 +388,7 @@ export class RequestsService {
           : { userId: user.id, curatorRoles: [...CURATOR_ROLES] },
       receiverCommunityIds: scope.communityId
         ? [scope.communityId]
-        : communities?.filter((c) => UUID.test(c)).map((c) => c.toLowerCase()),
+        : communities?.filter((c) => isUuid(c)).map((c) => c.toLowerCase()),
       ...(createdBy ? { createdBy: user.id } : {}),
       topicRecordId: scope.topicRecordId,
       statuses,
