@@ -43,8 +43,7 @@ export interface PagesDeps {
    * `GET /api/records/{id}/draft?expand=1` gives them: the editor reads its community there.
    */
   expandParent: RecordsRouteDeps['expandParent'];
-  /** The signed-in person's role in each community it belongs to (communities module). */
-  /** The person's role in each of these communities that it belongs to. */
+  /** The person's role in each of these communities that it belongs to (communities module). */
   memberships: (user: User, communityIds: string[]) => Promise<Record<string, string>>;
   /** The files and bytes a record of this owner may hold: their own quota, else the configured one. */
   quota: (ownerId: number) => Promise<{ maxFiles: number; maxBytes: number }>;
