@@ -234,17 +234,17 @@ export class CommunitiesRepository {
       .executeTakeFirst();
   }
 
-  /** The user's role in each live community it belongs to, or in each of `communityIds`. */
-  async rolesOf(userId: number, communityIds?: string[]): Promise<Map<string, string>> {
-    if (communityIds && communityIds.length === 0) return new Map();
-    let q = this.db
+  /** The user's role in each of `communityIds` that is live and that it belongs to. */
+  async rolesOf(userId: number, communityIds: string[]): Promise<Map<string, string>> {
+    if (communityIds.length === 0) return new Map();
+    const rows = await this.db
       .selectFrom('communityMembers as m')
       .innerJoin('communities as c', 'c.id', 'm.communityId')
       .select(['m.communityId', 'm.role'])
       .where('m.userId', '=', userId)
-      .where('c.deletedAt', 'is', null);
-    if (communityIds) q = q.where('m.communityId', 'in', communityIds);
-    const rows = await q.execute();
+      .where('c.deletedAt', 'is', null)
+      .where('m.communityId', 'in', communityIds)
+      .execute();
     return new Map(rows.map((r) => [r.communityId, r.role]));
   }
 

@@ -175,10 +175,10 @@ export class CommunitiesService {
     return role !== undefined && CURATOR_ROLES.has(role);
   }
 
-  /** The caller's role in each of `communityIds` it belongs to, or in all when not given. */
+  /** The caller's role in each of `communityIds` it belongs to (the deposit page's header). */
   async membershipsOf(
     userId: number,
-    communityIds?: string[],
+    communityIds: string[],
   ): Promise<Record<string, CommunityRole>> {
     const roles = await this.repo.rolesOf(userId, communityIds);
     return Object.fromEntries([...roles].filter(([, r]) => isRole(r))) as Record<
