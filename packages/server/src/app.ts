@@ -37,6 +37,7 @@ import { tokenRoutes } from './modules/users/tokens.routes.js';
 import { preferenceRoutes } from './modules/users/preferences.routes.js';
 import { communityRoutes } from './modules/communities/communities.routes.js';
 import { requestRoutes } from './modules/requests/requests.routes.js';
+import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { reviewRoutes } from './modules/reviews/reviews.routes.js';
 import { registerOperations } from './modules/ops/operations.js';
 import { registerOaiRoutes } from './modules/oai/oai.routes.js';
@@ -265,6 +266,7 @@ export async function registerCurationRoutes(
     users: services.users,
     readableRecord: (user, id) => services.recordCommunities.readableRecordId(user, id),
   });
+  await app.register(membershipRoutes, { config, memberships: services.memberships });
   await app.register(reviewRoutes, { config, reviews: services.reviews });
   await app.register(recordCommunityRoutes, {
     config,

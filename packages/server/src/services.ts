@@ -30,6 +30,8 @@ import { CommunitiesRepository } from './modules/communities/communities.reposit
 import { CommunitiesService } from './modules/communities/communities.service.js';
 import { RequestsRepository } from './modules/requests/requests.repository.js';
 import { RequestsService } from './modules/requests/requests.service.js';
+import { MembershipsRepository } from './modules/memberships/memberships.repository.js';
+import { MembershipsService } from './modules/memberships/memberships.service.js';
 import { ReviewsService } from './modules/reviews/reviews.service.js';
 import { ReviewLinks } from './modules/reviews/review-links.js';
 import { RecordCommunitiesService } from './modules/record-communities/record-communities.service.js';
@@ -64,6 +66,7 @@ export interface Services {
   store: FileStore;
   communities: CommunitiesService;
   requests: RequestsService;
+  memberships: MembershipsService;
   reviews: ReviewsService;
   recordCommunities: RecordCommunitiesService;
   /** Throttling counters of login, sign-up and token creation. */
@@ -174,6 +177,12 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     store,
     communities,
     requests,
+    memberships: new MembershipsService(
+      database.db,
+      new MembershipsRepository(database.db),
+      communities,
+      requests,
+    ),
     reviews,
     recordCommunities: new RecordCommunitiesService(
       recordStore,

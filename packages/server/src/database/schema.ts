@@ -207,6 +207,17 @@ export interface CommunityMembersTable {
   updatedAt: string;
 }
 
+/** What a community invitation or request to join would make of its person (see migration 0025). */
+export interface CommunityMemberRequestsTable {
+  requestId: string;
+  communityId: string;
+  userId: number;
+  role: string;
+  visible: number;
+  isOpen: number;
+  createdAt: string;
+}
+
 /** The communities a record (its parent, so every version) is in; mirrors `parents.data.communities.ids`. */
 export interface RecordCommunitiesTable {
   communityId: string;
@@ -222,6 +233,8 @@ export interface RequestsTable {
   title: string;
   createdBy: number;
   receiverCommunityId: string;
+  /** An invitation's receiver, the person invited; `receiverCommunityId` is then its community. */
+  receiverUserId: ColumnType<number | null, number | null | undefined, number | null>;
   topicRecordId: string | null;
   expiresAt: string | null;
   revisionId: number;
@@ -290,6 +303,7 @@ export interface Database {
   vocabularyTerms: VocabularyTermsTable;
   communities: CommunitiesTable;
   communityMembers: CommunityMembersTable;
+  communityMemberRequests: CommunityMemberRequestsTable;
   requests: RequestsTable;
   requestEvents: RequestEventsTable;
   requestReads: RequestReadsTable;

@@ -5,3 +5,8 @@
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** A LIKE pattern (with `escape '\'`) that matches text containing `word` anywhere. */
+export function containsPattern(word: string): string {
+  return `%${escapeLike(word)}%`;
+}

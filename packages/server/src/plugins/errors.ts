@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode, type ErrorItem } from '@cairn/shared';
 import { AppError } from '../errors.js';
+import { isUniqueViolation } from '../database/errors.js';
 import { queryRefusal } from '../lib/zod-errors.js';
 import { bodyTimeout, stopWatchingBody } from './body-timeout.js';
 
@@ -75,15 +76,6 @@ function zodIssue(v: FastifySchemaValidationError): z.core.$ZodIssue {
     message: v.message ?? 'Invalid value.',
     path: v.instancePath.split('/').slice(1),
   } as z.core.$ZodIssue;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string };
-  return (
-    e.code === '23505' ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hitsOf, idParams } from './common.js';
-import { facet, searchQuery } from './search.js';
+import { BooleanFilter, facet, searchQuery } from './search.js';
 
 export const COMMUNITY_ROLES = ['owner', 'manager', 'curator', 'reader'] as const;
 export const COMMUNITY_SORTS = ['bestmatch', 'newest', 'oldest'] as const;
@@ -140,3 +140,41 @@ export const MemberJsonSchema = z.looseObject({
   role: z.string().optional(),
 });
 export const MemberHitsSchema = hitsOf(MemberJsonSchema);
+
+/** `POST …/invitations`: whom to invite, the role offered, and an optional message. */
+export const InviteMembersBody = AddMembersBody.extend({
+  message: z.string().optional().describe('Shown to the invited people as the first comment'),
+});
+
+/** `POST …/membership-requests`: why the person asks to join. */
+export const MembershipRequestBody = z.object({
+  message: z.string().optional().describe("The request's first comment"),
+});
+
+/** `GET …/invitations`, `…/membership-requests`: open ones first, then the newest. */
+export const MemberRequestsQuery = searchQuery(['newest'], { is_open: BooleanFilter });
+
+/**
+ * An invitation or request to join as InvenioRDM lists them: the person, the role it would give,
+ * and its request.
+ */
+export const MemberRequestJsonSchema = z.looseObject({
+  id: z.string(),
+  member: z.looseObject({ type: z.string(), id: z.string(), name: z.string().optional() }),
+  role: z.string(),
+  visible: z.boolean(),
+  request: z.looseObject({
+    id: z.string(),
+    status: z.string(),
+    is_open: z.boolean(),
+    expires_at: z.string().nullable(),
+  }),
+  permissions: z.looseObject({
+    can_update_role: z.boolean(),
+    can_cancel: z.boolean().optional(),
+    can_accept: z.boolean().optional(),
+    can_decline: z.boolean().optional(),
+  }),
+});
+export type MemberRequestJson = z.infer<typeof MemberRequestJsonSchema>;
+export const MemberRequestHitsSchema = hitsOf(MemberRequestJsonSchema);

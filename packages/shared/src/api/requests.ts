@@ -6,7 +6,12 @@ import { BooleanFilter, facet, Flag, searchQuery } from './search.js';
 export const REQUEST_SORTS = ['bestmatch', 'newest', 'oldest', 'updated'] as const;
 
 /** The request types this version knows; the inbox offers a filter for each. */
-export const REQUEST_TYPE_IDS = ['community-submission', 'community-inclusion'] as const;
+export const REQUEST_TYPE_IDS = [
+  'community-submission',
+  'community-inclusion',
+  'community-invitation',
+  'community-membership-request',
+] as const;
 
 export const RequestSearchQuery = searchQuery(REQUEST_SORTS, {
   is_open: BooleanFilter,
@@ -58,9 +63,16 @@ export const RequestJsonSchema = z.looseObject({
   status: z.string(),
   is_closed: z.boolean().optional(),
   created: z.string().optional(),
-  created_by: z.looseObject({ user: z.string().optional() }).optional(),
-  receiver: z.looseObject({ community: z.string().optional() }).optional(),
-  topic: z.looseObject({ record: z.string().optional() }).nullable().optional(),
+  created_by: z
+    .looseObject({ user: z.string().optional(), community: z.string().optional() })
+    .optional(),
+  receiver: z
+    .looseObject({ community: z.string().optional(), user: z.string().optional() })
+    .optional(),
+  topic: z
+    .looseObject({ record: z.string().optional(), community: z.string().optional() })
+    .nullable()
+    .optional(),
   last_activity_at: z.string().optional(),
   comment_count: z
     .number()
@@ -108,7 +120,9 @@ export const TimelineEventSchema = z.looseObject({
   created: z.string().optional(),
   updated: z.string().optional(),
   revision_id: z.number().optional(),
-  created_by: z.looseObject({ user: z.string().optional() }).optional(),
+  created_by: z
+    .looseObject({ user: z.string().optional(), community: z.string().optional() })
+    .optional(),
   permissions: z
     .looseObject({
       can_update_comment: z.boolean().optional(),

@@ -61,7 +61,7 @@ export class CommunityMembers {
   }
 
   /** The members of a members body, each a user that exists. */
-  private async memberIds(body: unknown, errors: ErrorItem[]): Promise<number[]> {
+  async memberIds(body: unknown, errors: ErrorItem[]): Promise<number[]> {
     const members = (body as { members?: unknown } | null)?.members;
     if (!Array.isArray(members) || members.length === 0) {
       errors.push({
@@ -97,11 +97,7 @@ export class CommunityMembers {
     return ids;
   }
 
-  private readRole(
-    body: unknown,
-    errors: ErrorItem[],
-    required: boolean,
-  ): CommunityRole | undefined {
+  readRole(body: unknown, errors: ErrorItem[], required: boolean): CommunityRole | undefined {
     const role = (body as { role?: unknown } | null)?.role;
     if (role === undefined && !required) return undefined;
     if (!isRole(role)) {
@@ -118,7 +114,7 @@ export class CommunityMembers {
     return role;
   }
 
-  private readVisible(body: unknown, errors: ErrorItem[]): boolean | undefined {
+  readVisible(body: unknown, errors: ErrorItem[]): boolean | undefined {
     const visible = (body as { visible?: unknown } | null)?.visible;
     if (visible === undefined) return undefined;
     if (typeof visible !== 'boolean')
@@ -127,7 +123,7 @@ export class CommunityMembers {
   }
 
   /** The roles the caller may hand out or take away here; all for administrators. */
-  private manageable(user: User, role: CommunityRole | undefined): readonly CommunityRole[] {
+  manageable(user: User, role: CommunityRole | undefined): readonly CommunityRole[] {
     if (user.isAdmin) return COMMUNITY_ROLES;
     return role ? MANAGEABLE_ROLES[role] : [];
   }
@@ -149,7 +145,10 @@ export class CommunityMembers {
     if (!this.manageable(current.user, current.permissions.role).includes(role!))
       throw permissionDenied();
     for (const id of ids) {
-      if (await this.repo.member(current.row.id, id))
+      if (
+        (await this.repo.member(current.row.id, id)) ||
+        (await this.repo.hasOpenMemberRequest(current.row.id, id))
+      )
         throw new AppError('VALIDATION_FAILED', 'A member was already added or invited.');
     }
     this.communities.membershipChanged();
@@ -239,8 +238,16 @@ export class CommunityMembers {
     return rows;
   }
 
-  /** For the CLI and demo data: one member by email, with no permission check. */
-  async addMemberAsSystem(communityId: string, userId: number, role: CommunityRole): Promise<void> {
+  /**
+   * With no permission check: for the CLI and demo data, and for an accepted invitation or request
+   * to join (whose acceptance was checked). A new member is visible unless `visible` says not.
+   */
+  async addMemberAsSystem(
+    communityId: string,
+    userId: number,
+    role: CommunityRole,
+    visible?: boolean,
+  ): Promise<void> {
     this.communities.membershipChanged();
     const now = nowIso();
     const existing = await this.repo.member(communityId, userId);
@@ -249,7 +256,7 @@ export class CommunityMembers {
         communityId,
         userId,
         role,
-        visible: existing?.visible ?? 1,
+        visible: visible === undefined ? (existing?.visible ?? 1) : visible ? 1 : 0,
         revisionId: (existing?.revisionId ?? 0) + 1,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,

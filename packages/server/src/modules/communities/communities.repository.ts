@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db, Engine } from '../../database/database.js';
-import { escapeLike } from '../../lib/like.js';
+import { containsPattern, escapeLike } from '../../lib/like.js';
 import type { CommunitiesTable, CommunityMembersTable } from '../../database/schema.js';
 
 export type CommunityRow = Omit<Selectable<CommunitiesTable>, 'logo'>;
@@ -46,11 +46,6 @@ export interface CommunityQuery {
  * Membership filters are uncorrelated `id in (select …)`: SQLite evaluates the user's few
  * memberships once instead of probing the index for every community scanned.
  */
-
-/** LIKE with the query's own wildcards taken literally. */
-function likePattern(word: string): string {
-  return `%${escapeLike(word)}%`;
-}
 
 /** Trigram indexes know nothing of words shorter than a trigram. */
 const TRIGRAM = 3;
@@ -165,7 +160,7 @@ export class CommunitiesRepository {
       );
     }
     for (const word of query.words) {
-      base = base.where(sql<boolean>`c.search_text like ${likePattern(word)} escape '\\'`);
+      base = base.where(sql<boolean>`c.search_text like ${containsPattern(word)} escape '\\'`);
     }
     const count = async () =>
       Number(
@@ -234,6 +229,18 @@ export class CommunitiesRepository {
       .executeTakeFirst();
   }
 
+  /** Whether the user has an open invitation to the community or request to join it. */
+  async hasOpenMemberRequest(communityId: string, userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('communityMemberRequests')
+      .select('requestId')
+      .where('communityId', '=', communityId)
+      .where('userId', '=', userId)
+      .where('isOpen', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The user's role in each of `communityIds` that is live and that it belongs to. */
   async rolesOf(userId: number, communityIds: string[]): Promise<Map<string, string>> {
     if (communityIds.length === 0) return new Map();
@@ -259,9 +266,12 @@ export class CommunitiesRepository {
     if (options.visibleOnly) base = base.where('m.visible', '=', 1);
     if (options.roles?.length) base = base.where('m.role', 'in', options.roles);
     if (options.q) {
-      const pattern = likePattern(options.q.toLowerCase());
+      const pattern = containsPattern(options.q.toLowerCase());
       base = base.where((eb) =>
-        eb.or([eb(sql`lower(u.name)`, 'like', pattern), eb(sql`lower(u.email)`, 'like', pattern)]),
+        eb.or([
+          sql<boolean>`lower(u.name) like ${pattern} escape '\\'`,
+          sql<boolean>`lower(u.email) like ${pattern} escape '\\'`,
+        ]),
       );
     }
     const countRow = await base

@@ -29,6 +29,9 @@ interface World {
   bare: { draft: string };
   /** The reader member's user id. */
   readerId: number;
+  /** The user ids of `other` and the depositor, neither a member. */
+  otherId: number;
+  depositorId: number;
   /** A signed-up user who is not a member yet (rows that ask for one). */
   newcomerId: number;
   /** A record of the depositor published into the community (rows that ask for one). */
@@ -37,6 +40,10 @@ interface World {
   extra: string;
   /** The depositor's comment on the submitted request (rows that ask for one). */
   comment: string;
+  /** An open invitation of `other` to the community (rows that ask for one). */
+  invitation: string;
+  /** The depositor's open request to join the community (rows that ask for one). */
+  membershipRequest: string;
 }
 
 /** What a row's world needs beyond the community, its members and the depositor's drafts. */
@@ -51,6 +58,10 @@ interface Needs {
   comment?: boolean;
   /** A user who is not a member yet (signing up hashes a password: only when needed). */
   newcomer?: boolean;
+  /** The owner invited `other` to the community. */
+  invitation?: boolean;
+  /** The depositor asked to join the community. */
+  membershipRequest?: boolean;
 }
 
 interface Row {
@@ -256,6 +267,95 @@ const ROWS: Row[] = [
       body: { members: [{ type: 'user', id: String(w.readerId) }] },
     }),
     expect: only({ reader: 204, manager: 204, owner: 204, admin: 204 }),
+  },
+
+  // Invitations and requests to join
+  ...(['invitations', 'membership-requests'] as const).map((path): Row => ({
+    endpoint: `GET /api/communities/{id}/${path}`,
+    route: `GET /api/communities/:id/${path}`,
+    call: (w) => ({ method: 'GET', url: `/api/communities/${w.community}/${path}` }),
+    expect: only({ manager: 200, owner: 200, admin: 200 }),
+  })),
+  {
+    endpoint: 'POST /api/communities/{id}/invitations (a newcomer as reader)',
+    route: 'POST /api/communities/:id/invitations',
+    needs: { newcomer: true },
+    call: (w) => ({
+      method: 'POST',
+      url: `/api/communities/${w.community}/invitations`,
+      body: { members: [{ type: 'user', id: String(w.newcomerId) }], role: 'reader' },
+    }),
+    expect: only({ manager: 204, owner: 204, admin: 204 }),
+  },
+  {
+    endpoint: 'PUT /api/communities/{id}/invitations (the role offered to other → curator)',
+    route: 'PUT /api/communities/:id/invitations',
+    needs: { invitation: true },
+    call: (w) => ({
+      method: 'PUT',
+      url: `/api/communities/${w.community}/invitations`,
+      body: { members: [{ type: 'user', id: String(w.otherId) }], role: 'curator' },
+    }),
+    expect: only({ manager: 204, owner: 204, admin: 204 }),
+  },
+  {
+    // Members are members already (400); anyone else signed in may ask.
+    endpoint: 'POST /api/communities/{id}/membership-requests',
+    route: 'POST /api/communities/:id/membership-requests',
+    call: (w) => ({
+      method: 'POST',
+      url: `/api/communities/${w.community}/membership-requests`,
+      body: { message: 'Let me in' },
+    }),
+    expect: only({
+      depositor: 201,
+      other: 201,
+      reader: 400,
+      curator: 400,
+      manager: 400,
+      owner: 400,
+      admin: 201,
+    }),
+  },
+  {
+    endpoint: "PUT /api/communities/{id}/membership-requests (the depositor's → curator)",
+    route: 'PUT /api/communities/:id/membership-requests',
+    needs: { membershipRequest: true },
+    call: (w) => ({
+      method: 'PUT',
+      url: `/api/communities/${w.community}/membership-requests`,
+      body: { members: [{ type: 'user', id: String(w.depositorId) }], role: 'curator' },
+    }),
+    expect: only({ manager: 204, owner: 204, admin: 204 }),
+  },
+  {
+    // The community's managers see the invitation they may withdraw; the invited person answers.
+    endpoint: 'GET /api/requests/{id} (an invitation of other)',
+    route: 'GET /api/requests/:id',
+    needs: { invitation: true },
+    call: (w) => ({ method: 'GET', url: `/api/requests/${w.invitation}` }),
+    expect: only({ other: 200, manager: 200, owner: 200, admin: 200 }),
+  },
+  {
+    endpoint: 'POST /api/requests/{id}/actions/accept (an invitation of other: only other)',
+    route: 'POST /api/requests/:id/actions/:action',
+    needs: { invitation: true },
+    call: (w) => ({ method: 'POST', url: `/api/requests/${w.invitation}/actions/accept` }),
+    expect: only({ other: 200 }),
+  },
+  {
+    endpoint: 'POST /api/requests/{id}/actions/cancel (an invitation of other: its managers)',
+    route: 'POST /api/requests/:id/actions/:action',
+    needs: { invitation: true },
+    call: (w) => ({ method: 'POST', url: `/api/requests/${w.invitation}/actions/cancel` }),
+    expect: only({ manager: 200, owner: 200, admin: 200 }),
+  },
+  {
+    endpoint: "POST /api/requests/{id}/actions/accept (the depositor's request to join)",
+    route: 'POST /api/requests/:id/actions/:action',
+    needs: { membershipRequest: true },
+    call: (w) => ({ method: 'POST', url: `/api/requests/${w.membershipRequest}/actions/accept` }),
+    expect: only({ manager: 200, owner: 200, admin: 200 }),
   },
 
   // Requests
@@ -631,7 +731,34 @@ describe.each(ENGINES)(
         record: '',
         extra: '',
         comment: '',
+        invitation: '',
+        membershipRequest: '',
+        otherId: callers.other.id,
+        depositorId: depositor.id,
       };
+      if (needs.invitation) {
+        const invited = await call(owner, 'POST', `/api/communities/${community}/invitations`, {
+          members: [{ type: 'user', id: String(callers.other.id) }],
+          role: 'reader',
+        });
+        expect(invited.statusCode, invited.body).toBe(204);
+        const found = await call(
+          callers.other,
+          'GET',
+          `/api/requests?type=community-invitation&community=${community}`,
+        );
+        w.invitation = found.json().hits.hits[0].id as string;
+      }
+      if (needs.membershipRequest) {
+        const asked = await call(
+          depositor,
+          'POST',
+          `/api/communities/${community}/membership-requests`,
+          {},
+        );
+        expect(asked.statusCode, asked.body).toBe(201);
+        w.membershipRequest = asked.json().id as string;
+      }
       // Outsiders cannot choose a restricted community: its rows need none of the drafts.
       if (needs.restricted) return w;
 

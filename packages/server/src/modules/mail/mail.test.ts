@@ -132,6 +132,36 @@ describe.each(ENGINES)('e-mail notifications on %s', (engine) => {
     expect(await outbox()).toEqual([]);
   });
 
+  it('tells an invited person in their language, and the managers of a request to join', async () => {
+    const invitee = await t.user();
+    await setLocale(invitee, 'de');
+    const invited = await arrivals(async () => {
+      const res = await req('POST', `/api/communities/${community}/invitations`, manager, {
+        members: [{ type: 'user', id: String(invitee.id) }],
+        role: 'curator',
+        message: 'Welcome aboard',
+      });
+      expect(res.statusCode, res.body).toBe(204);
+    });
+    expect(to(invited)).toEqual([invitee.email]);
+    expect(invited[0]!.subject).toBe('Einladung in die Community glaciology');
+    expect(invited[0]!.text).toContain('> Welcome aboard');
+    expect(invited[0]!.text).toContain(`${SITE}/me/requests/`);
+
+    const asker = await t.user();
+    // Curators do not decide who joins: only the owner and the manager hear of it.
+    const asked = await arrivals(async () => {
+      const res = await req('POST', `/api/communities/${community}/membership-requests`, asker, {
+        message: 'I drill cores too.',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    });
+    expect(to(asked)).toEqual([manager.email, owner.email].sort());
+    expect(asked.find((m) => recipientsOf(m)[0] === manager.email)!.subject).toBe(
+      'New request to join glaciology',
+    );
+  });
+
   it('tells the other participants of a comment, not its author', async () => {
     const { request } = await submitted();
     const comment = (caller: Caller, content: string) =>

@@ -45,15 +45,25 @@ const WORDINGS: Record<'en' | 'de', Language> = {
   en: {
     events: {
       submitted: (m) =>
-        m.requestType === 'community-inclusion'
+        m.requestType === 'community-invitation'
           ? {
-              subject: `New inclusion request for ${m.community}: ${m.title}`,
-              lead: `${m.actor ?? m.siteName} asks to include “${m.title}” in ${m.community}.`,
+              subject: `You are invited to join ${m.community}`,
+              lead: `${m.actor ?? m.siteName} invites you to join the community ${m.community}. Accept or decline the invitation on its page.`,
             }
-          : {
-              subject: `New submission to ${m.community}: ${m.title}`,
-              lead: `${m.actor ?? m.siteName} submitted “${m.title}” to ${m.community} for review.`,
-            },
+          : m.requestType === 'community-membership-request'
+            ? {
+                subject: `New request to join ${m.community}`,
+                lead: `${m.actor ?? m.siteName} asks to join the community ${m.community}.`,
+              }
+            : m.requestType === 'community-inclusion'
+              ? {
+                  subject: `New inclusion request for ${m.community}: ${m.title}`,
+                  lead: `${m.actor ?? m.siteName} asks to include “${m.title}” in ${m.community}.`,
+                }
+              : {
+                  subject: `New submission to ${m.community}: ${m.title}`,
+                  lead: `${m.actor ?? m.siteName} submitted “${m.title}” to ${m.community} for review.`,
+                },
       commented: (m) => ({
         subject: `New comment on “${m.title}”`,
         lead: `${m.actor ?? m.siteName} commented on the request “${m.title}” (${m.community}).`,
@@ -82,15 +92,25 @@ const WORDINGS: Record<'en' | 'de', Language> = {
   de: {
     events: {
       submitted: (m) =>
-        m.requestType === 'community-inclusion'
+        m.requestType === 'community-invitation'
           ? {
-              subject: `Neue Aufnahmeanfrage für ${m.community}: ${m.title}`,
-              lead: `${m.actor ?? m.siteName} möchte „${m.title}“ in ${m.community} aufnehmen lassen.`,
+              subject: `Einladung in die Community ${m.community}`,
+              lead: `${m.actor ?? m.siteName} lädt Sie in die Community ${m.community} ein. Nehmen Sie die Einladung auf ihrer Seite an oder lehnen Sie sie ab.`,
             }
-          : {
-              subject: `Neue Einreichung bei ${m.community}: ${m.title}`,
-              lead: `${m.actor ?? m.siteName} hat „${m.title}“ zur Prüfung bei ${m.community} eingereicht.`,
-            },
+          : m.requestType === 'community-membership-request'
+            ? {
+                subject: `Neue Beitrittsanfrage für ${m.community}`,
+                lead: `${m.actor ?? m.siteName} möchte der Community ${m.community} beitreten.`,
+              }
+            : m.requestType === 'community-inclusion'
+              ? {
+                  subject: `Neue Aufnahmeanfrage für ${m.community}: ${m.title}`,
+                  lead: `${m.actor ?? m.siteName} möchte „${m.title}“ in ${m.community} aufnehmen lassen.`,
+                }
+              : {
+                  subject: `Neue Einreichung bei ${m.community}: ${m.title}`,
+                  lead: `${m.actor ?? m.siteName} hat „${m.title}“ zur Prüfung bei ${m.community} eingereicht.`,
+                },
       commented: (m) => ({
         subject: `Neuer Kommentar zu „${m.title}“`,
         lead: `${m.actor ?? m.siteName} hat die Anfrage „${m.title}“ (${m.community}) kommentiert.`,

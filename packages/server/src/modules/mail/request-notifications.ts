@@ -1,6 +1,6 @@
 import type { Db } from '../../database/database.js';
 import { afterCommit } from '../../database/unit-of-work.js';
-import { CURATOR_ROLES } from '../communities/communities.roles.js';
+import { CURATOR_ROLES, MANAGER_ROLES } from '../communities/communities.roles.js';
 import type { RequestRow } from '../requests/requests.repository.js';
 import type { MailSender } from './mail-sender.js';
 import { requestMail, type RequestEvent } from './messages.js';
@@ -17,8 +17,9 @@ interface Recipient {
 export type NotifiedActor = { id: number; name: string } | 'system';
 
 /**
- * Who hears of what happens to a request, by e-mail: a submission reaches the receiving
- * community's curators, managers and owners; a comment the other participants (the creator and
+ * Who hears of what happens to a request, by e-mail: a submission reaches those who decide it
+ * (the receiving community's curators, managers and owners; an invitation its person; a request
+ * to join the managers and owners); a comment the other participants (the creator and
  * those same people); a decision or expiry the creator. Never the person who acted, never
  * someone who turned e-mail off, one message per person (no one sees another's address).
  *
@@ -51,9 +52,7 @@ export class RequestNotifications {
     )[action];
     if (!event) return;
     const recipients =
-      event === 'submitted'
-        ? await this.curators(row.receiverCommunityId)
-        : await this.users([row.createdBy]);
+      event === 'submitted' ? await this.receivers(row) : await this.users([row.createdBy]);
     await this.queue(row, event, actor, recipients, comment);
   }
 
@@ -62,7 +61,7 @@ export class RequestNotifications {
     // A request still being written is its creator's alone; the community does not see it yet.
     const recipients = [
       ...(await this.users([row.createdBy])),
-      ...(row.status === 'created' ? [] : await this.curators(row.receiverCommunityId)),
+      ...(row.status === 'created' ? [] : await this.receivers(row)),
     ];
     await this.queue(row, 'commented', actor, recipients, comment);
   }
@@ -115,14 +114,24 @@ export class RequestNotifications {
       .execute();
   }
 
-  /** The community's curators, managers and owners who receive e-mail. */
-  private curators(communityId: string): Promise<Recipient[]> {
+  /**
+   * Who decides the request: the invited person an invitation, the community's managers and
+   * owners a request to join, its curators, managers and owners the others.
+   */
+  private receivers(row: RequestRow): Promise<Recipient[]> {
+    if (row.receiverUserId !== null) return this.users([row.receiverUserId]);
+    const roles = row.type === 'community-membership-request' ? MANAGER_ROLES : CURATOR_ROLES;
+    return this.members(row.receiverCommunityId, roles);
+  }
+
+  /** The community's members of `roles` who receive e-mail. */
+  private members(communityId: string, roles: ReadonlySet<string>): Promise<Recipient[]> {
     return this.db
       .selectFrom('communityMembers as m')
       .innerJoin('users as u', 'u.id', 'm.userId')
       .select(['u.id', 'u.email', 'u.locale'])
       .where('m.communityId', '=', communityId)
-      .where('m.role', 'in', [...CURATOR_ROLES])
+      .where('m.role', 'in', [...roles])
       .where('u.emailNotifications', '=', 1)
       .orderBy('u.id')
       .execute();

@@ -1,7 +1,7 @@
 import type { RequestJsonSchema, TimelineEventSchema } from '@cairn/shared';
 import type { z } from 'zod';
 import type { User } from '../users/users.service.js';
-import type { EventRow } from './requests.repository.js';
+import type { EventRow, RequestRow } from './requests.repository.js';
 import { RequestsService, type RequestView } from './requests.service.js';
 
 const CLOSED = new Set(['accepted', 'declined', 'cancelled', 'expired']);
@@ -9,6 +9,31 @@ const CLOSED = new Set(['accepted', 'declined', 'cancelled', 'expired']);
 /** The page of a request in the web app, where a depositor and curators talk. */
 export function requestHtmlUrl(siteUrl: string, id: string): string {
   return `${siteUrl}/me/requests/${id}`;
+}
+
+/**
+ * Who sends a request, who receives it and what it is about, as InvenioRDM's entity references: a
+ * community sends an invitation (whoever of its managers wrote it) to a person, about itself; a
+ * request to join goes from the person to the community, about the community; the others are
+ * about a record.
+ */
+function parties(row: RequestRow) {
+  if (row.type === 'community-invitation')
+    return {
+      created_by: { community: row.receiverCommunityId },
+      receiver: { user: String(row.receiverUserId) },
+      topic: { community: row.receiverCommunityId },
+    };
+  return {
+    created_by: { user: String(row.createdBy) },
+    receiver: { community: row.receiverCommunityId },
+    topic:
+      row.type === 'community-membership-request'
+        ? { community: row.receiverCommunityId }
+        : row.topicRecordId
+          ? { record: row.topicRecordId }
+          : null,
+  };
 }
 
 /**
@@ -31,9 +56,7 @@ export function presentRequest(
     is_closed: CLOSED.has(row.status),
     is_expired: row.status === 'expired',
     expires_at: row.expiresAt,
-    created_by: { user: String(row.createdBy) },
-    receiver: { community: row.receiverCommunityId },
-    topic: row.topicRecordId ? { record: row.topicRecordId } : null,
+    ...parties(row),
     reviewers: [],
     last_reply: null,
     last_activity_at: row.lastActivityAt,

@@ -1,21 +1,46 @@
-import { SqliteAdapter, sql, type Insertable, type Selectable } from 'kysely';
+import {
+  SqliteAdapter,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
 import type { Db } from '../../database/database.js';
 import { inTransaction } from '../../database/unit-of-work.js';
 import { escapeLike } from '../../lib/like.js';
-import type { RequestEventsTable, RequestsTable } from '../../database/schema.js';
+import type { Database, RequestEventsTable, RequestsTable } from '../../database/schema.js';
 
 export type RequestRow = Selectable<RequestsTable>;
 
 /** The migration that made `request_reads`. */
 const READS_MIGRATION = '0023_requests_inbox';
 export type EventRow = Selectable<RequestEventsTable>;
+/** The requests table as the search names it. */
+type RequestsFrom = Database & { r: RequestsTable };
+
+/**
+ * A person and the roles through which a community's requests reach them: curating roles decide
+ * on records, managing roles on who joins.
+ */
+export interface Involving {
+  userId: number;
+  curatorRoles: readonly string[];
+  managerRoles: readonly string[];
+}
+
+/** The requests to join a community, which only its managing roles decide on. */
+const MEMBERSHIP_REQUEST = 'community-membership-request';
+/** Invitations, which their invited person decides on (`receiverUserId`), not the community. */
+const INVITATION = 'community-invitation';
 
 export interface RequestQuery {
   /**
    * Requests this user created or, through a curating role, received once submitted; undefined:
    * all (admins).
    */
-  involving?: { userId: number; curatorRoles: readonly string[] };
+  involving?: Involving;
   /** Received by one of these communities. */
   receiverCommunityIds?: string[];
   /** Created by this user (the inbox's "created by me"). */
@@ -99,12 +124,6 @@ export class RequestsRepository {
       return b;
     };
     const involving = query.involving;
-    const curated = (userId: number) =>
-      this.db
-        .selectFrom('communityMembers as m')
-        .select('m.communityId')
-        .where('m.userId', '=', userId)
-        .where('m.role', 'in', involving?.curatorRoles ?? []);
     let listed;
     if (involving && query.createdBy === involving.userId) {
       // Its own requests only: what it created it may see in every status, through its index.
@@ -118,12 +137,20 @@ export class RequestsRepository {
       const sent = filtered(requests().where('r.createdBy', '=', userId));
       const received = filtered(
         requests()
-          .where('r.receiverCommunityId', 'in', curated(userId))
-          // A request not yet submitted is its creator's alone.
+          .where((eb) => this.receivedBy(eb, involving))
+          .where('r.createdBy', '!=', userId),
+      );
+      // Invitations to it, through the index of the people requests are addressed to.
+      const invited = filtered(
+        requests()
+          .where('r.receiverUserId', '=', userId)
           .where('r.status', '!=', 'created')
           .where('r.createdBy', '!=', userId),
       );
-      listed = sent.selectAll('r').unionAll(received.selectAll('r'));
+      listed = sent
+        .selectAll('r')
+        .unionAll(received.selectAll('r'))
+        .unionAll(invited.selectAll('r'));
     } else if (involving) {
       // Within one community, its index narrows to the community and gives the list's order.
       const { userId } = involving;
@@ -131,10 +158,8 @@ export class RequestsRepository {
         .where((eb) =>
           eb.or([
             eb('r.createdBy', '=', userId),
-            eb.and([
-              eb('r.status', '!=', 'created'),
-              eb('r.receiverCommunityId', 'in', curated(userId)),
-            ]),
+            this.receivedBy(eb, involving),
+            eb.and([eb('r.receiverUserId', '=', userId), eb('r.status', '!=', 'created')]),
           ]),
         )
         .selectAll('r');
@@ -155,6 +180,29 @@ export class RequestsRepository {
       .limit(query.limit)
       .execute();
     return { rows, total: Number(countRow.n) };
+  }
+
+  /**
+   * Submitted requests addressed to a community where the person decides on them: curating roles
+   * on records, managing roles on who joins (a request not yet submitted is its creator's alone;
+   * an invitation is its invited person's, see `receiverUserId`).
+   */
+  private receivedBy(eb: ExpressionBuilder<RequestsFrom, 'r'>, involving: Involving) {
+    const communitiesWhere = (roles: readonly string[]) =>
+      eb
+        .selectFrom('communityMembers as m')
+        .select('m.communityId')
+        .where('m.userId', '=', involving.userId)
+        .where('m.role', 'in', roles);
+    return eb.and([
+      eb('r.status', '!=', 'created'),
+      eb('r.type', '!=', INVITATION),
+      eb('r.receiverCommunityId', 'in', communitiesWhere(involving.curatorRoles)),
+      eb.or([
+        eb('r.type', '!=', MEMBERSHIP_REQUEST),
+        eb('r.receiverCommunityId', 'in', communitiesWhere(involving.managerRoles)),
+      ]),
+    ]);
   }
 
   /**
@@ -214,23 +262,23 @@ export class RequestsRepository {
   }
 
   /**
-   * Submitted requests received by the communities where the user holds one of `roles`: those
-   * waiting for its decision (the header's count), counted from the receiver index alone.
+   * Submitted requests waiting for the person's decision (the header's count): those its
+   * communities received, where its role decides them, and its invitations.
    */
-  async countAwaiting(userId: number, roles: readonly string[]): Promise<number> {
-    const row = await this.db
-      .selectFrom('requests as r')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('r.status', '=', 'submitted')
-      .where('r.receiverCommunityId', 'in', (eb) =>
-        eb
-          .selectFrom('communityMembers as m')
-          .select('m.communityId')
-          .where('m.userId', '=', userId)
-          .where('m.role', 'in', roles),
-      )
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  async countAwaiting(involving: Involving): Promise<number> {
+    const count = (where: (eb: ExpressionBuilder<RequestsFrom, 'r'>) => Expression<SqlBool>) =>
+      this.db
+        .selectFrom('requests as r')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('r.status', '=', 'submitted')
+        .where(where)
+        .executeTakeFirstOrThrow();
+    // Counted apart, each through its own index: those to its communities, its invitations.
+    const [received, invited] = await Promise.all([
+      count((eb) => this.receivedBy(eb, involving)),
+      count((eb) => eb('r.receiverUserId', '=', involving.userId)),
+    ]);
+    return Number(received.n) + Number(invited.n);
   }
 
   /** Open requests whose expiry date has passed, oldest first. */

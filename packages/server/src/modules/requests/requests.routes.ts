@@ -73,16 +73,21 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
   async function expandRequests(views: RequestView[]): Promise<Array<Record<string, unknown>>> {
     const communityIds = [...new Set(views.map((v) => v.row.receiverCommunityId))];
     const [people, found] = await Promise.all([
-      userStubs(views.map((v) => v.row.createdBy)),
+      userStubs(views.flatMap((v) => [v.row.createdBy, v.row.receiverUserId])),
       Promise.all(communityIds.map((id) => communities.find(id))),
     ]);
-    const receivers = new Map(
+    const stubs = new Map(
       communityIds.map((id, i) => [id, presentCommunityStub(found[i], id, config.siteUrl)]),
     );
-    return views.map((view) => ({
-      created_by: people.get(view.row.createdBy),
-      receiver: receivers.get(view.row.receiverCommunityId),
-    }));
+    // An invitation comes from its community and goes to its person (see `presentRequest`).
+    return views.map(({ row }) =>
+      row.type === 'community-invitation'
+        ? {
+            created_by: stubs.get(row.receiverCommunityId),
+            receiver: people.get(row.receiverUserId!),
+          }
+        : { created_by: people.get(row.createdBy), receiver: stubs.get(row.receiverCommunityId) },
+    );
   }
 
   async function send(

@@ -24,7 +24,7 @@ const GROWING = new Set(['requests', 'r', 'request_events', 'request_reads']);
  * the events and reads of the requests of a page.
  */
 const NARROW =
-  /\((receiver_community_id|created_by|topic_record_id|id|number|request_id|user_id)=\?/;
+  /\((receiver_community_id|receiver_user_id|created_by|topic_record_id|id|number|request_id|user_id)=\?/;
 /** The status index, which holds everyone's requests of a status (PostgreSQL's steps name it). */
 const BY_STATUS = 'requests_expiry_idx';
 /** A sort of the rows found, which an index in the list's order makes needless. */

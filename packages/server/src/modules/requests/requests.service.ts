@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ActionPayload, REQUEST_SORTS } from '@cairn/shared';
+import { REQUEST_TYPE_IDS, type ActionPayload, type REQUEST_SORTS } from '@cairn/shared';
 import { isUuid, type SearchQueryValues } from '@cairn/shared';
 import crypto from 'node:crypto';
 import type { BodyReader } from '../../lib/body.js';
@@ -9,8 +9,9 @@ import { monotonicNow } from '../../lib/monotonic-time.js';
 import { searchParams, type SearchParams } from '../../lib/search.js';
 import type { User } from '../users/users.service.js';
 import { CURATOR_ROLES, type CommunitiesService } from '../communities/communities.service.js';
+import { MANAGER_ROLES } from '../communities/communities.roles.js';
 import type { RequestNotifications } from '../mail/request-notifications.js';
-import type { EventRow, RequestRow, RequestsRepository } from './requests.repository.js';
+import type { EventRow, Involving, RequestRow, RequestsRepository } from './requests.repository.js';
 import {
   RequestComments,
   addEvent,
@@ -25,7 +26,12 @@ export {
   type CommentPayload,
 } from './requests.comments.js';
 
-export const REQUEST_TYPES = ['community-submission', 'community-inclusion'] as const;
+export const REQUEST_TYPES = REQUEST_TYPE_IDS;
+/** Requests about a person's membership of a community rather than about a record. */
+export const MEMBER_REQUEST_TYPES: readonly RequestType[] = [
+  'community-invitation',
+  'community-membership-request',
+];
 export type RequestType = (typeof REQUEST_TYPES)[number];
 export const REQUEST_ACTIONS = ['submit', 'accept', 'decline', 'cancel', 'expire'] as const;
 export type RequestAction = (typeof REQUEST_ACTIONS)[number];
@@ -95,18 +101,42 @@ export class RequestsService {
     this.handlers.set(type, handler);
   }
 
-  /** Whether the user curates the receiving community (or is an administrator). */
+  /**
+   * Whether the user decides the request: the invited person an invitation (no one else may
+   * accept it for them); the receiving community's managers and owners a request to join it; its
+   * curators, managers and owners the others; administrators all but invitations.
+   */
   async isReceiver(user: User | undefined, row: RequestRow): Promise<boolean> {
     if (!user) return false;
+    if (row.receiverUserId !== null) return row.receiverUserId === user.id;
     if (user.isAdmin) return true;
     const role = await this.communities.roleOf(row.receiverCommunityId, user.id);
-    return role !== undefined && CURATOR_ROLES.has(role);
+    if (role === undefined) return false;
+    return row.type === 'community-membership-request'
+      ? MANAGER_ROLES.has(role)
+      : CURATOR_ROLES.has(role);
+  }
+
+  /**
+   * Whether the user speaks for the request's sender: its creator; for an invitation, which the
+   * community sends, also the community's other managers and owners and administrators, so that
+   * any of them may withdraw it.
+   */
+  private async isSender(user: User | undefined, row: RequestRow): Promise<boolean> {
+    if (!user) return false;
+    if (row.createdBy === user.id) return true;
+    if (row.type !== 'community-invitation') return false;
+    if (user.isAdmin) return true;
+    const role = await this.communities.roleOf(row.receiverCommunityId, user.id);
+    return role !== undefined && MANAGER_ROLES.has(role);
   }
 
   /** The actions the caller may run now: possible in this status and allowed for them. */
   async view(user: User | undefined, row: RequestRow): Promise<RequestView> {
-    const isCreator = user !== undefined && row.createdBy === user.id;
-    const isReceiver = await this.isReceiver(user, row);
+    const [isCreator, isReceiver] = await Promise.all([
+      this.isSender(user, row),
+      this.isReceiver(user, row),
+    ]);
     const actions: RequestAction[] = [];
     if (row.status === 'created' && (isCreator || user?.isAdmin)) actions.push('submit');
     if (row.status === 'submitted') {
@@ -152,6 +182,8 @@ export class RequestsService {
     type: RequestType;
     createdBy: number;
     communityId: string;
+    /** An invitation's invited person. */
+    receiverUserId?: number;
     topicRecordId: string | null;
     title: string;
   }): Promise<RequestRow> {
@@ -163,6 +195,7 @@ export class RequestsService {
       title: input.title,
       createdBy: input.createdBy,
       receiverCommunityId: input.communityId,
+      receiverUserId: input.receiverUserId ?? null,
       topicRecordId: input.topicRecordId,
       expiresAt: null,
       revisionId: 1,
@@ -382,10 +415,7 @@ export class RequestsService {
       (communities !== undefined && communities.every((c) => !isUuid(c)));
     if (matchesNothing) return { params, views: [], total: 0 };
     const { rows, total } = await this.repo.search({
-      involving:
-        user.isAdmin && !scope.mine
-          ? undefined
-          : { userId: user.id, curatorRoles: [...CURATOR_ROLES] },
+      involving: user.isAdmin && !scope.mine ? undefined : this.involving(user),
       receiverCommunityIds: scope.communityId
         ? [scope.communityId]
         : communities?.filter((c) => isUuid(c)).map((c) => c.toLowerCase()),
@@ -437,7 +467,15 @@ export class RequestsService {
    */
   async countAwaiting(user: User | undefined): Promise<number> {
     if (!user) throw permissionDenied();
-    return this.repo.countAwaiting(user.id, [...CURATOR_ROLES]);
+    return this.repo.countAwaiting(this.involving(user));
+  }
+
+  private involving(user: User): Involving {
+    return {
+      userId: user.id,
+      curatorRoles: [...CURATOR_ROLES],
+      managerRoles: [...MANAGER_ROLES],
+    };
   }
 
   /** The payload of an event as stored. */
