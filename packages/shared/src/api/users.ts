@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES } from '../validation/messages.js';
-import { idParams } from './common.js';
+import { hitsOf, idParams } from './common.js';
+import { searchQuery } from './search.js';
 
 export const TokenParams = idParams('Token id, as listed');
 /** A token's name, at most this long once trimmed. */
@@ -77,3 +78,15 @@ export const PreferencesSchema = z.looseObject({
   email_notifications: z.boolean(),
 });
 export type Preferences = z.infer<typeof PreferencesSchema>;
+
+/** `GET /api/users`: people found by part of their name or their whole e-mail address. */
+export const UserSearchQuery = searchQuery(['name'], {}, { maxSize: 20 });
+
+/** A person as others may see them: no e-mail address (InvenioRDM's public user). */
+export const PublicUserSchema = z.looseObject({
+  id: z.string(),
+  username: z.string().nullable(),
+  profile: z.looseObject({ full_name: z.string() }),
+});
+export type PublicUser = z.infer<typeof PublicUserSchema>;
+export const PublicUserHitsSchema = hitsOf(PublicUserSchema);

@@ -284,4 +284,36 @@ describe.each(ENGINES)('accounts, sessions, CSRF and tokens on %s', (engine) => 
     expect(again.statusCode).toBe(302);
     expect(again.headers.location).toBe('/');
   });
+  it('finds people by part of their name or their whole address, never showing an address', async () => {
+    const make = (email: string, name: string) =>
+      t.services.users.createUser({ email, password: 'long enough pw', name });
+    const ada = await make('ada.finder@example.org', 'Ada Lovelace-Finder');
+    await make('grace.finder@example.org', 'Grace Hopper-Finder');
+    const caller = await t.user();
+    const find = async (q: string, who: { headers: Record<string, string> } | null = caller) =>
+      t.request({
+        method: 'GET',
+        url: `/api/users?q=${encodeURIComponent(q)}`,
+        headers: who?.headers ?? {},
+      });
+    const byName = await find('finder');
+    expect(byName.statusCode, byName.body).toBe(200);
+    expect(
+      byName.json().hits.hits.map((h: { profile: { full_name: string } }) => h.profile.full_name),
+    ).toEqual(['Ada Lovelace-Finder', 'Grace Hopper-Finder']);
+    expect(byName.body).not.toContain('@example.org');
+    // A whole address finds its person; part of one does not.
+    expect((await find('ADA.finder@example.org')).json().hits.hits).toEqual([
+      { id: String(ada.id), username: null, profile: { full_name: 'Ada Lovelace-Finder' } },
+    ]);
+    expect((await find('ada.finder@')).json().hits.total).toBe(0);
+    // One letter finds no one; wildcards are taken literally; anonymous callers are refused.
+    expect((await find('a')).json().hits.total).toBe(0);
+    expect((await find('%%')).json().hits.total).toBe(0);
+    expect((await find('finder', null)).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'GET', url: '/api/users?size=21', headers: caller.headers }))
+        .statusCode,
+    ).toBe(400);
+  });
 });

@@ -1,5 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { LoginBody, SessionSchema, SignupBody, UserJsonSchema } from '@cairn/shared';
+import {
+  LoginBody,
+  PublicUserHitsSchema,
+  SessionSchema,
+  SignupBody,
+  UserJsonSchema,
+  UserSearchQuery,
+} from '@cairn/shared';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { presentUserStub } from '../requests/requests.presenter.js';
 import { bodyFields, routesPlugin } from '../../lib/http.js';
 import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
 import type { Config } from '../../config.js';
@@ -102,6 +111,27 @@ export const authRoutes = routesPlugin<{ config: Config; users: UsersService }>(
       async (request, reply) => {
         ensureCsrfCookie(request, reply, secure);
         return reply.send(publicUser(requireUser(request)));
+      },
+    );
+
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/api/users',
+      {
+        schema: {
+          querystring: UserSearchQuery,
+          response: { 200: documentedResponse(PublicUserHitsSchema, 'People found, by name') },
+          tags,
+          summary:
+            'Find people to invite or share with: q is part of a name (two characters at least) or a whole e-mail address; at most 20 (403 when anonymous)',
+        },
+      },
+      async (request, reply) => {
+        requireUser(request);
+        const size = Math.min(request.query.size ?? 10, 20);
+        const found = await users.search(request.query.q ?? '', size);
+        return reply.send({
+          hits: { hits: found.map((u) => presentUserStub(u.id, u)), total: found.length },
+        });
       },
     );
 

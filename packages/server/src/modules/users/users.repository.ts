@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../../database/database.js';
+import { containsPattern } from '../../lib/like.js';
 import { preparedQuery } from '../../database/prepared.js';
 
 export interface UserRow {
@@ -37,6 +39,24 @@ export class UsersRepository {
 
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  /**
+   * People whose name contains `word` (lower case), and whoever has exactly the address `email`,
+   * by name; at most `limit`.
+   */
+  async search(word: string, email: string, limit: number): Promise<UserRow[]> {
+    const pattern = containsPattern(word);
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) =>
+        eb.or([eb('email', '=', email), sql<boolean>`lower(name) like ${pattern} escape '\\'`]),
+      )
+      .orderBy('name')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   findById(id: number): Promise<UserRow | undefined> {

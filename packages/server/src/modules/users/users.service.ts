@@ -116,6 +116,18 @@ export class UsersService {
     return row && toUser(row);
   }
 
+  /**
+   * Whom a signed-in person can find to invite or share with: by part of their name (two
+   * characters at least, so the list of everyone cannot be walked letter by letter too cheaply),
+   * or by their whole e-mail address, which only someone who knows it can type.
+   */
+  async search(query: string, limit: number): Promise<User[]> {
+    const q = query.trim().toLowerCase();
+    if (q.length < 2) return [];
+    const rows = await this.repo.search(q, q, limit);
+    return rows.map(toUser);
+  }
+
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.repo.findByEmail(email.trim().toLowerCase());
   }
