@@ -239,9 +239,9 @@ export async function buildApp(
     memberships: (user, ids) => services.communities.membershipsOf(user.id, ids),
     quota: (ownerId) => services.files.quotaOf(ownerId),
     awaitingRequests: (user) => services.requests.countAwaiting(user),
-    curatedCommunity: async (user, slug) => {
+    allowedInCommunity: async (user, slug, what) => {
       const community = await services.communities.read(user, slug);
-      if (!community.permissions.can_curate) throw permissionDenied();
+      if (!community.permissions[what]) throw permissionDenied();
     },
   });
   // The app's logger takes the messages when no SMTP server is configured.

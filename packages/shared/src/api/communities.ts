@@ -138,7 +138,18 @@ export const MemberJsonSchema = z.looseObject({
   id: z.string(),
   member: z.looseObject({ id: z.string(), name: z.string().optional() }),
   role: z.string().optional(),
+  visible: z.boolean().optional(),
+  is_current_user: z.boolean().optional(),
+  permissions: z
+    .looseObject({
+      can_leave: z.boolean(),
+      can_delete: z.boolean(),
+      can_update_role: z.boolean(),
+      can_update_visible: z.boolean(),
+    })
+    .optional(),
 });
+export type MemberJson = z.infer<typeof MemberJsonSchema>;
 export const MemberHitsSchema = hitsOf(MemberJsonSchema);
 
 /** `POST …/invitations`: whom to invite, the role offered, and an optional message. */

@@ -54,6 +54,15 @@ const PersonStubSchema = z.looseObject({
   profile: z.looseObject({ full_name: z.string().optional() }).optional(),
 });
 
+/**
+ * A person (`profile`) or a community (`slug`, `metadata`) in `expanded`: which, the request's
+ * type says (see `requestParties`).
+ */
+const EntityStubSchema = PersonStubSchema.extend({
+  slug: z.string().optional(),
+  metadata: z.looseObject({ title: z.string().optional() }).optional(),
+});
+
 /** An invenio-requests request; `expanded` with `?expand=1`. */
 export const RequestJsonSchema = z.looseObject({
   id: z.string(),
@@ -96,18 +105,27 @@ export const RequestJsonSchema = z.looseObject({
   }),
   expanded: z
     .looseObject({
-      created_by: PersonStubSchema.optional(),
-      receiver: z
-        .looseObject({
-          slug: z.string().optional(),
-          is_ghost: z.boolean().optional(),
-          metadata: z.looseObject({ title: z.string().optional() }).optional(),
-        })
-        .optional(),
+      created_by: EntityStubSchema.optional(),
+      receiver: EntityStubSchema.optional(),
     })
     .optional(),
 });
 export type RequestJson = z.infer<typeof RequestJsonSchema>;
+
+/**
+ * The community a request concerns and the person on its other side, from its `expanded`: an
+ * invitation comes from its community and goes to its person; the others go from a person to a
+ * community.
+ */
+export function requestParties(request: RequestJson) {
+  const invitation = request.type === 'community-invitation';
+  return {
+    community: invitation ? request.expanded?.created_by : request.expanded?.receiver,
+    person: invitation ? request.expanded?.receiver : request.expanded?.created_by,
+    /** The person is the one invited, not the one who asked. */
+    personInvited: invitation,
+  };
+}
 export const RequestHitsSchema = hitsOf(RequestJsonSchema);
 
 /** A comment (`C`) or log event (`L`) of a request's timeline. */

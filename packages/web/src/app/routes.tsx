@@ -27,6 +27,9 @@ const pages = {
   requests: lazyPage(() =>
     import('../features/requests/MyRequestsPage').then((m) => m.MyRequestsPage),
   ),
+  communityMembers: lazyPage(() =>
+    import('../features/communities/MembersPage').then((m) => m.MembersPage),
+  ),
   communityRequests: lazyPage(() =>
     import('../features/requests/CommunityRequestsPage').then((m) => m.CommunityRequestsPage),
   ),
@@ -62,6 +65,7 @@ export const routes: RouteObject[] = [
           pageRoute('me/requests', pages.requests),
           pageRoute('me/requests/:id', pages.request),
           pageRoute('communities/:slug/requests', pages.communityRequests),
+          pageRoute('communities/:slug/members', pages.communityMembers),
           pageRoute('communities/new', pages.newCommunity),
         ],
       },

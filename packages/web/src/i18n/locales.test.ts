@@ -25,6 +25,9 @@ function placeholdersOf(text: string): string[] {
  */
 const SAME_IN_GERMAN = new Set([
   'account.name',
+  'members.name',
+  'members.person',
+  'members.status',
   'deposit.fields.person',
   'deposit.fields.organizationName',
   'deposit.feedback.sectionErrorCount',

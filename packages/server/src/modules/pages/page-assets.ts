@@ -21,6 +21,7 @@ export const PAGE_MODULES = {
   request: 'src/features/requests/RequestPage.tsx',
   requests: 'src/features/requests/MyRequestsPage.tsx',
   communityRequests: 'src/features/requests/CommunityRequestsPage.tsx',
+  communityMembers: 'src/features/communities/MembersPage.tsx',
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 

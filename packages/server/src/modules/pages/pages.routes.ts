@@ -50,10 +50,14 @@ export interface PagesDeps {
   /** Open requests waiting for the person's decision (requests module): the header's count. */
   awaitingRequests: (user: User) => Promise<number>;
   /**
-   * Throws the API's error (404, 403) unless the person curates, manages or owns the community
-   * `slug` (or administers the site): who may open its requests page.
+   * Throws the API's error (404, 403) unless the person may do `what` in the community `slug`:
+   * curate (who may open its requests page) or read its members (its members page).
    */
-  curatedCommunity: (user: User | undefined, slug: string) => Promise<void>;
+  allowedInCommunity: (
+    user: User | undefined,
+    slug: string,
+    what: 'can_curate' | 'can_read_members',
+  ) => Promise<void>;
 }
 
 /**
@@ -320,7 +324,17 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   app.get<{ Params: { slug: string } }>('/communities/:slug/requests', async (request, reply) => {
     if (!requireLogin(request, reply)) return reply;
     return guarded(request, reply, 'Community requests', 'communityRequests', async () => {
-      await deps.curatedCommunity(request.identity.user, request.params.slug);
+      await deps.allowedInCommunity(request.identity.user, request.params.slug, 'can_curate');
+      return {};
+    });
+  });
+
+  // Its members (and administrators) only; others find no such page, as the API answers them.
+  app.get<{ Params: { slug: string } }>('/communities/:slug/members', async (request, reply) => {
+    if (!requireLogin(request, reply)) return reply;
+    return guarded(request, reply, 'Community members', 'communityMembers', async () => {
+      const { user } = request.identity;
+      await deps.allowedInCommunity(user, request.params.slug, 'can_read_members');
       return {};
     });
   });

@@ -69,6 +69,18 @@ describe.each(ENGINES)('the requests pages (%s)', (engine) => {
     expect((await page('/communities/nowhere/requests', admin)).statusCode).toBe(404);
   });
 
+  it("serves a community's members page to its members, the error page to others", async () => {
+    const cells: Record<string, number> = {};
+    for (const [who, caller] of Object.entries({ owner, curator, reader, outsider, admin })) {
+      const res = await page('/communities/seabirds/members', caller);
+      cells[who] = res.statusCode;
+      if (res.statusCode === 200) expect(res.body).toContain('<title>Community members | ');
+    }
+    expect(cells).toEqual({ owner: 200, curator: 200, reader: 200, outsider: 403, admin: 200 });
+    expect((await page('/communities/seabirds/members')).statusCode).toBe(302);
+    expect((await page('/communities/nowhere/members', admin)).statusCode).toBe(404);
+  });
+
   it('tells the header how many open requests wait for the person', async () => {
     const counts: Record<string, unknown> = {};
     for (const [who, caller] of Object.entries({ owner, curator, reader, outsider, admin })) {

@@ -1,7 +1,19 @@
-import { Anchor, Badge, Group, List, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  List,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { RECORD_FACETS } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
@@ -13,6 +25,7 @@ import type { CommunityJson } from '../shared/communities';
 import { CommunityLogo } from '../shared/CommunityLogo';
 import { CurationPolicy } from '../shared/CurationPolicy';
 import { VerifiedBadge } from './VerifiedBadge';
+import { manageableRoles, useRequestMembership } from './members-api';
 import { useBootstrap } from '../../bootstrap';
 import { useRequestList } from '../shared/request-lists';
 import { mayCurate } from '../shared/community-roles';
@@ -50,6 +63,7 @@ function CommunityView({ c }: { c: CommunityJson }) {
         </Anchor>
       )}
       <CommunityRequestsLink community={c} />
+      <JoinCommunity community={c} />
       <CommunityRecords community={c} />
       <section aria-labelledby="community-policy">
         <Title order={2} size="h3" id="community-policy" mb="xs">
@@ -83,6 +97,64 @@ function OpenRequestsLink({ community }: { community: CommunityJson }) {
     >
       {count === undefined ? t('inbox.communityLink') : t('inbox.communityLinkOpen', { count })}
     </Anchor>
+  );
+}
+
+/**
+ * For a signed-in person who is not a member of a community open to new members: a way to ask to
+ * join, with an optional word to its managers; the request's page follows, where they answer.
+ */
+function JoinCommunity({ community }: { community: CommunityJson }) {
+  const { user } = useBootstrap();
+  if (!user || community.ui?.membership_role || community.access.member_policy === 'closed')
+    return null;
+  return <JoinForm community={community} />;
+}
+
+function JoinForm({ community }: { community: CommunityJson }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [message, setMessage] = useState('');
+  const ask = useRequestMembership(community);
+  if (!open)
+    return (
+      <Group>
+        <Button variant="light" onClick={() => setOpen(true)}>
+          {t('members.requestToJoin')}
+        </Button>
+      </Group>
+    );
+  return (
+    <form
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        ask.mutate(message.trim(), {
+          onSuccess: (request) => void navigate(`/me/requests/${encodeURIComponent(request.id)}`),
+        });
+      }}
+    >
+      <Stack gap="xs" maw={600}>
+        <Textarea
+          label={t('members.requestMessage')}
+          value={message}
+          onChange={(e) => setMessage(e.currentTarget.value)}
+          autosize
+          minRows={2}
+          data-autofocus
+        />
+        <Group>
+          <Button type="submit" loading={ask.isPending}>
+            {t('members.sendRequest')}
+          </Button>
+        </Group>
+        {ask.isError && (
+          <Alert color="red" title={t('members.requestFailed')} role="alert">
+            {serverMessageOf(ask.error)}
+          </Alert>
+        )}
+      </Stack>
+    </form>
   );
 }
 
@@ -126,6 +198,18 @@ function CommunityMembers({ community }: { community: CommunityJson }) {
       <Title order={2} size="h3" id="community-members" mb="xs">
         {t('communities.members')}
       </Title>
+      {scope === 'all' && (
+        <Anchor
+          component={Link}
+          to={`/communities/${encodeURIComponent(community.slug ?? community.id)}/members`}
+          mb="xs"
+          display="block"
+        >
+          {manageableRoles(community, false).length > 0
+            ? t('members.manageLink')
+            : t('members.allLink')}
+        </Anchor>
+      )}
       {scope === 'all' && community.access.members_visibility === 'restricted' && (
         <Text size="sm" c="dimmed" mb="xs">
           {t('communities.membersForMembers')}

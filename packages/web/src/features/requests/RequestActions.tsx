@@ -23,6 +23,17 @@ export function RequestActions({ request }: { request: RequestJson }) {
   const [text, setText] = useState('');
   const offered = ACTIONS.filter((action) => request.links.actions[action] !== undefined);
   if (offered.length === 0) return null;
+  // Accepting an invitation or a request to join publishes nothing: it makes someone a member.
+  const joining =
+    request.type === 'community-invitation'
+      ? 'acceptInvitation'
+      : request.type === 'community-membership-request'
+        ? 'acceptMembership'
+        : undefined;
+  const label = (action: Action) =>
+    action === 'accept' && joining
+      ? t('requests.action.acceptMember')
+      : t(`requests.action.${action}`);
 
   function choose(action: Action) {
     run.reset();
@@ -49,7 +60,7 @@ export function RequestActions({ request }: { request: RequestJson }) {
             variant={action === 'accept' ? 'filled' : 'light'}
             onClick={() => choose(action)}
           >
-            {t(`requests.action.${action}`)}
+            {label(action)}
           </Button>
         ))}
       </Group>
@@ -57,7 +68,13 @@ export function RequestActions({ request }: { request: RequestJson }) {
         opened={open !== null}
         onClose={() => setOpen(null)}
         closeButtonProps={{ 'aria-label': t('requests.close') }}
-        title={open ? t(`requests.confirm.${open}`) : ''}
+        title={
+          open === 'accept' && joining
+            ? t(`requests.confirm.${joining}`)
+            : open
+              ? t(`requests.confirm.${open}`)
+              : ''
+        }
       >
         <form onSubmit={confirm}>
           <Stack>
@@ -79,7 +96,7 @@ export function RequestActions({ request }: { request: RequestJson }) {
               </Button>
               {open && (
                 <Button type="submit" color={COLORS[open]} loading={run.isPending}>
-                  {t(`requests.action.${open}`)}
+                  {label(open)}
                 </Button>
               )}
             </Group>

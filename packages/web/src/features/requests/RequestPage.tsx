@@ -1,6 +1,7 @@
-import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
+import { requestParties } from '@cairn/shared';
 import { errorCodeOf, serverMessageOf } from '../../api/client';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
@@ -9,7 +10,7 @@ import { CommentForm } from './CommentForm';
 import { RequestActions } from './RequestActions';
 import { RequestTimeline } from './RequestTimeline';
 import { useRequestList, type InboxState } from './inbox-api';
-import { STATUS_COLORS } from './status-colors';
+import { RequestStatusBadge } from '../shared/request-status';
 import { useFormatDate } from './useFormatDate';
 
 /**
@@ -38,8 +39,8 @@ export function RequestPage() {
 function RequestView({ request }: { request: RequestJson }) {
   const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const community = request.expanded?.receiver;
-  const creator = request.expanded?.created_by?.profile?.full_name;
+  const { community, person, personInvited } = requestParties(request);
+  const creator = person?.profile?.full_name;
   const title = request.title || t('requests.untitled');
 
   return (
@@ -52,9 +53,7 @@ function RequestView({ request }: { request: RequestJson }) {
         </Text>
         <Title order={1}>{title}</Title>
         <Group gap="xs">
-          <Badge color={STATUS_COLORS[request.status] ?? 'gray'} variant="light">
-            {t(`requests.status.${request.status}`, { defaultValue: request.status })}
-          </Badge>
+          <RequestStatusBadge status={request.status} />
         </Group>
       </Stack>
       <dl>
@@ -71,7 +70,7 @@ function RequestView({ request }: { request: RequestJson }) {
           )}
         </Text>
         <Text component="dt" fw={600}>
-          {t('requests.createdBy')}
+          {personInvited ? t('requests.invited') : t('requests.createdBy')}
         </Text>
         <Text component="dd" ml={0} mb="xs">
           {creator ?? t('requests.unknown')}

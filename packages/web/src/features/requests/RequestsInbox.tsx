@@ -10,7 +10,7 @@ import {
   Text,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { CommunityHitsSchema, type RequestJson } from '@cairn/shared';
+import { CommunityHitsSchema, requestParties, type RequestJson } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { serverMessageOf } from '../../api/client';
@@ -34,7 +34,7 @@ import {
   type InboxScope,
   type InboxState,
 } from './inbox-api';
-import { STATUS_COLORS } from './status-colors';
+import { RequestStatusBadge } from '../shared/request-status';
 import { useFormatDate } from './useFormatDate';
 
 /**
@@ -186,7 +186,7 @@ function RequestsTable({ requests, state }: { requests: RequestJson[]; state: In
 function RequestRow({ request, state }: { request: RequestJson; state: InboxState }) {
   const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const community = request.expanded?.receiver;
+  const { community, person } = requestParties(request);
   const comments = request.comment_count ?? 0;
   return (
     <Table.Tr>
@@ -208,19 +208,13 @@ function RequestRow({ request, state }: { request: RequestJson; state: InboxStat
         </Group>
       </Table.Td>
       <Table.Td>{t(`requests.type.${request.type}`, { defaultValue: request.type })}</Table.Td>
-      <Table.Td>
-        {community?.metadata?.title ?? community?.slug ?? request.receiver?.community ?? ''}
-      </Table.Td>
-      <Table.Td>
-        {request.expanded?.created_by?.profile?.full_name ?? t('requests.unknown')}
-      </Table.Td>
+      <Table.Td>{community?.metadata?.title ?? community?.slug ?? ''}</Table.Td>
+      <Table.Td>{person?.profile?.full_name ?? t('requests.unknown')}</Table.Td>
       <Table.Td>
         {request.created && <time dateTime={request.created}>{formatDate(request.created)}</time>}
       </Table.Td>
       <Table.Td>
-        <Badge color={STATUS_COLORS[request.status] ?? 'gray'} variant="light">
-          {t(`requests.status.${request.status}`, { defaultValue: request.status })}
-        </Badge>
+        <RequestStatusBadge status={request.status} />
       </Table.Td>
       <Table.Td>
         <span aria-label={t('inbox.comments', { count: comments })}>{comments}</span>
