@@ -32,6 +32,7 @@ import { itemRoutes } from './modules/vocabularies/indexed/items.routes.js';
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { fileRoutes } from './modules/files/files.routes.js';
+import { secretLinkRoutes } from './modules/access/secret-links.routes.js';
 import { recordExportRoutes } from './modules/records/exports/exports.routes.js';
 import { tokenRoutes } from './modules/users/tokens.routes.js';
 import { preferenceRoutes } from './modules/users/preferences.routes.js';
@@ -188,7 +189,10 @@ export async function buildApp(
   registerDocsPage(app);
   registerOperations(app, services);
 
-  registerAuth(app, services.users);
+  registerAuth(app, services.users, {
+    links: services.secretLinks,
+    secure: config.siteUrl.startsWith('https://'),
+  });
   await registerThrottling(app, services.rateLimits, config);
   await app.register(authRoutes, { config, users: services.users });
   await app.register(recordRoutes, {
@@ -217,6 +221,7 @@ export async function buildApp(
   });
   await app.register(itemRoutes, { config, items: services.vocabularyItems });
   await app.register(fileRoutes, { config, files: services.files });
+  await app.register(secretLinkRoutes, { links: services.secretLinks });
   await app.register(tokenRoutes, { users: services.users });
   await app.register(preferenceRoutes, { users: services.users, locales: config.locales });
   await app.register(recordExportRoutes, {

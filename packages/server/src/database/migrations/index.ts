@@ -21,6 +21,7 @@ import { recordTombstones } from './0021_record_tombstones.js';
 import { recordsSitemap } from './0022_records_sitemap.js';
 import { requestsInbox } from './0023_requests_inbox.js';
 import { mailOutboxMigration } from './0024_mail_outbox.js';
+import { secretLinksMigration } from './0026_secret_links.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -264,4 +265,6 @@ export const migrations: Record<string, Migration> = {
   '0022_records_sitemap': recordsSitemap,
   '0023_requests_inbox': requestsInbox,
   '0024_mail_outbox': mailOutboxMigration,
+  // 0025 and 0027 are taken by work on other branches.
+  '0026_secret_links': secretLinksMigration,
 };

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import type { User } from '../users/users.service.js';
+import type { LinkGrant } from '../records/records.shared.js';
 import type { ByteRange, FileStore, StoredPart } from './storage/file-store.js';
 import type { FilesRepository, FileRow, StoredFile } from './files.repository.js';
 import { objectIdsOf, type FilesLifecycle } from './files.lifecycle.js';
@@ -52,14 +53,19 @@ export class FilesService {
     this.sweep = new FilesSweep(repo, this.buckets, lifecycle, store, config, this.uploads.writing);
   }
 
-  /** The draft's bucket, for its owner (403 others; 404 unknown). */
-  draftContext(user: User | undefined, id: string): Promise<BucketContext> {
-    return this.buckets.draftContext(user, id);
+  /** The draft's bucket, to read or to change (403 to whoever may not; 404 unknown). */
+  draftContext(
+    user: User | undefined,
+    id: string,
+    need: 'read' | 'review' = 'review',
+    link?: LinkGrant,
+  ): Promise<BucketContext> {
+    return this.buckets.draftContext(user, id, need, link);
   }
 
   /** A published record's bucket, readable when its files are (403 otherwise). */
-  recordContext(user: User | undefined, id: string): Promise<BucketContext> {
-    return this.buckets.recordContext(user, id);
+  recordContext(user: User | undefined, id: string, link?: LinkGrant): Promise<BucketContext> {
+    return this.buckets.recordContext(user, id, link);
   }
 
   async list(context: BucketContext): Promise<FilesListView> {

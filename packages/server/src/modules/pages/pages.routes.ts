@@ -333,7 +333,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     const { id } = request.params;
     let result: Awaited<ReturnType<RecordDraftsService['readDraft']>>;
     try {
-      result = await deps.drafts.readDraft(request.identity.user, id);
+      // The editor is for those who may save the draft: an edit link, not a preview link.
+      result = await deps.drafts.readDraft(request.identity.user, id, {
+        link: request.identity.link,
+        need: 'review',
+      });
     } catch (error) {
       // A published record without an open draft: the page offers its owner to edit it.
       if (
@@ -396,14 +400,18 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     const preview = queryOf(request).preview === '1';
     const found = preview
       ? undefined
-      : await deps.access.readRecord(request.identity.user, id).catch(() => undefined);
+      : await deps.access
+          .readRecord(request.identity.user, id, request.identity.link)
+          .catch(() => undefined);
     if (found && 'redirect' in found) return reply.redirect(`/records/${found.redirect}`);
     return guarded(request, reply, 'Record', 'record', async () => {
       // The page shows the people from the metadata; `ui` would repeat them with labels.
       const o = { ...(await presentOptions()), uiPeople: false };
       if (preview) {
         try {
-          const result = await deps.drafts.readDraft(request.identity.user, id);
+          const result = await deps.drafts.readDraft(request.identity.user, id, {
+            link: request.identity.link,
+          });
           return {
             record: presentDraft(result.row, result.parent, {
               ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
@@ -418,7 +426,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         }
       }
       // Read again only to answer the error the first read swallowed, through the error page.
-      const result = found ?? (await deps.access.readRecord(request.identity.user, id));
+      const result =
+        found ?? (await deps.access.readRecord(request.identity.user, id, request.identity.link));
       if ('redirect' in result) return {};
       const record = presentRecord(
         result.row,
