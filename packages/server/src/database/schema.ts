@@ -281,7 +281,7 @@ export interface SecretLinksTable {
   /** SHA-256 of the token: what `?token=` is looked up by. */
   tokenHash: string;
   permission: string;
-  description: string;
+  description: ColumnType<string, string | undefined, string>;
   createdAt: string;
   /** `YYYY-MM-DD`: the link works until this day begins (UTC); null: for ever. */
   expiresAt: string | null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../test/databases.js';
 import { createTestApp, type TestApp } from '../test/app.js';
+import { PUBLISHABLE_METADATA } from '../test/files.js';
 import {
   processUser,
   startServerProcess,
@@ -157,6 +158,46 @@ describe.each(ENGINES)('secrets never reach the log (%s)', (engine) => {
     expect(err.stack).toContain('access_token=[redacted]');
     expect(requestLines(lines, 'GET', '/api/test/fails').completed.res!.statusCode).toBe(500);
     expectNoSecret(output, [token]);
+  });
+
+  it("redacts a secret link's token in the address, in its cookie and in the link itself", async () => {
+    const owner = await t.user();
+    const draft = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: owner.headers,
+      body: {
+        metadata: PUBLISHABLE_METADATA,
+        files: { enabled: false },
+        access: { record: 'restricted', files: 'restricted' },
+      },
+    });
+    const id = draft.json().id as string;
+    const made = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/access/links`,
+      headers: owner.headers,
+      body: { permission: 'preview' },
+    });
+    expect(made.statusCode).toBe(201);
+    const link = made.json();
+    t.app.log.info({ link }, 'made a link');
+    const read = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft?token=${link.token}`,
+    });
+    expect(read.statusCode).toBe(200);
+    const byCookie = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft`,
+      headers: { cookie: `cairn_link=${link.token}` },
+    });
+    expect(byCookie.statusCode).toBe(200);
+    t.app.log.info({ request: { headers: { cookie: `cairn_link=${link.token}` } } }, 'cookie');
+    const lines = parseLines(output);
+    const { incoming } = requestLines(lines, 'GET', `/api/records/${id}/draft`);
+    expect(incoming.req!.url).toBe(`/api/records/${id}/draft?token=[redacted]`);
+    expectNoSecret(output, [link.token]);
   });
 
   it('redacts a bearer token in free text', () => {

@@ -1,8 +1,9 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
 import type { SecretLinksTable } from '../../database/schema.js';
 
-export type SecretLinkRow = SecretLinksTable;
+export type SecretLinkRow = Selectable<SecretLinksTable>;
 
 // Every request that carries a link token runs this one: prepared once (see preparedQuery).
 const byTokenHashQuery = preparedQuery((db: Db, tokenHash: string) =>

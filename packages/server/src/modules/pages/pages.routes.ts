@@ -1,4 +1,9 @@
-import { RecordIdParams, type PublicConfigInput, type Tombstone } from '@cairn/shared';
+import {
+  RecordIdParams,
+  type PublicConfigInput,
+  type SecretLinkPermission,
+  type Tombstone,
+} from '@cairn/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -13,7 +18,8 @@ import { l10n } from '../records/records.ui.js';
 import type { RecordsRouteDeps } from '../records/records.routes.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordDraftsService } from '../records/records-drafts.service.js';
-import { communitiesNamedBy } from '../records/records.rows.js';
+import { communitiesNamedBy, type ParentRow } from '../records/records.rows.js';
+import { linkAllows } from '../records/records.shared.js';
 import type { User } from '../users/users.service.js';
 import {
   presentDraft,
@@ -105,6 +111,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     /** The communities the deposit page's draft names: its header shows the person's role. */
     communityIds?: string[];
     error?: { status: number; message: string; tombstone?: Tombstone };
+    /** The secret link the page was opened with, when it opens the page's record. */
+    link?: { permission: SecretLinkPermission };
     head?: string[];
   }
 
@@ -174,6 +182,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       draft: page.draft ?? null,
       record: page.record ?? null,
       ...(page.permissions ? { permissions: page.permissions } : {}),
+      ...(page.link ? { link: page.link } : {}),
       error: page.error ?? null,
       awaitingRequests,
     };
@@ -395,6 +404,12 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     }
   });
 
+  /** The page's `link`: what the request's secret link grants on the page's record, if any. */
+  function linkOf(request: FastifyRequest, parent: ParentRow): Pick<Page, 'link'> {
+    const link = request.identity.link;
+    return link && linkAllows(link, parent, 'view') ? { link: { permission: link.permission } } : {};
+  }
+
   typed.get('/records/:id', byId, async (request, reply) => {
     const { id } = request.params;
     const preview = queryOf(request).preview === '1';
@@ -413,6 +428,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
             link: request.identity.link,
           });
           return {
+            ...linkOf(request, result.parent),
             record: presentDraft(result.row, result.parent, {
               ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
               isPublished: result.isPublished,
@@ -444,6 +460,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         signpostingHeader(exported, ctx, config.signposting.maxLinksPerRelation),
       );
       return {
+        ...linkOf(request, result.parent),
         record,
         head,
         title: String((record.metadata as { title?: string }).title ?? 'Record'),
