@@ -407,7 +407,9 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
   /** The page's `link`: what the request's secret link grants on the page's record, if any. */
   function linkOf(request: FastifyRequest, parent: ParentRow): Pick<Page, 'link'> {
     const link = request.identity.link;
-    return link && linkAllows(link, parent, 'view') ? { link: { permission: link.permission } } : {};
+    return link && linkAllows(link, parent, 'view')
+      ? { link: { permission: link.permission } }
+      : {};
   }
 
   typed.get('/records/:id', byId, async (request, reply) => {
