@@ -306,6 +306,40 @@ describe.each(ENGINES)('secret links on %s', (engine) => {
     }
   });
 
+  it("lets a signed-in holder of an edit link upload, commit and delete a draft's files", async () => {
+    const fresh = (await files.createDraft()).id;
+    const edit = await link(fresh, { permission: 'edit' });
+    const preview = await link(fresh, { permission: 'preview' });
+    const holder = new FilesApi(t, stranger);
+    const q = (token: string) => `?token=${token}`;
+    const init = (token: string) =>
+      call(stranger, 'POST', `/api/records/${fresh}/draft/files${q(token)}`, [{ key: 'x.txt' }]);
+    expect((await init(preview.token)).statusCode).toBe(403);
+    expect((await holder.init(fresh, [{ key: 'x.txt' }])).statusCode).toBe(403);
+    expect((await init(edit.token)).statusCode).toBe(201);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/records/${fresh}/draft/files/x.txt/content${q(edit.token)}`,
+      headers: { ...stranger.headers, 'content-type': 'application/octet-stream' },
+      payload: 'bytes',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const commit = await call(
+      stranger,
+      'POST',
+      `/api/records/${fresh}/draft/files/x.txt/commit${q(edit.token)}`,
+    );
+    expect(commit.statusCode, commit.body).toBe(200);
+    const listed = await files.get(`/api/records/${fresh}/draft/files`);
+    expect(listed.json().entries.map((e: { key: string }) => e.key)).toEqual(['x.txt']);
+    const removed = await call(
+      stranger,
+      'DELETE',
+      `/api/records/${fresh}/draft/files/x.txt${q(edit.token)}`,
+    );
+    expect(removed.statusCode, removed.body).toBe(204);
+  });
+
   it('stops a link at once when it expires or is deleted', async () => {
     const made = await link(record, { permission: 'view', expires_at: day(3) });
     const url = `/api/records/${record}?token=${made.token}`;
