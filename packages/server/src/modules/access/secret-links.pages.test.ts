@@ -51,7 +51,7 @@ describe.each(ENGINES)('pages opened with a secret link on %s', (engine) => {
       body: { permission },
     });
     expect(res.statusCode, res.body).toBe(201);
-    return res.json() as { id: string; token: string };
+    return res.json<{ id: string; token: string }>();
   }
 
   it('shows the restricted record to a view link and keeps the link for its files', async () => {
