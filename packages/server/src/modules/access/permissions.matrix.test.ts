@@ -1,9 +1,8 @@
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
+import { registeredRoutes } from '../../test/routes.js';
 import { secretLinkRoutes } from './secret-links.routes.js';
 
 /**
@@ -167,22 +166,6 @@ const ROWS: Row[] = [
   },
 ];
 
-/** The routes the access module registers (HEAD aside). */
-async function moduleRoutes(t: TestApp): Promise<Set<string>> {
-  const app = Fastify();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  const routes = new Set<string>();
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.add(`${method} ${route.url}`);
-    }
-  });
-  await app.register(secretLinkRoutes, { links: t.services.secretLinks });
-  await app.close();
-  return routes;
-}
-
 describe.each(ENGINES)('permission matrix of secret links on %s', (engine) => {
   let t: TestApp;
   let owner: Caller;
@@ -245,7 +228,9 @@ describe.each(ENGINES)('permission matrix of secret links on %s', (engine) => {
   }
 
   it('has a row for every route of the access module', async () => {
-    const registered = await moduleRoutes(t);
+    const registered = await registeredRoutes((app) =>
+      app.register(secretLinkRoutes, { links: t.services.secretLinks }),
+    );
     const covered = new Set(ROWS.map((row) => row.route));
     expect([...registered].filter((route) => !covered.has(route))).toEqual([]);
     for (const route of covered) {
