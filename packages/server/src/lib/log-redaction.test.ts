@@ -259,4 +259,46 @@ describe('secrets never reach the log of cairn serve', () => {
     expect(requestLines(lines, 'GET', '/api/me').completed.res!.statusCode).toBe(200);
     expectNoSecret(server.output(), [token, PASSWORD, session, CSRF]);
   });
+
+  it("writes a secret link's use without its token, from the address or the cookie", async () => {
+    const user = await processUser({ CAIRN_DATA_DIR: data.dir });
+    const json = { ...user.headers, 'content-type': 'application/json' };
+    const draft = await fetch(`${server.url}/api/records`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        metadata: PUBLISHABLE_METADATA,
+        files: { enabled: false },
+        access: { record: 'restricted', files: 'restricted' },
+      }),
+    });
+    const id = ((await draft.json()) as { id: string }).id;
+    const made = await fetch(`${server.url}/api/records/${id}/access/links`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ permission: 'preview' }),
+    });
+    expect(made.status).toBe(201);
+    const { token } = (await made.json()) as { token: string };
+    const byQuery = await fetch(`${server.url}/api/records/${id}/draft?token=${token}`);
+    expect(byQuery.status).toBe(200);
+    // As a landing page's own requests send it, in the cookie the page left.
+    const byCookie = await fetch(`${server.url}/api/records/${id}/draft`, {
+      headers: { cookie: `cairn_link=${token}` },
+    });
+    expect(byCookie.status).toBe(200);
+    const draftLines = () => {
+      const lines = parseLines(server.output());
+      const asked = lines.filter((l) => l.req?.url?.startsWith(`/api/records/${id}/draft`));
+      const done = lines.filter((l) => l.res && asked.some((a) => a.reqId === l.reqId));
+      return { urls: asked.map((l) => l.req!.url), completed: done.length };
+    };
+    // The completion line of the last request is written after its answer was sent.
+    await expect.poll(() => draftLines().completed).toBe(2);
+    expect(draftLines().urls).toEqual([
+      `/api/records/${id}/draft?token=[redacted]`,
+      `/api/records/${id}/draft`,
+    ]);
+    expectNoSecret(server.output(), [token]);
+  });
 });
