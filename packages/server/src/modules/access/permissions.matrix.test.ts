@@ -158,7 +158,14 @@ const ROWS: Row[] = [
     expect: only({ 'edit+user': 200, owner: 200, admin: 200 }),
   },
   {
-    // Publishing and discarding stay with those who manage the record.
+    // An edit link gives what a curator reviewing the draft has: saving and publishing it.
+    endpoint: 'POST /api/records/{id}/draft/actions/publish',
+    route: 'POST /api/records/:id/draft/actions/publish',
+    call: (w) => ({ method: 'POST', url: `/api/records/${w.record}/draft/actions/publish` }),
+    expect: only({ 'edit+user': 202, owner: 202, admin: 202 }),
+  },
+  {
+    // Discarding the draft, like sharing, stays with those who manage the record.
     endpoint: 'DELETE /api/records/{id}/draft',
     route: 'DELETE /api/records/:id/draft',
     call: (w) => ({ method: 'DELETE', url: `/api/records/${w.record}/draft` }),

@@ -296,7 +296,7 @@ describe.each(ENGINES)('secret links on %s', (engine) => {
     const saved = await call(stranger, 'PUT', `${url}?token=${edit.token}`, body);
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().metadata.title).toBe('Edited through a link');
-    // Editing is not managing: links, publishing and discarding stay the owner's.
+    // Editing is not managing: links and discarding stay the owner's.
     for (const [method, target] of [
       ['GET', `/api/records/${record}/access/links`],
       ['DELETE', url],

@@ -410,7 +410,12 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         return reply
           .status(201)
           .type(JSON_TYPE)
-          .send(presentFiles(site, await files.importFromPrevious(request.identity.user, id)));
+          .send(
+            presentFiles(
+              site,
+              await files.importFromPrevious(request.identity.user, id, request.identity.link),
+            ),
+          );
       },
     );
 

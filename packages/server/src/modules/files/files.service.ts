@@ -330,24 +330,34 @@ export class FilesService {
    * copied), into a new-version draft that has none. Under the parent's lock: of parallel
    * imports one wins, the others find the files there (400).
    */
-  async importFromPrevious(user: User | undefined, id: string): Promise<FilesListView> {
-    const context = await this.records.store.lockedDraft(user, id, 'review', async () => {
-      const context = await this.buckets.draftContext(user, id);
-      const previous = await this.records.drafts.previousVersionForImport(id);
-      const field = (message: string) =>
-        fail(message, [{ field: 'files.enabled', messages: [message] }]);
-      if (!context.filesEnabled) throw field('Files support must be enabled.');
-      if (!previous.filesEnabled) throw field('The record has no files.');
-      // Read under the draft's lock, which every file change takes.
-      if (readSummary(context.storedSummary).count > 0) {
-        throw field('Please remove all files first.');
-      }
-      const summary = await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
-      // Throwing rolls back the import, which copied nothing.
-      if (summary.count === 0) throw field('The record has no files.');
-      await this.buckets.writeSummary(this.repo, context.recordId, summary);
-      return context;
-    });
+  async importFromPrevious(
+    user: User | undefined,
+    id: string,
+    link?: LinkGrant,
+  ): Promise<FilesListView> {
+    const context = await this.records.store.lockedDraft(
+      user,
+      id,
+      'review',
+      async () => {
+        const context = await this.buckets.draftContext(user, id, 'review', link);
+        const previous = await this.records.drafts.previousVersionForImport(id);
+        const field = (message: string) =>
+          fail(message, [{ field: 'files.enabled', messages: [message] }]);
+        if (!context.filesEnabled) throw field('Files support must be enabled.');
+        if (!previous.filesEnabled) throw field('The record has no files.');
+        // Read under the draft's lock, which every file change takes.
+        if (readSummary(context.storedSummary).count > 0) {
+          throw field('Please remove all files first.');
+        }
+        const summary = await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
+        // Throwing rolls back the import, which copied nothing.
+        if (summary.count === 0) throw field('The record has no files.');
+        await this.buckets.writeSummary(this.repo, context.recordId, summary);
+        return context;
+      },
+      link,
+    );
     return this.list(context);
   }
 

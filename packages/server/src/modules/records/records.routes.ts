@@ -361,7 +361,8 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendRecord(request, reply, 202, await publishing.publish(request.identity.user, id));
+      const { user, link } = request.identity;
+      return sendRecord(request, reply, 202, await publishing.publish(user, id, { link }));
     },
   );
 
@@ -382,7 +383,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         request,
         reply,
         201,
-        await pids.reservePid(request.identity.user, id, scheme),
+        await pids.reservePid(request.identity.user, id, scheme, request.identity.link),
       );
     },
   );
@@ -404,7 +405,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         request,
         reply,
         200,
-        await pids.discardPid(request.identity.user, id, scheme),
+        await pids.discardPid(request.identity.user, id, scheme, request.identity.link),
       );
     },
   );
