@@ -124,8 +124,9 @@ export function registerAuth(
 
 /**
  * The secret link of a record route's `?token=`, else of the cookie a page visit left. A page
- * opened with a live link's token keeps it in the cookie; a cookie (or page token) that grants
- * nothing any more is cleared, as InvenioRDM drops an expired token from the session.
+ * opened with a live link's token keeps it in the cookie; a cookie that grants nothing any more
+ * is cleared, as InvenioRDM drops an expired token from the session (a bad token in the address
+ * leaves the cookie alone: it may be another record's live link).
  */
 async function resolveLink(
   request: FastifyRequest,
@@ -149,7 +150,7 @@ async function resolveLink(
       secure,
       httpOnly: true,
     });
-  } else if (!link && fromCookie) {
+  } else if (!link && token === fromCookie) {
     void reply.clearCookie(LINK_COOKIE, { path: '/' });
   }
 }

@@ -138,6 +138,15 @@ describe.each(ENGINES)('pages opened with a secret link on %s', (engine) => {
     const anonymous = await t.request({ method: 'GET', url: `/records/${record}?token=nonsense` });
     expect(anonymous.statusCode).toBe(403);
     expect(linkCookie(anonymous)).toBeUndefined();
+    // A bad token in the address neither uses nor drops the link the cookie holds.
+    const kept = await link('view');
+    const mistyped = await t.request({
+      method: 'GET',
+      url: `/records/${record}?token=nonsense`,
+      headers: { cookie: `${LINK_COOKIE}=${kept.token}` },
+    });
+    expect(mistyped.statusCode).toBe(403);
+    expect(linkCookie(mistyped)).toBeUndefined();
 
     const other = (
       await new FilesApi(t, owner).createDraft({
