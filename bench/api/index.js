@@ -19,6 +19,7 @@ const LATENCY = { warmupRequests: 5, requests: 50 };
 
 const GET_DRAFT_VS_HELLO_MIN_PERCENT = 40;
 const PUT_CONSORTIUM_P50_MAX_MS = 100;
+const LINK_VS_OWNER_MIN_PERCENT = 80;
 
 /**
  * Throughput and latency of reading and saving drafts on SQLite, against `GET /api/hello` of the
@@ -40,6 +41,10 @@ export async function run(options = {}) {
     const largeGet = await client.checkDraft('GET', large.id, large.body, CONSORTIUM_SIZE);
     await client.checkDraft('PUT', large.id, large.body, CONSORTIUM_SIZE);
     await client.checkDraft('PUT', small.id, small.body, 5);
+    // A restricted record, read by its owner and through a secret link (issue 19).
+    const restricted = await client.restrictedRecord(realisticDraft());
+    await client.checkRecord(restricted.id, { authorization: `Bearer ${token}` });
+    await client.checkRecord(`${restricted.id}?token=${restricted.token}`, {});
 
     /** @type {Record<string, string>} */
     const auth = { authorization: `Bearer ${token}`, accept: 'application/json' };
@@ -87,6 +92,23 @@ export async function run(options = {}) {
         concurrency: 1,
         length: LATENCY,
       },
+      {
+        name: 'GET restricted record (owner)',
+        request: { method: 'GET', path: `/api/records/${restricted.id}`, headers: auth },
+        concurrency: CONCURRENCY,
+        length: THROUGHPUT,
+      },
+      {
+        name: 'GET restricted record (link token)',
+        // No personal token: the link's is all the caller has, as a reader given the link.
+        request: {
+          method: 'GET',
+          path: `/api/records/${restricted.id}?token=${restricted.token}`,
+          headers: { accept: 'application/json' },
+        },
+        concurrency: CONCURRENCY,
+        length: THROUGHPUT,
+      },
     ];
 
     process.stdout.write(
@@ -100,8 +122,9 @@ export async function run(options = {}) {
         await runPhase(server.baseUrl, { ...phase, serverCpuSeconds: server.cpuSeconds }),
       );
     }
-    const [hello, getSmall, putSmall, , putLarge] = results;
-    if (!hello || !getSmall || !putSmall || !putLarge) throw new Error('a phase is missing');
+    const [hello, getSmall, putSmall, , putLarge, byOwner, byLink] = results;
+    if (!hello || !getSmall || !putSmall || !putLarge || !byOwner || !byLink)
+      throw new Error('a phase is missing');
 
     const targets = [
       target({
@@ -117,6 +140,13 @@ export async function run(options = {}) {
         unit: 'ms',
         comparison: '≤',
         bound: PUT_CONSORTIUM_P50_MAX_MS,
+      }),
+      target({
+        label: 'GET restricted record: link / owner',
+        value: (byLink.perSecond / byOwner.perSecond) * 100,
+        unit: '%',
+        comparison: '≥',
+        bound: LINK_VS_OWNER_MIN_PERCENT,
       }),
     ];
     const peakRssBytes = await server.peakRssBytes();
@@ -204,6 +234,47 @@ function apiClient(baseUrl, token) {
       const { json } = await call('POST', '/api/records', body);
       assertComplete('POST /api/records', json, draft.metadata.creators.length);
       return { id: String(json.id), body };
+    },
+
+    /**
+     * A published restricted record (no files) and a `view` secret link to it.
+     * @param {ReturnType<typeof realisticDraft>} draft
+     * @returns {Promise<{id: string, token: string}>}
+     */
+    async restrictedRecord(draft) {
+      const restricted = {
+        ...draft,
+        access: { record: 'restricted', files: 'restricted' },
+        files: { enabled: false },
+      };
+      const body = Buffer.from(JSON.stringify(restricted));
+      const { json } = await call('POST', '/api/records', body);
+      assertComplete('POST /api/records', json, draft.metadata.creators.length);
+      const id = String(json.id);
+      await call('POST', `/api/records/${id}/draft/actions/publish`);
+      const link = await call(
+        'POST',
+        `/api/records/${id}/access/links`,
+        Buffer.from(JSON.stringify({ permission: 'view' })),
+      );
+      return { id, token: String(link.json.token) };
+    },
+
+    /**
+     * A published record read as a load phase will read it (its own headers), checked.
+     * @param {string} pathAfterRecords
+     * @param {Record<string, string>} headers
+     */
+    async checkRecord(pathAfterRecords, headers) {
+      const path = `/api/records/${pathAfterRecords}`;
+      const response = await fetch(`${baseUrl}${path}`, {
+        headers: { accept: 'application/json', ...headers },
+      });
+      const text = await response.text();
+      if (response.status !== 200)
+        throw new Error(`GET ${path} answered ${response.status}: ${text}`);
+      if (JSON.parse(text).access?.record !== 'restricted')
+        throw new Error(`GET ${path} is not the restricted record`);
     },
 
     /**

@@ -32,6 +32,7 @@ import { itemRoutes } from './modules/vocabularies/indexed/items.routes.js';
 import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { fileRoutes } from './modules/files/files.routes.js';
+import { secretLinkRoutes } from './modules/access/secret-links.routes.js';
 import { recordExportRoutes } from './modules/records/exports/exports.routes.js';
 import { tokenRoutes } from './modules/users/tokens.routes.js';
 import { preferenceRoutes } from './modules/users/preferences.routes.js';
@@ -163,6 +164,7 @@ export async function buildApp(
           "InvenioRDM-compatible REST API of Cairn. Operations tagged 'Cairn extension' go beyond the InvenioRDM contract.",
           `Every operation refuses with 400: a JSON body nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays (JSON_TOO_DEEP); text that is not well-formed Unicode or holds U+0000, in bodies, query strings and path parameters (VALIDATION_FAILED, naming the field); search text (q, suggest) longer than ${SEARCH_QUERY_MAX_LENGTH} characters or ${SEARCH_QUERY_MAX_WORDS} words once NFKC-normalised.`,
           'A request body from which no byte arrives for CAIRN_BODY_IDLE_TIMEOUT_SECONDS (30 by default) is answered 408 (REQUEST_TIMEOUT) and its connection closed.',
+          "A secret link's `token` (see Access) is taken as `?token=` by every operation under `/api/records/{id}`: a `view` link opens the restricted record, its files and archive; `preview` also its draft and the draft's files; `edit` also, for a signed-in caller, what a curator reviewing the draft may do (save it and its files, reserve its DOI, publish it). An unknown, expired or deleted token grants nothing (the request runs as if it had none).",
         ].join('\n\n'),
       },
       servers: [{ url: config.siteUrl }],
@@ -189,7 +191,10 @@ export async function buildApp(
   registerDocsPage(app);
   registerOperations(app, services);
 
-  registerAuth(app, services.users);
+  registerAuth(app, services.users, {
+    links: services.secretLinks,
+    secure: config.siteUrl.startsWith('https://'),
+  });
   await registerThrottling(app, services.rateLimits, config);
   await app.register(authRoutes, { config, users: services.users });
   await app.register(recordRoutes, {
@@ -218,6 +223,7 @@ export async function buildApp(
   });
   await app.register(itemRoutes, { config, items: services.vocabularyItems });
   await app.register(fileRoutes, { config, files: services.files });
+  await app.register(secretLinkRoutes, { links: services.secretLinks });
   await app.register(tokenRoutes, { users: services.users });
   await app.register(preferenceRoutes, { users: services.users, locales: config.locales });
   await app.register(recordExportRoutes, {

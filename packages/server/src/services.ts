@@ -41,6 +41,8 @@ import { SitemapsService } from './modules/sitemaps/sitemaps.service.js';
 import { MailOutboxRepository } from './modules/mail/outbox.repository.js';
 import { MailSender } from './modules/mail/mail-sender.js';
 import { RequestNotifications } from './modules/mail/request-notifications.js';
+import { SecretLinksRepository } from './modules/access/secret-links.repository.js';
+import { SecretLinksService } from './modules/access/secret-links.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -77,6 +79,8 @@ export interface Services {
   recordDeletion: RecordDeletionService;
   /** Sends the e-mail outbox (started by the server, drained by a sweep). */
   mail: MailSender;
+  /** Records' secret links, and what a request's link token grants. */
+  secretLinks: SecretLinksService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -199,5 +203,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       config.access.ownerDeletionDays,
     ),
     mail,
+    secretLinks: new SecretLinksService(new SecretLinksRepository(database.db), recordStore),
   };
 }

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { z } from 'zod';
-import { PublicConfigSchema, TombstoneSchema } from '@cairn/shared';
+import { PublicConfigSchema, SECRET_LINK_PERMISSIONS, TombstoneSchema } from '@cairn/shared';
 import { RecordJsonSchema, type RecordJson } from './api/records';
 
 export const CurrentUserSchema = z.object({
@@ -60,6 +60,15 @@ export const BootstrapSchema = z.object({
         /** A deleted record's page: what the administrator left in its place. */
         tombstone: TombstoneSchema.partial().optional(),
       })
+      .nullable()
+      .default(null),
+    null,
+  ),
+  /** The secret link the page was opened with (`?token=`), when it opens the page's record. */
+  link: lenient(
+    'link',
+    z
+      .object({ permission: z.enum(SECRET_LINK_PERMISSIONS) })
       .nullable()
       .default(null),
     null,

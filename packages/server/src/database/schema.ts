@@ -286,6 +286,20 @@ export interface RequestReadsTable {
   seenAt: string;
 }
 
+/** A secret link of a record's parent (migration 0026). */
+export interface SecretLinksTable {
+  id: string;
+  parentId: string;
+  token: string;
+  /** SHA-256 of the token: what `?token=` is looked up by. */
+  tokenHash: string;
+  permission: string;
+  description: ColumnType<string, string | undefined, string>;
+  createdAt: string;
+  /** `YYYY-MM-DD`: the link works until this day begins (UTC); null: for ever. */
+  expiresAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -310,6 +324,7 @@ export interface Database {
   recordCommunities: RecordCommunitiesTable;
   rateLimits: RateLimitsTable;
   mailOutbox: MailOutboxTable;
+  secretLinks: SecretLinksTable;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../test/databases.js';
 import { createTestApp, type TestApp } from '../test/app.js';
+import { PUBLISHABLE_METADATA } from '../test/files.js';
 import {
   processUser,
   startServerProcess,
@@ -159,6 +160,46 @@ describe.each(ENGINES)('secrets never reach the log (%s)', (engine) => {
     expectNoSecret(output, [token]);
   });
 
+  it("redacts a secret link's token in the address, in its cookie and in the link itself", async () => {
+    const owner = await t.user();
+    const draft = await t.request({
+      method: 'POST',
+      url: '/api/records',
+      headers: owner.headers,
+      body: {
+        metadata: PUBLISHABLE_METADATA,
+        files: { enabled: false },
+        access: { record: 'restricted', files: 'restricted' },
+      },
+    });
+    const id = draft.json().id as string;
+    const made = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/access/links`,
+      headers: owner.headers,
+      body: { permission: 'preview' },
+    });
+    expect(made.statusCode).toBe(201);
+    const link = made.json();
+    t.app.log.info({ link }, 'made a link');
+    const read = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft?token=${link.token}`,
+    });
+    expect(read.statusCode).toBe(200);
+    const byCookie = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft`,
+      headers: { cookie: `cairn_link=${link.token}` },
+    });
+    expect(byCookie.statusCode).toBe(200);
+    t.app.log.info({ request: { headers: { cookie: `cairn_link=${link.token}` } } }, 'cookie');
+    const lines = parseLines(output);
+    const { incoming } = requestLines(lines, 'GET', `/api/records/${id}/draft`);
+    expect(incoming.req!.url).toBe(`/api/records/${id}/draft?token=[redacted]`);
+    expectNoSecret(output, [link.token]);
+  });
+
   it('redacts a bearer token in free text', () => {
     t.app.log.warn(`retrying with Authorization: Bearer ${token}`);
     t.app.log.warn({ detail: `client sent ${token} as its key` }, 'odd client');
@@ -217,5 +258,47 @@ describe('secrets never reach the log of cairn serve', () => {
     expect(requestLines(lines, 'POST', '/api/auth/login').completed.res!.statusCode).toBe(200);
     expect(requestLines(lines, 'GET', '/api/me').completed.res!.statusCode).toBe(200);
     expectNoSecret(server.output(), [token, PASSWORD, session, CSRF]);
+  });
+
+  it("writes a secret link's use without its token, from the address or the cookie", async () => {
+    const user = await processUser({ CAIRN_DATA_DIR: data.dir });
+    const json = { ...user.headers, 'content-type': 'application/json' };
+    const draft = await fetch(`${server.url}/api/records`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        metadata: PUBLISHABLE_METADATA,
+        files: { enabled: false },
+        access: { record: 'restricted', files: 'restricted' },
+      }),
+    });
+    const id = ((await draft.json()) as { id: string }).id;
+    const made = await fetch(`${server.url}/api/records/${id}/access/links`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ permission: 'preview' }),
+    });
+    expect(made.status).toBe(201);
+    const { token } = (await made.json()) as { token: string };
+    const byQuery = await fetch(`${server.url}/api/records/${id}/draft?token=${token}`);
+    expect(byQuery.status).toBe(200);
+    // As a landing page's own requests send it, in the cookie the page left.
+    const byCookie = await fetch(`${server.url}/api/records/${id}/draft`, {
+      headers: { cookie: `cairn_link=${token}` },
+    });
+    expect(byCookie.status).toBe(200);
+    const draftLines = () => {
+      const lines = parseLines(server.output());
+      const asked = lines.filter((l) => l.req?.url?.startsWith(`/api/records/${id}/draft`));
+      const done = lines.filter((l) => l.res && asked.some((a) => a.reqId === l.reqId));
+      return { urls: asked.map((l) => l.req!.url), completed: done.length };
+    };
+    // The completion line of the last request is written after its answer was sent.
+    await expect.poll(() => draftLines().completed).toBe(2);
+    expect(draftLines().urls).toEqual([
+      `/api/records/${id}/draft?token=[redacted]`,
+      `/api/records/${id}/draft`,
+    ]);
+    expectNoSecret(server.output(), [token]);
   });
 });

@@ -8,3 +8,4 @@ export * from './requests.js';
 export * from './reviews.js';
 export * from './vocabularies.js';
 export * from './users.js';
+export * from './access.js';

@@ -1,10 +1,9 @@
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 import { registerCurationRoutes } from '../../app.js';
+import { registeredRoutes } from '../../test/routes.js';
 
 const ROLES = [
   'anonymous',
@@ -655,19 +654,8 @@ const ROUTES_ELSEWHERE = new Set([
  * Every route the four modules register, as the app registers them: a route added there without
  * a row here fails the coverage test.
  */
-async function moduleRoutes(t: TestApp): Promise<Set<string>> {
-  const app = Fastify();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  const routes = new Set<string>();
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.add(`${method} ${route.url}`);
-    }
-  });
-  await registerCurationRoutes(app, t.services);
-  await app.close();
-  return routes;
+function moduleRoutes(t: TestApp): Promise<Set<string>> {
+  return registeredRoutes((app) => registerCurationRoutes(app, t.services));
 }
 
 describe.each(ENGINES)(

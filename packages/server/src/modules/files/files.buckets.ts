@@ -6,7 +6,7 @@ import { readJson } from '../../database/schema.js';
 import type { User } from '../users/users.service.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordDraftsService } from '../records/records-drafts.service.js';
-import type { RecordStore } from '../records/records.shared.js';
+import type { LinkGrant, RecordStore } from '../records/records.shared.js';
 import type { PresignedPart } from './storage/file-store.js';
 import type { FilesRepository, FileRow, StoredFile } from './files.repository.js';
 import { draftBucket, recordBucket } from './files.lifecycle.js';
@@ -67,9 +67,14 @@ export class FileBuckets {
     private readonly config: Config,
   ) {}
 
-  /** The draft's bucket, for its owner (403 others; 404 unknown). */
-  async draftContext(user: User | undefined, id: string): Promise<BucketContext> {
-    const loaded = await this.records.access.draftForFiles(user, id);
+  /** The draft's bucket, to read or to change (403 to whoever may not; 404 unknown). */
+  async draftContext(
+    user: User | undefined,
+    id: string,
+    need: 'read' | 'review' = 'review',
+    link?: LinkGrant,
+  ): Promise<BucketContext> {
+    const loaded = await this.records.access.draftForFiles(user, id, need, link);
     const data = readJson<RecordData>(loaded.row.data);
     const own = loaded.ownerQuota;
     return {
@@ -86,8 +91,12 @@ export class FileBuckets {
   }
 
   /** A published record's bucket, readable when its files are (403 otherwise). */
-  async recordContext(user: User | undefined, id: string): Promise<BucketContext> {
-    const { row, parent, data } = await this.records.access.recordForFiles(user, id);
+  async recordContext(
+    user: User | undefined,
+    id: string,
+    link?: LinkGrant,
+  ): Promise<BucketContext> {
+    const { row, parent, data } = await this.records.access.recordForFiles(user, id, link);
     return {
       recordId: row.id,
       bucket: recordBucket(row.id),

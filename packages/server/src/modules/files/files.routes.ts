@@ -116,10 +116,16 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
     const site = config.siteUrl;
     const api = app.withTypeProvider<ZodTypeProvider>();
     type ForBucket = FastifyRequest & { params: { id: string } };
+    // Reading a draft's files needs what reading the draft needs; every other method changes them.
     const draft = (request: ForBucket) =>
-      files.draftContext(request.identity.user, request.params.id);
+      files.draftContext(
+        request.identity.user,
+        request.params.id,
+        request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'review',
+        request.identity.link,
+      );
     const record = (request: ForBucket) =>
-      files.recordContext(request.identity.user, request.params.id);
+      files.recordContext(request.identity.user, request.params.id, request.identity.link);
 
     async function resolve(
       context: BucketContext,
@@ -404,7 +410,12 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         return reply
           .status(201)
           .type(JSON_TYPE)
-          .send(presentFiles(site, await files.importFromPrevious(request.identity.user, id)));
+          .send(
+            presentFiles(
+              site,
+              await files.importFromPrevious(request.identity.user, id, request.identity.link),
+            ),
+          );
       },
     );
 

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import type { User } from '../users/users.service.js';
+import type { LinkGrant } from '../records/records.shared.js';
 import type { ByteRange, FileStore, StoredPart } from './storage/file-store.js';
 import type { FilesRepository, FileRow, StoredFile } from './files.repository.js';
 import { objectIdsOf, type FilesLifecycle } from './files.lifecycle.js';
@@ -52,14 +53,19 @@ export class FilesService {
     this.sweep = new FilesSweep(repo, this.buckets, lifecycle, store, config, this.uploads.writing);
   }
 
-  /** The draft's bucket, for its owner (403 others; 404 unknown). */
-  draftContext(user: User | undefined, id: string): Promise<BucketContext> {
-    return this.buckets.draftContext(user, id);
+  /** The draft's bucket, to read or to change (403 to whoever may not; 404 unknown). */
+  draftContext(
+    user: User | undefined,
+    id: string,
+    need: 'read' | 'review' = 'review',
+    link?: LinkGrant,
+  ): Promise<BucketContext> {
+    return this.buckets.draftContext(user, id, need, link);
   }
 
   /** A published record's bucket, readable when its files are (403 otherwise). */
-  recordContext(user: User | undefined, id: string): Promise<BucketContext> {
-    return this.buckets.recordContext(user, id);
+  recordContext(user: User | undefined, id: string, link?: LinkGrant): Promise<BucketContext> {
+    return this.buckets.recordContext(user, id, link);
   }
 
   async list(context: BucketContext): Promise<FilesListView> {
@@ -324,24 +330,34 @@ export class FilesService {
    * copied), into a new-version draft that has none. Under the parent's lock: of parallel
    * imports one wins, the others find the files there (400).
    */
-  async importFromPrevious(user: User | undefined, id: string): Promise<FilesListView> {
-    const context = await this.records.store.lockedDraft(user, id, 'review', async () => {
-      const context = await this.buckets.draftContext(user, id);
-      const previous = await this.records.drafts.previousVersionForImport(id);
-      const field = (message: string) =>
-        fail(message, [{ field: 'files.enabled', messages: [message] }]);
-      if (!context.filesEnabled) throw field('Files support must be enabled.');
-      if (!previous.filesEnabled) throw field('The record has no files.');
-      // Read under the draft's lock, which every file change takes.
-      if (readSummary(context.storedSummary).count > 0) {
-        throw field('Please remove all files first.');
-      }
-      const summary = await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
-      // Throwing rolls back the import, which copied nothing.
-      if (summary.count === 0) throw field('The record has no files.');
-      await this.buckets.writeSummary(this.repo, context.recordId, summary);
-      return context;
-    });
+  async importFromPrevious(
+    user: User | undefined,
+    id: string,
+    link?: LinkGrant,
+  ): Promise<FilesListView> {
+    const context = await this.records.store.lockedDraft(
+      user,
+      id,
+      'review',
+      async () => {
+        const context = await this.buckets.draftContext(user, id, 'review', link);
+        const previous = await this.records.drafts.previousVersionForImport(id);
+        const field = (message: string) =>
+          fail(message, [{ field: 'files.enabled', messages: [message] }]);
+        if (!context.filesEnabled) throw field('Files support must be enabled.');
+        if (!previous.filesEnabled) throw field('The record has no files.');
+        // Read under the draft's lock, which every file change takes.
+        if (readSummary(context.storedSummary).count > 0) {
+          throw field('Please remove all files first.');
+        }
+        const summary = await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
+        // Throwing rolls back the import, which copied nothing.
+        if (summary.count === 0) throw field('The record has no files.');
+        await this.buckets.writeSummary(this.repo, context.recordId, summary);
+        return context;
+      },
+      link,
+    );
     return this.list(context);
   }
 

@@ -1,4 +1,9 @@
-import { RecordIdParams, type PublicConfigInput, type Tombstone } from '@cairn/shared';
+import {
+  RecordIdParams,
+  type PublicConfigInput,
+  type SecretLinkPermission,
+  type Tombstone,
+} from '@cairn/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -13,7 +18,8 @@ import { l10n } from '../records/records.ui.js';
 import type { RecordsRouteDeps } from '../records/records.routes.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordDraftsService } from '../records/records-drafts.service.js';
-import { communitiesNamedBy } from '../records/records.rows.js';
+import { communitiesNamedBy, type ParentRow } from '../records/records.rows.js';
+import { linkAllows } from '../records/records.shared.js';
 import type { User } from '../users/users.service.js';
 import {
   presentDraft,
@@ -109,6 +115,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     /** The communities the deposit page's draft names: its header shows the person's role. */
     communityIds?: string[];
     error?: { status: number; message: string; tombstone?: Tombstone };
+    /** The secret link the page was opened with, when it opens the page's record. */
+    link?: { permission: SecretLinkPermission };
     head?: string[];
   }
 
@@ -178,6 +186,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       draft: page.draft ?? null,
       record: page.record ?? null,
       ...(page.permissions ? { permissions: page.permissions } : {}),
+      ...(page.link ? { link: page.link } : {}),
       error: page.error ?? null,
       awaitingRequests,
     };
@@ -347,7 +356,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     const { id } = request.params;
     let result: Awaited<ReturnType<RecordDraftsService['readDraft']>>;
     try {
-      result = await deps.drafts.readDraft(request.identity.user, id);
+      // The editor is for those who may save the draft: an edit link, not a preview link.
+      result = await deps.drafts.readDraft(request.identity.user, id, {
+        link: request.identity.link,
+        need: 'review',
+      });
     } catch (error) {
       // A published record without an open draft: the page offers its owner to edit it.
       if (
@@ -405,20 +418,33 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     }
   });
 
+  /** The page's `link`: what the request's secret link grants on the page's record, if any. */
+  function linkOf(request: FastifyRequest, parent: ParentRow): Pick<Page, 'link'> {
+    const link = request.identity.link;
+    return link && linkAllows(link, parent, 'view')
+      ? { link: { permission: link.permission } }
+      : {};
+  }
+
   typed.get('/records/:id', byId, async (request, reply) => {
     const { id } = request.params;
     const preview = queryOf(request).preview === '1';
     const found = preview
       ? undefined
-      : await deps.access.readRecord(request.identity.user, id).catch(() => undefined);
+      : await deps.access
+          .readRecord(request.identity.user, id, request.identity.link)
+          .catch(() => undefined);
     if (found && 'redirect' in found) return reply.redirect(`/records/${found.redirect}`);
     return guarded(request, reply, 'Record', 'record', async () => {
       // The page shows the people from the metadata; `ui` would repeat them with labels.
       const o = { ...(await presentOptions()), uiPeople: false };
       if (preview) {
         try {
-          const result = await deps.drafts.readDraft(request.identity.user, id);
+          const result = await deps.drafts.readDraft(request.identity.user, id, {
+            link: request.identity.link,
+          });
           return {
+            ...linkOf(request, result.parent),
             record: presentDraft(result.row, result.parent, {
               ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
               isPublished: result.isPublished,
@@ -432,7 +458,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         }
       }
       // Read again only to answer the error the first read swallowed, through the error page.
-      const result = found ?? (await deps.access.readRecord(request.identity.user, id));
+      const result =
+        found ?? (await deps.access.readRecord(request.identity.user, id, request.identity.link));
       if ('redirect' in result) return {};
       const record = presentRecord(
         result.row,
@@ -449,6 +476,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         signpostingHeader(exported, ctx, config.signposting.maxLinksPerRelation),
       );
       return {
+        ...linkOf(request, result.parent),
         record,
         head,
         title: String((record.metadata as { title?: string }).title ?? 'Record'),

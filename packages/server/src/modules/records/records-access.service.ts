@@ -8,7 +8,9 @@ import type { RecordsRepository } from './records.repository.js';
 import type { ParentRow, RecordRow } from './records.rows.js';
 import {
   isOwner,
+  linkAllows,
   today,
+  type LinkGrant,
   type LoadedDraft,
   type RecordResult,
   type RecordStore,
@@ -25,9 +27,18 @@ export class RecordAccessService {
     this.repo = store.repo;
   }
 
-  /** Public records to anyone; restricted ones to the owner and the members of its communities. */
-  private async canView(user: User | undefined, row: RecordRow, parent: ParentRow) {
+  /**
+   * Public records to anyone; restricted ones to the owner, the members of its communities and
+   * the holders of a link to it.
+   */
+  private async canView(
+    user: User | undefined,
+    row: RecordRow,
+    parent: ParentRow,
+    link: LinkGrant | undefined,
+  ) {
     if (row.accessRecord === 'public' || isOwner(user, parent)) return true;
+    if (linkAllows(link, parent, 'view')) return true;
     return user !== undefined && this.repo.isMemberOfCommunityOf(parent.id, user.id);
   }
 
@@ -65,10 +76,15 @@ export class RecordAccessService {
    * A published record the caller may see, for the modules around records (its communities).
    * Throws PID_DOES_NOT_EXIST, PID_NOT_REGISTERED, RECORD_DELETED, PERMISSION_DENIED.
    */
-  async readVisible(user: User | undefined, id: string, found?: RecordRow): Promise<RecordResult> {
+  async readVisible(
+    user: User | undefined,
+    id: string,
+    found?: RecordRow,
+    link?: LinkGrant,
+  ): Promise<RecordResult> {
     const row = await this.store.loadRecordRow(id, found);
     const parent = await this.store.parentOf(row.parentId);
-    if (!(await this.canView(user, row, parent))) throw permissionDenied();
+    if (!(await this.canView(user, row, parent, link))) throw permissionDenied();
     return { row, parent };
   }
 
@@ -79,13 +95,14 @@ export class RecordAccessService {
   async readRecord(
     user: User | undefined,
     id: string,
+    link?: LinkGrant,
   ): Promise<RecordResult | { redirect: string }> {
     const row = isRecordId(id) ? await this.repo.getRecord(id) : undefined;
     if (!row && isRecordId(id) && (await this.repo.getParent(id))) {
       const latest = await this.repo.latestRecord(id);
       if (latest) return { redirect: latest.id };
     }
-    return this.readVisible(user, id, row);
+    return this.readVisible(user, id, row, link);
   }
 
   /** A live published record by id with no permission check, for request handlers. */
@@ -100,9 +117,17 @@ export class RecordAccessService {
     return isRecordId(id) ? this.repo.getDraftContext(id) : undefined;
   }
 
-  /** A draft for the files endpoints: its owner (or an admin) only, like every draft route. */
-  async draftForFiles(user: User | undefined, id: string): Promise<LoadedDraft> {
-    return this.store.loadDraft(user, id);
+  /**
+   * A draft for the files endpoints, as the draft's own routes allow it: `read` to whoever may
+   * read the draft (preview links too), `review` to whoever may edit it.
+   */
+  async draftForFiles(
+    user: User | undefined,
+    id: string,
+    need: 'read' | 'review' = 'review',
+    link?: LinkGrant,
+  ): Promise<LoadedDraft> {
+    return this.store.loadDraft(user, id, need, false, link);
   }
 
   /** A draft its owner manages (reviews, community choice); curators of the review do not. */
@@ -112,16 +137,18 @@ export class RecordAccessService {
 
   /**
    * A published record whose files the caller may read: the record must be visible, and
-   * restricted (or embargoed) files are for the owner and admins only (403 to others).
+   * restricted (or embargoed) files are for the owner, admins and link holders (403 to others).
    */
   async recordForFiles(
     user: User | undefined,
     id: string,
+    link?: LinkGrant,
   ): Promise<RecordResult & { data: RecordData }> {
-    const { row, parent } = await this.readVisible(user, id);
+    const { row, parent } = await this.readVisible(user, id, undefined, link);
     const data = readJson<RecordData>(row.data);
     const closed = data.access.files === 'restricted' || data.access.embargo?.active === true;
-    if (closed && !isOwner(user, parent)) throw permissionDenied();
+    if (closed && !isOwner(user, parent) && !linkAllows(link, parent, 'view'))
+      throw permissionDenied();
     return { row, parent, data };
   }
 
@@ -143,7 +170,8 @@ export class RecordAccessService {
       throw pidDoesNotExist();
     }
     const parent = await this.store.parentOf(row.parentId);
-    if ('accessRecord' in row && !(await this.canView(user, row, parent))) throw permissionDenied();
+    if ('accessRecord' in row && !(await this.canView(user, row, parent, undefined)))
+      throw permissionDenied();
     if (!('accessRecord' in row) && !isOwner(user, parent)) throw permissionDenied();
     return { parent, includeRestricted: isOwner(user, parent) };
   }

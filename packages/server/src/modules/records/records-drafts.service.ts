@@ -30,6 +30,7 @@ import {
   today,
   validationOptions,
   type DraftResult,
+  type LinkGrant,
   type LoadedDraft,
   type RecordStore,
 } from './records.shared.js';
@@ -204,13 +205,19 @@ export class RecordDraftsService {
     };
   }
 
-  /** GET …/draft: the draft, to its owner (and admins) only. */
+  /** GET …/draft: the draft, to its owner (and admins), its reviewers and preview links. */
   async readDraft(
     user: User | undefined,
     id: string,
-    options: { feedback?: boolean } = {},
+    options: { feedback?: boolean; link?: LinkGrant; need?: 'read' | 'review' } = {},
   ): Promise<DraftResult> {
-    const loaded = await this.store.loadDraft(user, id);
+    const loaded = await this.store.loadDraft(
+      user,
+      id,
+      options.need ?? 'read',
+      false,
+      options.link,
+    );
     const errors = options.feedback ? this.draftFeedback(loaded.row).errors : [];
     return this.store.draftResult(loaded.row, loaded.parent, errors, loaded);
   }
@@ -234,11 +241,16 @@ export class RecordDraftsService {
     id: string,
     body: unknown,
     ifMatch: string | undefined,
+    link?: LinkGrant,
   ): Promise<DraftResult> {
     // Saves take turns, each on what the one before left: with the same If-Match one wins and the
     // others get 412; without, each applies in turn, as one after the other would.
-    return this.store.lockedDraft(user, id, 'review', (loaded) =>
-      this.saveLoaded(loaded, id, body, ifMatch),
+    return this.store.lockedDraft(
+      user,
+      id,
+      'review',
+      (loaded) => this.saveLoaded(loaded, id, body, ifMatch),
+      link,
     );
   }
 

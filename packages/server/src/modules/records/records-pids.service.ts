@@ -17,6 +17,7 @@ import { oaiIdentifier } from './record-id.js';
 import {
   revisionMismatch,
   type DraftResult,
+  type LinkGrant,
   type LoadedDraft,
   type RecordStore,
 } from './records.shared.js';
@@ -242,9 +243,20 @@ export class RecordPidsService {
    * POST …/draft/pids/doi: reserves a managed DOI for the draft (201), once: a second call, also a
    * parallel one, finds it reserved (400).
    */
-  async reservePid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
+  async reservePid(
+    user: User | undefined,
+    id: string,
+    scheme: string,
+    link?: LinkGrant,
+  ): Promise<DraftResult> {
     if (scheme !== 'doi') throw pidDoesNotExist();
-    return this.store.lockedDraft(user, id, 'review', (loaded) => this.reserveLoaded(loaded, id));
+    return this.store.lockedDraft(
+      user,
+      id,
+      'review',
+      (loaded) => this.reserveLoaded(loaded, id),
+      link,
+    );
   }
 
   private async reserveLoaded(loaded: LoadedDraft, id: string): Promise<DraftResult> {
@@ -280,9 +292,20 @@ export class RecordPidsService {
   }
 
   /** DELETE …/draft/pids/doi: discards the draft's DOI (200 with the draft); 404 when none. */
-  async discardPid(user: User | undefined, id: string, scheme: string): Promise<DraftResult> {
+  async discardPid(
+    user: User | undefined,
+    id: string,
+    scheme: string,
+    link?: LinkGrant,
+  ): Promise<DraftResult> {
     if (scheme !== 'doi') throw pidDoesNotExist();
-    return this.store.lockedDraft(user, id, 'review', (loaded) => this.discardPidLoaded(loaded));
+    return this.store.lockedDraft(
+      user,
+      id,
+      'review',
+      (loaded) => this.discardPidLoaded(loaded),
+      link,
+    );
   }
 
   private async discardPidLoaded(loaded: LoadedDraft): Promise<DraftResult> {

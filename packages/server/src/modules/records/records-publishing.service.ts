@@ -22,6 +22,7 @@ import {
   publishedColumns,
   reviewOf,
   validationOptions,
+  type LinkGrant,
   type LoadedDraft,
   type RecordResult,
   type RecordStore,
@@ -58,15 +59,21 @@ export class RecordPublishingService {
   async publish(
     user: User | undefined,
     id: string,
-    options: { intoCommunity?: string } = {},
+    options: { intoCommunity?: string; link?: LinkGrant } = {},
   ): Promise<RecordResult> {
     // Of parallel publishes one wins; the others find the draft gone under the lock (404).
-    return this.store.lockedDraft(user, id, 'review', async (loaded) => {
-      // Only accepting the review publishes a draft under review (into its community).
-      if (reviewOf(loaded.parent)?.status === 'submitted' && !options.intoCommunity)
-        throw new AppError('OPEN_REVIEW_BLOCKS_PUBLISH');
-      return this.publishLoaded(loaded, options);
-    });
+    return this.store.lockedDraft(
+      user,
+      id,
+      'review',
+      async (loaded) => {
+        // Only accepting the review publishes a draft under review (into its community).
+        if (reviewOf(loaded.parent)?.status === 'submitted' && !options.intoCommunity)
+          throw new AppError('OPEN_REVIEW_BLOCKS_PUBLISH');
+        return this.publishLoaded(loaded, options);
+      },
+      options.link,
+    );
   }
 
   /**

@@ -59,6 +59,7 @@ describe.each(ENGINES)('records and drafts API on %s', (engine) => {
         'publish',
         'review',
         'versions',
+        'access_links',
         'files',
         'archive',
         'reserve_doi',

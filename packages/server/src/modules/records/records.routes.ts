@@ -252,7 +252,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
     },
     async (request, reply) => {
       const { id } = request.params;
-      const result = await access.readRecord(request.identity.user, id);
+      const result = await access.readRecord(request.identity.user, id, request.identity.link);
       if ('redirect' in result) return redirect(reply, result.redirect);
       const type = negotiate(request, RECORD_ITEM_TYPES);
       if (type === LINKSET_JSON_TYPE || type === LINKSET_TYPE) {
@@ -273,13 +273,14 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
       schema: {
         response: { 200: DRAFT },
         tags,
-        summary: 'Read a draft (owner only)',
+        summary: 'Read a draft (its owner, reviewers and preview or edit links)',
         params: RecordIdParams,
       },
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendDraft(request, reply, 200, await drafts.readDraft(request.identity.user, id));
+      const { user, link } = request.identity;
+      return sendDraft(request, reply, 200, await drafts.readDraft(user, id, { link }));
     },
   );
 
@@ -306,6 +307,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
           id,
           request.body,
           request.headers['if-match'],
+          request.identity.link,
         ),
       );
     },
@@ -359,7 +361,8 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
     },
     async (request, reply) => {
       const { id } = request.params;
-      return sendRecord(request, reply, 202, await publishing.publish(request.identity.user, id));
+      const { user, link } = request.identity;
+      return sendRecord(request, reply, 202, await publishing.publish(user, id, { link }));
     },
   );
 
@@ -380,7 +383,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         request,
         reply,
         201,
-        await pids.reservePid(request.identity.user, id, scheme),
+        await pids.reservePid(request.identity.user, id, scheme, request.identity.link),
       );
     },
   );
@@ -402,7 +405,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         request,
         reply,
         200,
-        await pids.discardPid(request.identity.user, id, scheme),
+        await pids.discardPid(request.identity.user, id, scheme, request.identity.link),
       );
     },
   );

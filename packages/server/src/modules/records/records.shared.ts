@@ -2,6 +2,7 @@ import {
   computeAccessStatus,
   type FieldError,
   type RecordData,
+  type SecretLinkPermission,
   type Tombstone,
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
@@ -60,6 +61,35 @@ export function isOwner(user: User | undefined, parent: ParentRow): boolean {
   if (!user) return false;
   if (user.isAdmin) return true;
   return parent.ownerId === user.id;
+}
+
+/**
+ * What a secret link's token in the request (`?token=`, or the page cookie it left) grants: its
+ * permission on the versions of one parent. Resolved once per request, so a link deleted or
+ * expired a moment ago grants nothing.
+ */
+export interface LinkGrant {
+  id: string;
+  parentId: string;
+  permission: SecretLinkPermission;
+}
+
+const LINK_LEVELS: Record<SecretLinkPermission, number> = { view: 1, preview: 2, edit: 3 };
+
+/**
+ * Whether `link` lets its holder `need` on `parent`: each permission includes the ones before
+ * it (an `edit` link also previews the draft and views the record), as InvenioRDM's levels do.
+ */
+export function linkAllows(
+  link: LinkGrant | undefined,
+  parent: ParentRow,
+  need: SecretLinkPermission,
+): boolean {
+  return (
+    link !== undefined &&
+    link.parentId === parent.id &&
+    LINK_LEVELS[link.permission] >= LINK_LEVELS[need]
+  );
 }
 
 /** PERMISSION_DENIED unless `user` manages the parent (see `isOwner`). */
@@ -253,28 +283,36 @@ export class RecordStore {
     id: string,
     need: 'review' | 'manage',
     fn: (loaded: LoadedDraft) => Promise<T>,
+    link?: LinkGrant,
   ): Promise<T> {
     if (!isRecordId(id)) throw pidDoesNotExist();
     return inTransaction(this.repo.executor, async () => {
       if (!(await this.repo.lockParentOfDraft(id))) throw pidDoesNotExist();
-      return fn(await this.loadDraft(user, id, need, true));
+      return fn(await this.loadDraft(user, id, need, true, link));
     });
   }
 
   /**
-   * A draft the caller may work on: its owner; for `review` also the curators of the community
-   * it is submitted to, while the review is open.
+   * A draft the caller may work on: its owner; for `review` (reading and editing) also the
+   * curators of the community it is submitted to, while the review is open, and a signed-in
+   * holder of an `edit` link; for `read` also anyone holding a `preview` or `edit` link.
    */
   async loadDraft(
     user: User | undefined,
     id: string,
-    need: 'review' | 'manage' = 'review',
+    need: 'read' | 'review' | 'manage' = 'review',
     lock = false,
+    link?: LinkGrant,
   ): Promise<LoadedDraft> {
     const found = isRecordId(id) ? await this.repo.getDraftContext(id, lock) : undefined;
     if (!found) throw pidDoesNotExist();
+    // Editing through a link needs a person to answer for the changes, as the issue of #19 asks.
+    const byLink =
+      (need === 'read' && linkAllows(link, found.parent, 'preview')) ||
+      (need === 'review' && user !== undefined && linkAllows(link, found.parent, 'edit'));
+    if (byLink) return found;
     if (!user) throw permissionDenied();
-    if (!isOwner(user, found.parent) && !(need === 'review' && (await this.mayReview(user, found))))
+    if (!isOwner(user, found.parent) && !(need !== 'manage' && (await this.mayReview(user, found))))
       throw permissionDenied();
     return found;
   }

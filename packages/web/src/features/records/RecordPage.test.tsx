@@ -457,6 +457,25 @@ describe('RecordPage', () => {
     expect(within(files).queryByText('readings.csv')).toBeNull();
   });
 
+  it('lists restricted files to a reader who opened the page with a secret link', () => {
+    const theirs = richRecord({
+      access: {
+        record: 'restricted',
+        files: 'restricted',
+        embargo: { active: false },
+        status: 'restricted',
+      },
+    });
+    serveLandingRequests(theirs);
+    renderApp({
+      path: `/records/${ID}`,
+      bootstrap: { record: theirs, user: null, link: { permission: 'view' } },
+    });
+    const files = screen.getByRole('region', { name: 'Files' });
+    expect(within(files).getByText('readings.csv')).toBeTruthy();
+    expect(within(files).queryByText('Files restricted')).toBeNull();
+  });
+
   it('marks a preview of the draft and asks for no citation or versions', () => {
     const requests = stubFetch((request) => {
       throw new Error(`Unexpected request: ${request.url}`);

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../../bootstrap';
+import type { Bootstrap, CurrentUser } from '../../bootstrap';
 import type { RecordJson } from '../../api/records';
 
 /*
@@ -136,12 +136,17 @@ export function landingView(record: RecordJson): LandingRecord {
 
 /**
  * Whether the reader may open the files: they are public and not under embargo, or the reader
- * owns the record (or is an admin), as the files API decides.
+ * owns the record (or is an admin), or the page was opened with a secret link to it (the server
+ * names it only then), as the files API decides.
  */
-export function canReadFiles(record: LandingRecord, user: CurrentUser | null): boolean {
+export function canReadFiles(
+  record: LandingRecord,
+  user: CurrentUser | null,
+  link: Bootstrap['link'] = null,
+): boolean {
   const { access } = record;
   const open = access.files !== 'restricted' && access.embargo?.active !== true;
-  return open || isOwner(record, user);
+  return open || isOwner(record, user) || link !== null;
 }
 
 export function isOwner(record: LandingRecord, user: CurrentUser | null): boolean {

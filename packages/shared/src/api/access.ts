@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { MESSAGES } from '../validation/messages.js';
+import { idParams, objectOrEmpty } from './common.js';
+
+/** What a secret link lets its holder do: read, also read the draft, also edit the draft. */
+export const SECRET_LINK_PERMISSIONS = ['view', 'preview', 'edit'] as const;
+export type SecretLinkPermission = (typeof SECRET_LINK_PERMISSIONS)[number];
+
+/** `/api/records/{id}/access/links/{link_id}`. */
+export const SecretLinkParams = idParams('Record or draft id, e.g. ha4g3-7x208').extend({
+  link_id: z.string().describe('The secret link id'),
+});
+
+/** Whether `YYYY-MM-DD` names a day of the calendar (not 31 February). */
+function isCalendarDay(day: string): boolean {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}
+
+/** `YYYY-MM-DD`, or a date-time whose day is taken, as InvenioRDM's date field reads it. */
+const expiryDate = z
+  .string({ error: MESSAGES.invalidDate })
+  .regex(/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, {
+    error: MESSAGES.invalidDate,
+    abort: true,
+  })
+  .refine((value) => isCalendarDay(value.slice(0, 10)), { error: MESSAGES.invalidDate })
+  .transform((value) => value.slice(0, 10))
+  .describe('The day the link stops working (it works until that day begins, UTC)');
+
+const permission = z
+  .string({ error: MESSAGES.notString })
+  .refine(
+    (p): p is SecretLinkPermission => (SECRET_LINK_PERMISSIONS as readonly string[]).includes(p),
+    {
+      error: `Must be one of: ${SECRET_LINK_PERMISSIONS.join(', ')}.`,
+    },
+  )
+  .describe('view: read the record and its files; preview: also the draft; edit: also edit it');
+
+const description = z
+  .string({ error: MESSAGES.notString })
+  .max(10_000, { error: 'Longer than maximum length 10000.' })
+  .describe('What the link is for, shown to the owner only');
+
+/** PATCH body: each part optional; `expires_at: null` asks to remove the expiry (refused). */
+export const SecretLinkUpdateBody = z.preprocess(
+  objectOrEmpty,
+  z.object({
+    permission: permission.optional(),
+    expires_at: expiryDate.nullable().optional(),
+    description: description.optional(),
+  }),
+);
+
+/** POST body: the permission is required (checked after the rest, as InvenioRDM does). */
+export const SecretLinkBody = SecretLinkUpdateBody;
+
+/** A secret link as the owner reads it. */
+export const SecretLinkSchema = z.object({
+  id: z.string(),
+  token: z.string().describe('Add as `?token=` to an address of the record to use the link'),
+  permission: z.enum(SECRET_LINK_PERMISSIONS),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  description: z.string(),
+});
+export type SecretLinkJson = z.infer<typeof SecretLinkSchema>;
+
+export const SecretLinkHitsSchema = z.object({
+  hits: z.object({ hits: z.array(SecretLinkSchema), total: z.number() }),
+});
