@@ -15,8 +15,8 @@ export interface CommunityPresentOptions {
 }
 
 /**
- * The links of the routes Cairn answers. InvenioRDM also lists a settings page, invitations and
- * membership requests, which Cairn does not have: a link there would only lead to a 404.
+ * The links of the routes Cairn answers. InvenioRDM also lists a settings page, which Cairn does
+ * not have: a link there would only lead to a 404.
  */
 export function communityLinks(siteUrl: string, id: string, slug: string): Record<string, string> {
   const api = `${siteUrl}/api/communities/${id}`;
@@ -27,6 +27,8 @@ export function communityLinks(siteUrl: string, id: string, slug: string): Recor
     rename: `${api}/rename`,
     members: `${api}/members`,
     public_members: `${api}/members/public`,
+    invitations: `${api}/invitations`,
+    membership_requests: `${api}/membership-requests`,
     requests: `${api}/requests`,
     records: `${api}/records`,
   };

@@ -144,6 +144,14 @@ describe.each(ENGINES)('e-mail notifications on %s', (engine) => {
       expect(res.statusCode, res.body).toBe(204);
     });
     expect(to(invited)).toEqual([invitee.email]);
+    const request = /\/me\/requests\/([0-9a-f-]{36})/.exec(invited[0]!.text ?? '')![1]!;
+    // The manager who invited hears that the invitation was taken.
+    const joined = await arrivals(async () => {
+      const res = await req('POST', `/api/requests/${request}/actions/accept`, invitee);
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    expect(to(joined)).toEqual([manager.email]);
+    expect(joined[0]!.text).toContain('accepted your invitation to join glaciology.');
     expect(invited[0]!.subject).toBe('Einladung in die Community glaciology');
     expect(invited[0]!.text).toContain('> Welcome aboard');
     expect(invited[0]!.text).toContain(`${SITE}/me/requests/`);

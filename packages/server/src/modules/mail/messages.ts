@@ -68,10 +68,16 @@ const WORDINGS: Record<'en' | 'de', Language> = {
         subject: `New comment on “${m.title}”`,
         lead: `${m.actor ?? m.siteName} commented on the request “${m.title}” (${m.community}).`,
       }),
-      accepted: (m) => ({
-        subject: `Your request “${m.title}” was accepted`,
-        lead: `${m.actor ?? m.siteName} accepted your request “${m.title}” to ${m.community}.`,
-      }),
+      accepted: (m) =>
+        m.requestType === 'community-invitation'
+          ? {
+              subject: `${m.actor ?? m.siteName} joined ${m.community}`,
+              lead: `${m.actor ?? m.siteName} accepted your invitation to join ${m.community}.`,
+            }
+          : {
+              subject: `Your request “${m.title}” was accepted`,
+              lead: `${m.actor ?? m.siteName} accepted your request “${m.title}” to ${m.community}.`,
+            },
       declined: (m) => ({
         subject: `Your request “${m.title}” was declined`,
         lead: `${m.actor ?? m.siteName} declined your request “${m.title}” to ${m.community}.`,
@@ -115,10 +121,16 @@ const WORDINGS: Record<'en' | 'de', Language> = {
         subject: `Neuer Kommentar zu „${m.title}“`,
         lead: `${m.actor ?? m.siteName} hat die Anfrage „${m.title}“ (${m.community}) kommentiert.`,
       }),
-      accepted: (m) => ({
-        subject: `Ihre Anfrage „${m.title}“ wurde angenommen`,
-        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} angenommen.`,
-      }),
+      accepted: (m) =>
+        m.requestType === 'community-invitation'
+          ? {
+              subject: `${m.actor ?? m.siteName} ist ${m.community} beigetreten`,
+              lead: `${m.actor ?? m.siteName} hat Ihre Einladung in die Community ${m.community} angenommen.`,
+            }
+          : {
+              subject: `Ihre Anfrage „${m.title}“ wurde angenommen`,
+              lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} angenommen.`,
+            },
       declined: (m) => ({
         subject: `Ihre Anfrage „${m.title}“ wurde abgelehnt`,
         lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} abgelehnt.`,
