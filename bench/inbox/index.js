@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { percentile } from '../lib/load.js';
 import { scratchPostgres } from '../lib/postgres.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
@@ -75,9 +76,13 @@ export async function run(options = {}) {
         `${engine}: seeded in ${seeded.seconds.toFixed(1)} s (${seeded.events.toLocaleString('en')} timeline events; the curator sees ${seeded.visibleToCurator.toLocaleString('en')} requests)\n`,
       );
 
-      for (const c of cases(seeded)) {
-        const token = c.token === 'admin' ? tokens.admin : tokens.curator;
-        const result = await measure(server.baseUrl, c.calls, token);
+      const list = cases(seeded);
+      const [loadBefore = NaN] = os.loadavg();
+      const results = await measure(server.baseUrl, list, tokens);
+      notes[`${engine}: load average (1 min) before / after`] =
+        `${loadBefore.toFixed(1)} / ${(os.loadavg()[0] ?? NaN).toFixed(1)}`;
+      for (const [i, c] of list.entries()) {
+        const result = /** @type {Awaited<ReturnType<typeof measure>>[number]} */ (results[i]);
         phases.push({ engine, name: c.name, ...result });
         if (result.errors > 0) failures.push(`${engine} ${c.name}: ${result.firstError}`);
         process.stdout.write(
@@ -88,7 +93,7 @@ export async function run(options = {}) {
         (p) =>
           p.engine === engine &&
           p.name !== PK &&
-          cases(seeded).find((c) => c.name === p.name)?.target !== false,
+          list.find((c) => c.name === p.name)?.target !== false,
       );
       const worst = measured.reduce(
         (/** @type {CaseResult | undefined} */ a, b) => (!a || b.p95Ms > a.p95Ms ? b : a),
@@ -228,55 +233,66 @@ function cases(seeded) {
 }
 
 /**
- * One request (or one page's requests, in parallel) at a time, as one person clicking: after
- * WARMUP_REQUESTS unmeasured ones, REQUESTS_PER_CASE measured, the calls taken in turn.
+ * One request (or one page's requests, in parallel) at a time, as one person clicking: every case
+ * in turn, WARMUP_REQUESTS unmeasured rounds, then REQUESTS_PER_CASE measured ones, each case's
+ * calls taken in turn. Taking turns spreads the machine's other work over every case and the
+ * baseline alike, where case after case would hand one case a busy minute.
  * @param {string} baseUrl
- * @param {Array<Call | Call[]>} calls
- * @param {string} token
+ * @param {Case[]} list
+ * @param {{curator: string, admin: string}} tokens
  */
-async function measure(baseUrl, calls, token) {
-  /** @type {number[]} */
-  const times = [];
-  let errors = 0;
-  let bytes = 0;
-  let total = '';
-  /** @type {string | undefined} */
-  let firstError;
-  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  /** @param {Call} call */
-  const send = async (call) => {
-    const response = await fetch(`${baseUrl}${call.path}`, {
-      method: call.method ?? 'GET',
-      headers: call.path.startsWith('/api/') ? headers : { authorization: headers.authorization },
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      errors++;
-      firstError ??= `${response.status} ${call.method ?? 'GET'} ${call.path}: ${text.slice(0, 200)}`;
+async function measure(baseUrl, list, tokens) {
+  const results = list.map(() => ({
+    /** @type {number[]} */
+    times: [],
+    errors: 0,
+    bytes: 0,
+    total: '',
+    /** @type {string | undefined} */
+    firstError: undefined,
+  }));
+  for (let round = 0; round < WARMUP_REQUESTS + REQUESTS_PER_CASE; round++) {
+    for (const [i, c] of list.entries()) {
+      const result = /** @type {(typeof results)[number]} */ (results[i]);
+      const token = c.token === 'admin' ? tokens.admin : tokens.curator;
+      /** @param {Call} call */
+      const send = async (call) => {
+        const response = await fetch(`${baseUrl}${call.path}`, {
+          method: call.method ?? 'GET',
+          headers: call.path.startsWith('/api/')
+            ? { authorization: `Bearer ${token}`, accept: 'application/json' }
+            : { authorization: `Bearer ${token}` },
+        });
+        const text = await response.text();
+        if (!response.ok) {
+          result.errors++;
+          result.firstError ??= `${response.status} ${call.method ?? 'GET'} ${call.path}: ${text.slice(0, 200)}`;
+        }
+        return text;
+      };
+      const call = c.calls[round % c.calls.length] ?? [];
+      const start = performance.now();
+      const texts = await Promise.all((Array.isArray(call) ? call : [call]).map(send));
+      const ms = performance.now() - start;
+      if (round < WARMUP_REQUESTS) continue;
+      result.times.push(ms);
+      result.bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+      result.total = totalOf(texts[0] ?? '');
     }
-    return text;
-  };
-  for (let i = 0; i < WARMUP_REQUESTS + REQUESTS_PER_CASE; i++) {
-    const call = calls[i % calls.length] ?? [];
-    const start = performance.now();
-    const texts = await Promise.all((Array.isArray(call) ? call : [call]).map(send));
-    const ms = performance.now() - start;
-    if (i < WARMUP_REQUESTS) continue;
-    times.push(ms);
-    bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
-    total = totalOf(texts[0] ?? '');
   }
-  times.sort((a, b) => a - b);
-  return {
-    requests: times.length,
-    p50Ms: percentile(times, 50),
-    p95Ms: percentile(times, 95),
-    maxMs: times[times.length - 1] ?? NaN,
-    kb: bytes / 1024,
-    total,
-    errors,
-    firstError,
-  };
+  return results.map((r) => {
+    const times = r.times.sort((a, b) => a - b);
+    return {
+      requests: times.length,
+      p50Ms: percentile(times, 50),
+      p95Ms: percentile(times, 95),
+      maxMs: times[times.length - 1] ?? NaN,
+      kb: r.bytes / 1024,
+      total: r.total,
+      errors: r.errors,
+      firstError: r.firstError,
+    };
+  });
 }
 
 /**
