@@ -4,9 +4,10 @@
 //
 //   node bench/run.js [name…] [--cpu-prof DIR]
 //
-// Benchmarks: api, communities, form (the deposit form with 10,000 creators), pages, soak (mixed
-// traffic on PostgreSQL), search (the records search over a million records), suggest, upload;
-// each is described in bench/README.md.
+// Benchmarks: api, communities, form (the deposit form with 10,000 creators), harvest, inbox (the
+// curators' requests inbox over 100,000 requests), pages, soak (mixed traffic on PostgreSQL),
+// search (the records search over a million records), suggest, upload; each is described in
+// bench/README.md.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // compare: titles and descriptions drawn from a long-tailed (Zipf) vocabulary with the common
 // phrases of research titles, 1–20 creators, 0–5 subjects, 30 resource types, 50 languages,
 // communities, 40 years of publication dates and 0–10 files of mixed types.
+import { random } from '../lib/random.js';
 import { orcid } from '../suggest/generate.js';
 
 /**
@@ -132,20 +133,6 @@ const FIRST_YEAR = 1986;
 const YEARS = 40;
 const PUBLISHED_FROM = Date.parse('2015-01-01T00:00:00Z');
 const PUBLISHED_TO = Date.parse('2026-11-01T00:00:00Z');
-
-/**
- * mulberry32, as `suggest`'s generator: small, fast, seeded.
- * @param {number} seed
- */
-function random(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Draws ranks 0…n-1 with probability proportional to 1 / (rank + 1 + shift)^s (Zipf–Mandelbrot).

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { random } from '../lib/random.js';
 
 const GIVEN = (
   'Anna Maria Sofia Emma Olga Lea Lena Chloé Zoë Inès Mia Léa Ida Eva Hanna Jana Lucía Marta ' +
@@ -41,21 +42,6 @@ const CITIES = (
   'Amsterdam Leiden Bruxelles Kraków Warszawa Stockholm Uppsala Oslo København Helsinki Tokyo ' +
   'Kyoto Beijing Shanghai Mumbai Bengaluru São Paulo Nairobi Lagos Sydney Toronto Montréal'
 ).split(' ');
-
-/**
- * A small, fast, seeded generator (mulberry32): the same files for the same sizes.
- * @param {number} seed
- * @returns {() => number}
- */
-function random(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ROR_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 

@@ -48,7 +48,17 @@ export interface PlanStep {
  * out first: test tables of a few thousand rows are rightly read whole, so a sequential scan that
  * remains is one no index could replace.
  */
-export async function planOf(db: Db, engine: Engine, s: Captured): Promise<PlanStep[]> {
+export async function planOf(
+  db: Db,
+  engine: Engine,
+  s: Captured,
+  /**
+   * `bitmapScans: false` prices PostgreSQL's bitmap scans out too, for a test that asks whether
+   * an index alone can answer: over a test table's few thousand rows a bitmap scan, which visits
+   * the rows, is rightly cheaper than an index-only scan.
+   */
+  options: { bitmapScans?: boolean } = {},
+): Promise<PlanStep[]> {
   const parameters = s.parameters as unknown[];
   if (engine === 'sqlite') {
     const { rows } = await db.executeQuery<{ detail: string }>({
@@ -65,6 +75,7 @@ export async function planOf(db: Db, engine: Engine, s: Captured): Promise<PlanS
   }
   const { rows } = await db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx);
+    if (options.bitmapScans === false) await sql`set local enable_bitmapscan = off`.execute(trx);
     return trx.executeQuery<{ 'QUERY PLAN': unknown }>({
       ...sql`select 1`.compile(trx),
       sql: `explain (format json) ${s.sql}`,

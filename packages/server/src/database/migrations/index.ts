@@ -23,6 +23,7 @@ import { requestsInbox } from './0023_requests_inbox.js';
 import { mailOutboxMigration } from './0024_mail_outbox.js';
 import { communityMemberRequests } from './0025_community_member_requests.js';
 import { secretLinksMigration } from './0026_secret_links.js';
+import { requestsInboxCovering } from './0027_requests_inbox_covering.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -268,4 +269,5 @@ export const migrations: Record<string, Migration> = {
   '0024_mail_outbox': mailOutboxMigration,
   '0025_community_member_requests': communityMemberRequests,
   '0026_secret_links': secretLinksMigration,
+  '0027_requests_inbox_covering': requestsInboxCovering,
 };

@@ -241,15 +241,22 @@ export class CommunitiesRepository {
     return row !== undefined;
   }
 
-  /** The user's role in each of `communityIds` that is live and that it belongs to. */
-  async rolesOf(userId: number, communityIds: string[]): Promise<Map<string, string>> {
+  /**
+   * The user's role in each of `communityIds` that it belongs to and, unless `withDeleted`, that
+   * is live.
+   */
+  async rolesOf(
+    userId: number,
+    communityIds: string[],
+    { withDeleted = false }: { withDeleted?: boolean } = {},
+  ): Promise<Map<string, string>> {
     if (communityIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('communityMembers as m')
       .innerJoin('communities as c', 'c.id', 'm.communityId')
       .select(['m.communityId', 'm.role'])
       .where('m.userId', '=', userId)
-      .where('c.deletedAt', 'is', null)
+      .$if(!withDeleted, (q) => q.where('c.deletedAt', 'is', null))
       .where('m.communityId', 'in', communityIds)
       .execute();
     return new Map(rows.map((r) => [r.communityId, r.role]));

@@ -169,6 +169,19 @@ export class CommunitiesService {
     return isRole(role) ? role : undefined;
   }
 
+  /**
+   * The user's role in each of `communityIds` it belongs to, deleted communities included as
+   * `roleOf` reads them: one statement for a page of requests.
+   */
+  async rolesOf(userId: number, communityIds: string[]): Promise<Map<string, CommunityRole>> {
+    const roles = await this.repo.rolesOf(userId, [...new Set(communityIds)], {
+      withDeleted: true,
+    });
+    return new Map(
+      [...roles].filter((entry): entry is [string, CommunityRole] => isRole(entry[1])),
+    );
+  }
+
   /** Whether the user curates the community (owner, manager or curator of it). */
   async isCurator(communityId: string, userId: number): Promise<boolean> {
     const role = await this.roleOf(communityId, userId);

@@ -348,4 +348,20 @@ describe.each(ENGINES)('the requests inbox on %s', (engine) => {
       );
     }
   });
+
+  it('tells the total of a title search on every page, past the last and without a match', async () => {
+    // The search counts its matches beside its page; past the last page it counts them alone.
+    const page = async (query: string) => {
+      const res = await requestAs(t, 'GET', `/api/user/requests?${query}`, callers.depositor);
+      expect(res.statusCode, res.body).toBe(200);
+      const { hits } = res.json<{ hits: { hits: Array<{ title: string }>; total: number } }>();
+      return { total: hits.total, titles: hits.hits.map((h) => h.title) };
+    };
+    const first = await page('q=OPEN&size=1');
+    const second = await page('q=open&size=1&page=2');
+    expect([first.total, second.total]).toEqual([2, 2]);
+    expect([...first.titles, ...second.titles].sort()).toEqual(['Alpha open', 'Beta open']);
+    expect(await page('q=open&size=1&page=3')).toEqual({ total: 2, titles: [] });
+    expect(await page('q=nowhere')).toEqual({ total: 0, titles: [] });
+  });
 });

@@ -124,10 +124,19 @@ export class RequestsRepository {
       return b;
     };
     const involving = query.involving;
+    // Only the key and the list's order are read to count and to choose the page: the receiving
+    // community's indexes hold them (and what the filters ask) beside its id, so that a curator's
+    // thousands of requests are counted and ordered from the index alone; the page's rows are
+    // read afterwards, by their keys.
+    const keys = (b: ReturnType<typeof requests>) =>
+      b.select((eb) => [
+        'r.number',
+        eb.ref(query.sort === 'updated' ? 'r.lastActivityAt' : 'r.createdAt').as('sortKey'),
+      ]);
     let listed;
     if (involving && query.createdBy === involving.userId) {
       // Its own requests only: what it created it may see in every status, through its index.
-      listed = filtered(requests()).selectAll('r');
+      listed = keys(filtered(requests()));
     } else if (involving && !query.receiverCommunityIds) {
       const { userId } = involving;
       // Across communities, the requests it sent and those its communities received (not sent
@@ -147,39 +156,75 @@ export class RequestsRepository {
           .where('r.status', '!=', 'created')
           .where('r.createdBy', '!=', userId),
       );
-      listed = sent
-        .selectAll('r')
-        .unionAll(received.selectAll('r'))
-        .unionAll(invited.selectAll('r'));
+      listed = keys(sent).unionAll(keys(received)).unionAll(keys(invited));
     } else if (involving) {
       // Within one community, its index narrows to the community and gives the list's order.
       const { userId } = involving;
-      listed = filtered(requests())
-        .where((eb) =>
+      listed = keys(
+        filtered(requests()).where((eb) =>
           eb.or([
             eb('r.createdBy', '=', userId),
             this.receivedBy(eb, involving),
             eb.and([eb('r.receiverUserId', '=', userId), eb('r.status', '!=', 'created')]),
           ]),
-        )
-        .selectAll('r');
+        ),
+      );
     } else {
-      listed = filtered(requests()).selectAll('r');
+      listed = keys(filtered(requests()));
     }
     // One shape for the three: a subquery SQLite flattens and PostgreSQL pulls up, but the union.
     const source = this.db.selectFrom(listed.as('listed')).selectAll('listed');
-    const countRow = await this.db
-      .selectFrom(source.as('c'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const count = async () =>
+      Number(
+        (
+          await this.db
+            .selectFrom(source.as('c'))
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const direction = query.sort === 'oldest' ? 'asc' : 'desc';
-    const rows = await source
-      .orderBy(query.sort === 'updated' ? 'listed.lastActivityAt' : 'listed.createdAt', direction)
-      .orderBy('listed.number', direction)
-      .offset(query.offset)
-      .limit(query.limit)
-      .execute();
-    return { rows, total: Number(countRow.n) };
+    /** The page's keys; with `counted`, each with the number of requests listed. */
+    const keysOf = (counted: boolean) =>
+      this.db
+        .selectFrom(listed.as('listed'))
+        .select([
+          'listed.number',
+          (counted ? sql<number>`count(*) over ()` : sql<number>`0`).as('total'),
+        ])
+        .orderBy('listed.sortKey', direction)
+        .orderBy('listed.number', direction)
+        .offset(query.offset)
+        .limit(query.limit)
+        .execute();
+    let total: number;
+    let page: Array<{ number: number; total: number }>;
+    if (query.q) {
+      // A search tries the title of every request listed: one pass counts the matches beside the
+      // page, where a count of its own would try every title again.
+      page = await keysOf(true);
+      total = page[0] ? Number(page[0].total) : query.offset === 0 ? 0 : await count();
+    } else {
+      // Otherwise the count and the page are each read from the index, side by side on
+      // PostgreSQL's pool (SQLite runs one statement at a time anyway).
+      [total, page] = await Promise.all([count(), keysOf(false)]);
+    }
+    const found =
+      page.length === 0
+        ? []
+        : await this.db
+            .selectFrom('requests')
+            .selectAll()
+            .where(
+              'number',
+              'in',
+              page.map((p) => p.number),
+            )
+            .execute();
+    const byNumber = new Map(found.map((r) => [r.number, r]));
+    // A request deleted between the two statements (a discarded review) is left out.
+    const rows = page.flatMap((p) => byNumber.get(p.number) ?? []);
+    return { rows, total };
   }
 
   /**

@@ -65,8 +65,8 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
   /** The people behind user ids, each looked up once; unknown ids become ghosts. */
   async function userStubs(ids: Array<number | null>) {
     const unique = [...new Set(ids.filter((id): id is number => id !== null))];
-    const found = await Promise.all(unique.map((id) => users.findById(id)));
-    return new Map(unique.map((id, i) => [id, presentUserStub(id, found[i])]));
+    const found = await users.findByIds(unique);
+    return new Map(unique.map((id) => [id, presentUserStub(id, found.get(id))]));
   }
 
   /** `expanded` of each request: its creator and receiver, each person and community read once. */
@@ -74,10 +74,11 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
     const communityIds = [...new Set(views.map((v) => v.row.receiverCommunityId))];
     const [people, found] = await Promise.all([
       userStubs(views.flatMap((v) => [v.row.createdBy, v.row.receiverUserId])),
-      Promise.all(communityIds.map((id) => communities.find(id))),
+      communities.getMany(communityIds),
     ]);
+    const byId = new Map(found.map((c) => [c.row.id, c]));
     const stubs = new Map(
-      communityIds.map((id, i) => [id, presentCommunityStub(found[i], id, config.siteUrl)]),
+      communityIds.map((id) => [id, presentCommunityStub(byId.get(id), id, config.siteUrl)]),
     );
     // An invitation comes from its community and goes to its person (see `presentRequest`).
     return views.map(({ row }) =>

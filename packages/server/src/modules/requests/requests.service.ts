@@ -104,13 +104,13 @@ export class RequestsService {
   /**
    * Whether the user decides the request: the invited person an invitation (no one else may
    * accept it for them); the receiving community's managers and owners a request to join it; its
-   * curators, managers and owners the others; administrators all but invitations.
+   * curators, managers and owners the others; administrators all but invitations. `role` is the
+   * user's role in the receiving community.
    */
-  async isReceiver(user: User | undefined, row: RequestRow): Promise<boolean> {
+  private decides(user: User | undefined, row: RequestRow, role: string | undefined): boolean {
     if (!user) return false;
     if (row.receiverUserId !== null) return row.receiverUserId === user.id;
     if (user.isAdmin) return true;
-    const role = await this.communities.roleOf(row.receiverCommunityId, user.id);
     if (role === undefined) return false;
     return row.type === 'community-membership-request'
       ? MANAGER_ROLES.has(role)
@@ -120,23 +120,26 @@ export class RequestsService {
   /**
    * Whether the user speaks for the request's sender: its creator; for an invitation, which the
    * community sends, also the community's other managers and owners and administrators, so that
-   * any of them may withdraw it.
+   * any of them may withdraw it. `role` as for `decides`.
    */
-  private async isSender(user: User | undefined, row: RequestRow): Promise<boolean> {
+  private sends(user: User | undefined, row: RequestRow, role: string | undefined): boolean {
     if (!user) return false;
     if (row.createdBy === user.id) return true;
     if (row.type !== 'community-invitation') return false;
     if (user.isAdmin) return true;
-    const role = await this.communities.roleOf(row.receiverCommunityId, user.id);
     return role !== undefined && MANAGER_ROLES.has(role);
   }
 
   /** The actions the caller may run now: possible in this status and allowed for them. */
   async view(user: User | undefined, row: RequestRow): Promise<RequestView> {
-    const [isCreator, isReceiver] = await Promise.all([
-      this.isSender(user, row),
-      this.isReceiver(user, row),
-    ]);
+    const role = user && (await this.communities.roleOf(row.receiverCommunityId, user.id));
+    return this.viewAs(user, row, role);
+  }
+
+  /** `view`, given the user's role in the receiving community (a page's are read at once). */
+  private viewAs(user: User | undefined, row: RequestRow, role: string | undefined): RequestView {
+    const isCreator = this.sends(user, row, role);
+    const isReceiver = this.decides(user, row, role);
     const actions: RequestAction[] = [];
     if (row.status === 'created' && (isCreator || user?.isAdmin)) actions.push('submit');
     if (row.status === 'submitted') {
@@ -428,7 +431,18 @@ export class RequestsService {
       offset: (params.page - 1) * params.size,
       limit: params.size,
     });
-    return { params, views: await Promise.all(rows.map((r) => this.view(user, r))), total };
+    // The caller's roles in the page's communities in one statement, not one per request.
+    const roles = user.isAdmin
+      ? undefined
+      : await this.communities.rolesOf(
+          user.id,
+          rows.map((r) => r.receiverCommunityId),
+        );
+    return {
+      params,
+      views: rows.map((r) => this.viewAs(user, r, roles?.get(r.receiverCommunityId))),
+      total,
+    };
   }
 
   /** The person opened the request (which it must be allowed to read): it has seen it as it is. */

@@ -63,6 +63,11 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  async findByIds(ids: number[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  }
+
   async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
     return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   }

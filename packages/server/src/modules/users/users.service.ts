@@ -128,6 +128,12 @@ export class UsersService {
     return rows.map(toUser);
   }
 
+  /** The users of `ids` that exist, by id: one statement for a page's people. */
+  async findByIds(ids: number[]): Promise<Map<number, User>> {
+    const rows = await this.repo.findByIds([...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, toUser(row)]));
+  }
+
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.repo.findByEmail(email.trim().toLowerCase());
   }
