@@ -13,7 +13,17 @@ import {
   type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { Box, Button, Fieldset, Group, Input, Stack, Text, VisuallyHidden } from '@mantine/core';
+import {
+  Box,
+  Button,
+  Fieldset,
+  Group,
+  Input,
+  Menu,
+  Stack,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import {
   ADDED_ROW_HIGHLIGHT_MS,
@@ -30,7 +40,8 @@ import { creatorName, foldForSearch } from './creator-display';
 import { matchingPositions, prepareFilterTexts } from './creator-filter';
 import { toCreatorEntry, type CreatorEntry } from './creator-entry';
 import type { CreatorListName } from './creator-rules';
-import { CreatorModal } from '../dialogs';
+import { AuthorImportModal, CreatorModal } from '../dialogs';
+import type { ImportMode } from './AuthorImportModal';
 import type { CreatorMode } from './CreatorModal';
 import { CreatorRow, ROW_HEIGHT } from './CreatorRow';
 import { FilterBox } from './CreatorFilterBox';
@@ -50,6 +61,7 @@ export interface CreatorsListProps {
   /** The entries' stable ids, in order. */
   ids: string[];
   append: (entry: CreatorEntry) => void;
+  importEntries: (entries: CreatorEntry[], mode: ImportMode) => void;
   remove: (index: number) => void;
   move: (from: number, to: number) => void;
 }
@@ -61,12 +73,21 @@ export interface CreatorsListProps {
  */
 export const CreatorsList = memo(CreatorsListView);
 
-function CreatorsListView({ name, creatorMode, ids, append, remove, move }: CreatorsListProps) {
-  const { t } = useTranslation();
+function CreatorsListView({
+  name,
+  creatorMode,
+  ids,
+  append,
+  importEntries,
+  remove,
+  move,
+}: CreatorsListProps) {
+  const { t, i18n } = useTranslation();
   const { control, getValues, setValue } = useFormContext<DepositFormValues>();
   const { errors } = useFormState({ control, name, exact: true });
   const isContributors = name === 'metadata.contributors';
   const [editor, setEditor] = useState<EditorState>(null);
+  const [importing, setImporting] = useState(false);
   const roles = useRoles(name, editor !== null).data;
   // What the list is filtered by; the box keeps what is typed (see FilterBox).
   const [filter, setFilter] = useState('');
@@ -172,6 +193,35 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
     setFilterBoxKey((key) => key + 1);
     append(toCreatorEntry(creator));
     setAnnouncement(t('creators.list.added', { name: creatorName(creator) }));
+  }
+
+  function handleImport(creators: CreatorFormValues[], mode: ImportMode) {
+    appendedFrom.current = mode === 'replace' ? 0 : getValues(name).length;
+    setFilter('');
+    setFilterBoxKey((key) => key + 1);
+    importEntries(creators.map(toCreatorEntry), mode);
+    setAnnouncement(
+      t(mode === 'replace' ? 'creators.transfer.replaced' : 'creators.transfer.imported', {
+        count: creators.length,
+      }),
+    );
+    setImporting(false);
+    addButtonRef.current?.focus();
+  }
+
+  async function handleExport(format: ExportFormat) {
+    // The writers load with the first export: the form does not need them to be shown.
+    const { writeJson, writeTable } = await import('./author-table');
+    const list = getValues(name);
+    const language = i18n.language.startsWith('de') ? 'de' : 'en';
+    const text = format === 'json' ? writeJson(list) : writeTable(list, format, language);
+    const type = EXPORT_TYPES[format];
+    const base = isContributors ? 'contributors' : 'creators';
+    // A byte-order mark before CSV and TSV: without it, Excel reads UTF-8 as its legacy encoding.
+    download(format === 'json' ? text : `\uFEFF${text}`, `${base}.${format}`, type);
+    setAnnouncement(
+      t('creators.transfer.exportDone', { count: list.length, format: format.toUpperCase() }),
+    );
   }
 
   function handleSave(creator: CreatorFormValues) {
@@ -336,6 +386,34 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
           <Button ref={addButtonRef} variant="default" onClick={() => setEditor({ index: null })}>
             {isContributors ? t('creators.list.addContributor') : t('creators.list.addCreator')}
           </Button>
+          <Button variant="default" onClick={() => setImporting(true)}>
+            {isContributors
+              ? t('creators.transfer.importContributors')
+              : t('creators.transfer.importCreators')}
+          </Button>
+          {total > 0 && (
+            <Menu position="bottom-start">
+              <Menu.Target>
+                <Button
+                  variant="subtle"
+                  aria-label={
+                    isContributors
+                      ? t('creators.transfer.exportContributors')
+                      : t('creators.transfer.exportCreators')
+                  }
+                >
+                  {t('creators.transfer.export')}
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {EXPORT_FORMATS.map((format) => (
+                  <Menu.Item key={format} onClick={() => void handleExport(format)}>
+                    {t('creators.transfer.exportAs', { format: format.toUpperCase() })}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
         </Group>
         <Text size="xs" c="dimmed" id={helpId}>
           {isContributors ? t('creators.field.contributorsHelp') : t('creators.field.creatorsHelp')}
@@ -355,8 +433,34 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
         onSaveAndAddAnother={handleAdd}
         onClose={() => setEditor(null)}
       />
+      <AuthorImportModal
+        list={name}
+        opened={importing}
+        currentCount={total}
+        onImport={handleImport}
+        onClose={() => setImporting(false)}
+      />
     </Fieldset>
   );
+}
+
+const EXPORT_FORMATS = ['csv', 'tsv', 'json'] as const;
+type ExportFormat = (typeof EXPORT_FORMATS)[number];
+const EXPORT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv;charset=utf-8',
+  tsv: 'text/tab-separated-values;charset=utf-8',
+  json: 'application/json',
+};
+
+/** Hands `text` to the browser as a file download named `fileName`. */
+function download(text: string, fileName: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // After the click has been handled: revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** The scroll box has a fixed CSS height; reporting it spares a ResizeObserver per list. */

@@ -273,7 +273,7 @@ const creatorArb: fc.Arbitrary<CreatorFormValues> = fc.oneof(
       given_name: fc.constant(''),
       family_name: fc.constant(''),
       name: textArb,
-      identifiers: fc.constant([{ scheme: 'ror', identifier: '01ggx4157' }]),
+      identifiers: fc.constant(null).map(() => [{ scheme: 'ror', identifier: '01ggx4157' }]),
     }),
     role: fc.constantFrom('', ...ROLES.map((role) => role.id)),
     affiliations: fc.array(affiliationArb, { maxLength: 3 }),
