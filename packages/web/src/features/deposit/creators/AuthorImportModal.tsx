@@ -36,7 +36,7 @@ export type ImportMode = 'append' | 'replace';
 export interface AuthorImportModalProps {
   list: CreatorListName;
   opened: boolean;
-  /** Entries the list has now, for the replace button's wording. */
+  /** Entries the list has now: replacing is offered only when there are some. */
   currentCount: number;
   onImport: (creators: CreatorFormValues[], mode: ImportMode) => void;
   onClose: () => void;
@@ -304,9 +304,11 @@ function AuthorImporter({
         <Button variant="default" onClick={onClose}>
           {t('creators.modal.cancel')}
         </Button>
-        <Button variant="light" disabled={includedCount === 0} onClick={() => finish('replace')}>
-          {t('creators.import.replace', { count: includedCount, current: currentCount })}
-        </Button>
+        {currentCount > 0 && (
+          <Button variant="light" disabled={includedCount === 0} onClick={() => finish('replace')}>
+            {t('creators.import.replace', { count: includedCount })}
+          </Button>
+        )}
         <Button disabled={includedCount === 0} onClick={() => finish('append')}>
           {t('creators.import.append', { count: includedCount })}
         </Button>
