@@ -126,7 +126,10 @@ describe('importing an author list', () => {
     await page.getByRole('button', { name: 'Export creators' }).click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('menuitem', { name: 'As CSV' }).click(),
+      page
+        .getByRole('dialog', { name: 'Export creators' })
+        .getByRole('button', { name: 'As CSV' })
+        .click(),
     ]);
     expect(download.suggestedFilename()).toBe('creators.csv');
     const csv = await readFile(await download.path(), 'utf8');

@@ -14,8 +14,8 @@ import { startServer } from '../lib/server.js';
  * @typedef {{interactive: number[], htmlDone: number[], htmlKB: number, title: number[], filter: number[], add: number[], move: number[], titleBurst: number[], filterBurst: number[]}} Sample
  */
 
-const EMAIL = 'bench-form@cairn.example';
-const PASSWORD = 'cairn-bench-password';
+export const EMAIL = 'bench-form@cairn.example';
+export const PASSWORD = 'cairn-bench-password';
 const LARGE = 10_000;
 const SMALL = 10;
 /** Cold loads of each draft, alternating, after one unmeasured load of each. */
@@ -497,7 +497,7 @@ export async function run(options = {}) {
  * @param {string} token
  * @param {number} count
  */
-async function createDraft(baseUrl, token, count) {
+export async function createDraft(baseUrl, token, count) {
   const draft = consortiumDraft(count);
   // The API benchmark's ORCID iDs are valid for the first 2,000 creators; later ones reuse them.
   for (const [n, creator] of draft.metadata.creators.entries()) {
@@ -529,7 +529,7 @@ async function createDraft(baseUrl, token, count) {
  * @param {Browser} browser
  * @param {string} baseUrl
  */
-async function logIn(browser, baseUrl) {
+export async function logIn(browser, baseUrl) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -868,7 +868,7 @@ const IMPORT_INSTRUMENT = `{
  * @param {any} storageState
  * @param {string} url
  */
-async function measureImport(browser, storageState, url) {
+export async function measureImport(browser, storageState, url) {
   const context = await browser.newContext({ storageState });
   try {
     const page = await context.newPage();

@@ -19,7 +19,7 @@ import {
   Fieldset,
   Group,
   Input,
-  Menu,
+  Popover,
   Stack,
   Text,
   VisuallyHidden,
@@ -88,6 +88,7 @@ function CreatorsListView({
   const isContributors = name === 'metadata.contributors';
   const [editor, setEditor] = useState<EditorState>(null);
   const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const roles = useRoles(name, editor !== null).data;
   // What the list is filtered by; the box keeps what is typed (see FilterBox).
   const [filter, setFilter] = useState('');
@@ -280,6 +281,9 @@ function CreatorsListView({
   const listErrorMessage = listError?.message ?? listError?.root?.message;
   const label = isContributors ? t('creators.field.contributors') : t('creators.field.creators');
   const editing = editor?.index ?? null;
+  const exportLabel = isContributors
+    ? t('creators.transfer.exportContributors')
+    : t('creators.transfer.exportCreators');
 
   return (
     <Fieldset
@@ -392,27 +396,41 @@ function CreatorsListView({
               : t('creators.transfer.importCreators')}
           </Button>
           {total > 0 && (
-            <Menu position="bottom-start">
-              <Menu.Target>
+            <Popover
+              opened={exporting}
+              onChange={setExporting}
+              position="bottom-start"
+              trapFocus
+              returnFocus
+              shadow="md"
+            >
+              <Popover.Target>
                 <Button
                   variant="subtle"
-                  aria-label={
-                    isContributors
-                      ? t('creators.transfer.exportContributors')
-                      : t('creators.transfer.exportCreators')
-                  }
+                  aria-label={exportLabel}
+                  onClick={() => setExporting((open) => !open)}
                 >
                   {t('creators.transfer.export')}
                 </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {EXPORT_FORMATS.map((format) => (
-                  <Menu.Item key={format} onClick={() => void handleExport(format)}>
-                    {t('creators.transfer.exportAs', { format: format.toUpperCase() })}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+              </Popover.Target>
+              <Popover.Dropdown aria-label={exportLabel}>
+                <Stack gap={4}>
+                  {EXPORT_FORMATS.map((format) => (
+                    <Button
+                      key={format}
+                      variant="subtle"
+                      justify="flex-start"
+                      onClick={() => {
+                        setExporting(false);
+                        void handleExport(format);
+                      }}
+                    >
+                      {t('creators.transfer.exportAs', { format: format.toUpperCase() })}
+                    </Button>
+                  ))}
+                </Stack>
+              </Popover.Dropdown>
+            </Popover>
           )}
         </Group>
         <Text size="xs" c="dimmed" id={helpId}>

@@ -432,7 +432,8 @@ function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (Array.isArray(value)) return value.map(cellText).join(`${LIST_SEPARATOR} `);
   if (isRecord(value)) return cellText(value['name'] ?? value['id'] ?? value['identifier']);
-  return String(value as string | number | boolean).trim();
+  if (typeof value === 'string') return value.trim();
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 /**
@@ -461,10 +462,11 @@ export function parseJson(
 }
 
 function jsonEntries(value: unknown, list: 'creators' | 'contributors'): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   if (!isRecord(value)) return undefined;
   for (const key of [list, 'creators', 'contributors', 'authors']) {
-    if (Array.isArray(value[key])) return value[key];
+    const entries: unknown = value[key];
+    if (Array.isArray(entries)) return entries as unknown[];
   }
   return isRecord(value['metadata']) ? jsonEntries(value['metadata'], list) : undefined;
 }
