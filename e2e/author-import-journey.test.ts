@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { axeViolations } from './support/axe.js';
-import { DRAFT_PATH } from './support/deposit.js';
+import { creatorRowNames, DRAFT_PATH } from './support/deposit.js';
 import { loadSampleVocabularies } from './support/editor.js';
 import { apiAs, logIn } from './support/journey.js';
 import { createAccount } from './support/server.js';
@@ -14,22 +14,6 @@ const CARBERRY_ORCID = '0000-0002-1825-0097';
 const HOPPER_ORCID = '0000-0001-5109-3700';
 /** Hopper's iD with its check digit off by one: the kind of typo a spreadsheet keeps. */
 const BAD_ORCID = '0000-0001-5109-3701';
-
-/** The creators' rows as the list shows them, top to bottom. */
-async function rowNames(page: Page): Promise<string[]> {
-  return page
-    .getByRole('list', { name: 'Creators' })
-    .getByRole('listitem')
-    .evaluateAll((rows) =>
-      rows
-        .filter((row) => row.hasAttribute('aria-posinset'))
-        .sort(
-          (a, b) =>
-            Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')),
-        )
-        .map((row) => row.querySelector('p')?.textContent ?? ''),
-    );
-}
 
 function pasteBox(dialog: Locator): Locator {
   return dialog.getByRole('textbox', { name: 'Table, JSON or CITATION.cff' });
@@ -91,7 +75,7 @@ describe('importing an author list', () => {
     await dialog.getByRole('button', { name: 'Append 3 entries' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expect
-      .poll(() => rowNames(page), POLL)
+      .poll(() => creatorRowNames(page), POLL)
       .toEqual(['Lovelace, Ada', 'Hopper, Grace', 'Carberry, Josiah']);
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -100,7 +84,7 @@ describe('importing an author list', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
     await expect
-      .poll(() => rowNames(page), POLL)
+      .poll(() => creatorRowNames(page), POLL)
       .toEqual(['Lovelace, Ada', 'Hopper, Grace', 'Carberry, Josiah']);
     const creators = (await api('GET', `/api/records/${id}/draft`))['metadata'][
       'creators'
@@ -159,7 +143,9 @@ describe('importing an author list', () => {
     await pasteBox(dialog).fill('Ada,Lovelace\nGrace,Hopper\n');
     await dialog.getByRole('button', { name: 'Append 2 entries' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(() => rowNames(page), POLL).toEqual(['Lovelace, Ada', 'Hopper, Grace']);
+    await expect
+      .poll(() => creatorRowNames(page), POLL)
+      .toEqual(['Lovelace, Ada', 'Hopper, Grace']);
 
     await page.getByRole('button', { name: 'Import creators' }).click();
     await pasteBox(dialog).fill(
@@ -172,6 +158,6 @@ describe('importing an author list', () => {
     // Ticked, a row with a problem would go in as it is; left unticked it is dropped.
     await dialog.getByRole('button', { name: 'Replace the list with 1 entry' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(() => rowNames(page), POLL).toEqual(['Hamilton, Margaret']);
+    await expect.poll(() => creatorRowNames(page), POLL).toEqual(['Hamilton, Margaret']);
   });
 });

@@ -77,11 +77,12 @@ const INSTRUMENT = `
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true });
 
-  const afterPaint = (start) => requestAnimationFrame(() => {
+  const afterFrame = (then) => requestAnimationFrame(() => {
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => { window.__paint = performance.now() - start; };
+    channel.port1.onmessage = then;
     channel.port2.postMessage(null);
   });
+  const afterPaint = (start) => afterFrame(() => { window.__paint = performance.now() - start; });
   const whenTrue = (condition, then) => {
     if (condition()) return then();
     const observer = new MutationObserver(() => {
@@ -121,6 +122,35 @@ const INSTRUMENT = `
       whenTrue(condition, () => afterPaint(start));
     };
     document.addEventListener(type, listener, true);
+  };
+  // Importing authors (issue 20). \`__importPaste(text, rows)\` puts \`text\` into the dialog's box
+  // as a paste does (its value, then an input event) and records in \`__importPasteMs\` the time
+  // until the frame that shows the preview with its Append button enabled. \`__importAppend(total)\`
+  // clicks Append and records in \`__importAppendMs\` the time until the frame that shows the
+  // list's last row has been drawn and the main thread is next idle: the form is usable.
+  const appendButton = () => [...document.querySelectorAll('[role="dialog"] button')]
+    .find((button) => /^Append [\\d,]+ entries$/.test(button.textContent) && !button.disabled);
+  window.__importPaste = (text, rows) => {
+    window.__importPasteMs = undefined;
+    const box = document.querySelector('[role="dialog"] textarea');
+    const start = performance.now();
+    const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+    setValue.call(box, text);
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    const wanted = 'Append ' + rows.toLocaleString('en') + ' entries';
+    whenTrue(() => appendButton()?.textContent === wanted, () => afterFrame(() => {
+      window.__importPasteMs = performance.now() - start;
+    }));
+  };
+  window.__importAppend = (total) => {
+    window.__importAppendMs = undefined;
+    const start = performance.now();
+    appendButton().click();
+    whenTrue(() => document.querySelector('[aria-posinset="' + total + '"]'), () =>
+      afterFrame(() => requestIdleCallback(() => {
+        window.__importAppendMs = performance.now() - start;
+      })),
+    );
   };
 `;
 
@@ -811,56 +841,6 @@ function authorTable() {
 }
 
 /**
- * Installed in the page before an import is measured (as source: it runs in the browser).
- *
- * `__importPaste(text)` puts `text` into the dialog's box as a paste does (its value, then an
- * input event) and records in `__importPasteMs` the time until the frame that shows the preview
- * with its Append button enabled. `__importAppend()` clicks Append and records in
- * `__importAppendMs` the time until the frame that shows the list's last row has been drawn and
- * the main thread is next idle: the form is usable.
- */
-const IMPORT_INSTRUMENT = `{
-  const whenTrue = (condition, then) => {
-    if (condition()) return then();
-    const observer = new MutationObserver(() => {
-      if (!condition()) return;
-      observer.disconnect();
-      then();
-    });
-    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
-  };
-  const afterPaint = (then) => requestAnimationFrame(() => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = then;
-    channel.port2.postMessage(null);
-  });
-  const appendButton = () => [...document.querySelectorAll('[role="dialog"] button')]
-    .find((button) => /^Append [\\d,]+ entries$/.test(button.textContent) && !button.disabled);
-  window.__importPaste = (text, rows) => {
-    window.__importPasteMs = undefined;
-    const box = document.querySelector('[role="dialog"] textarea');
-    const start = performance.now();
-    const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-    setValue.call(box, text);
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-    const wanted = 'Append ' + rows.toLocaleString('en') + ' entries';
-    whenTrue(() => appendButton()?.textContent === wanted, () => afterPaint(() => {
-      window.__importPasteMs = performance.now() - start;
-    }));
-  };
-  window.__importAppend = (total) => {
-    window.__importAppendMs = undefined;
-    const start = performance.now();
-    appendButton().click();
-    whenTrue(() => document.querySelector('[aria-posinset="' + total + '"]'), () =>
-      afterPaint(() => requestIdleCallback(() => {
-        window.__importAppendMs = performance.now() - start;
-      })),
-    );
-  };
-}`;
-
-/**
  * Opens a 10-creator draft, pastes `IMPORTED` authors into the import dialog and appends them;
  * resolves with the time from the paste to the preview, from Append to a usable form, and the
  * title's and filter's keystrokes after, once autosave has had time to save the list.
@@ -872,7 +852,6 @@ export async function measureImport(browser, storageState, url) {
   const context = await browser.newContext({ storageState });
   try {
     const page = await context.newPage();
-    await page.addInitScript({ content: IMPORT_INSTRUMENT });
     await load(page, url);
     await page.getByRole('button', { name: 'Import creators' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import creators' });

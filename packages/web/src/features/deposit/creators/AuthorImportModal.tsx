@@ -24,6 +24,7 @@ import { AuthorListError, resolveRows, type AuthorProblem, type ResolvedRow } fr
 import { affiliationNames, creatorName } from './creator-display';
 import type { CreatorListName } from './creator-rules';
 import { HitSummary, SUGGEST_DEBOUNCE_MS } from './CreatorSearch';
+import { observeFixedHeight, SCROLL_BOX_STYLE } from './virtual-box';
 
 /** How the imported entries join the list. */
 export type ImportMode = 'append' | 'replace';
@@ -40,6 +41,7 @@ export interface AuthorImportModalProps {
 /** A preview row's height: the virtualiser places rows without measuring them. */
 const PREVIEW_ROW_HEIGHT = 76;
 const PREVIEW_HEIGHT = PREVIEW_ROW_HEIGHT * 5;
+const observePreviewHeight = observeFixedHeight(PREVIEW_HEIGHT);
 /** Files above this are refused before being read: 50,000 authors are far less. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -348,10 +350,7 @@ const PreviewList = memo(function PreviewList({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => PREVIEW_ROW_HEIGHT,
     overscan: 4,
-    observeElementRect: (_instance, onChange) => {
-      onChange({ width: 0, height: PREVIEW_HEIGHT });
-      return undefined;
-    },
+    observeElementRect: observePreviewHeight,
   });
   const roleLabel = (id: string) => roles?.find((role) => role.id === id)?.label ?? id;
   return (
@@ -366,9 +365,7 @@ const PreviewList = memo(function PreviewList({
         tabIndex={0}
         style={{
           height: Math.min(rows.length * PREVIEW_ROW_HEIGHT, PREVIEW_HEIGHT),
-          overflowY: 'auto',
-          border: '1px solid var(--mantine-color-default-border)',
-          borderRadius: 'var(--mantine-radius-sm)',
+          ...SCROLL_BOX_STYLE,
         }}
       >
         <Box

@@ -24,7 +24,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@mantine/core';
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   ADDED_ROW_HIGHLIGHT_MS,
   CREATOR_FILTER_THRESHOLD,
@@ -45,9 +45,13 @@ import type { ImportMode } from './AuthorImportModal';
 import type { CreatorMode } from './CreatorModal';
 import { CreatorRow, ROW_HEIGHT } from './CreatorRow';
 import { FilterBox } from './CreatorFilterBox';
+import { observeFixedHeight, SCROLL_BOX_STYLE } from './virtual-box';
 
 /** The scroll box's height: about seven rows, the rest scrolls (and is not rendered). */
 const LIST_HEIGHT = ROW_HEIGHT * 7;
+
+/** The scroll box's height is fixed below, so it need not be observed. */
+const observeListHeight = observeFixedHeight(LIST_HEIGHT);
 
 /** Rows rendered beyond each edge of the scroll box, so fast scrolling shows no gap. */
 const OVERSCAN = 4;
@@ -135,7 +139,7 @@ function CreatorsListView({
     // all 10,000 rows on every move (React keys the rows by entry id below).
     overscan: OVERSCAN,
     // The box's height is fixed below, so it need not be observed (nor measured in tests).
-    observeElementRect: observeFixedHeight,
+    observeElementRect: observeListHeight,
   });
 
   const nameAt = useCallback(
@@ -347,9 +351,7 @@ function CreatorsListView({
                   // sections below stay where they are as a person types, and none of them comes
                   // on screen to be drawn for the first time (FormSection) at each key.
                   height: Math.min((activeFilter ? total : shownCount) * ROW_HEIGHT, LIST_HEIGHT),
-                  overflowY: 'auto',
-                  border: '1px solid var(--mantine-color-default-border)',
-                  borderRadius: 'var(--mantine-radius-sm)',
+                  ...SCROLL_BOX_STYLE,
                 }}
               >
                 <Box
@@ -479,13 +481,4 @@ function download(text: string, fileName: string, type: string) {
   link.click();
   // After the click has been handled: revoking at once can cancel the download in some browsers.
   setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
-/** The scroll box has a fixed CSS height; reporting it spares a ResizeObserver per list. */
-function observeFixedHeight(
-  _instance: Virtualizer<HTMLDivElement, Element>,
-  onChange: (rect: { width: number; height: number }) => void,
-): undefined {
-  onChange({ width: 0, height: LIST_HEIGHT });
-  return undefined;
 }
