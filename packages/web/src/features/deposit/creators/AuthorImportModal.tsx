@@ -102,14 +102,19 @@ function AuthorImporter({
         : resolveRows(parsed.rows, roles.data ?? [], isContributors),
     [parsed, roles.data, isContributors],
   );
-  // What the person changed, per row position, for the rows read now (reset with a new text).
+  // What the person changed, per row position, for the text read now: kept when the roles
+  // arrive (the rows stay where they are), reset with a new text.
   const [edits, setEdits] = useState<{
-    of: ResolvedRow[];
+    of: typeof parsed;
     toggled: ReadonlySet<number>;
     picked: ReadonlyMap<number, CreatorFormValues>;
-  }>({ of: [], toggled: new Set(), picked: new Map() });
-  // A new text starts afresh (React's way of resetting state when an input changes).
-  if (edits.of !== resolved) setEdits({ of: resolved, toggled: new Set(), picked: new Map() });
+  }>({ of: null, toggled: new Set(), picked: new Map() });
+  const [lookup, setLookup] = useState<number | null>(null);
+  if (edits.of !== parsed) {
+    // React's way of resetting state when what it depends on changes, without an extra render.
+    setEdits({ of: parsed, toggled: new Set(), picked: new Map() });
+    setLookup(null);
+  }
   const current = edits;
   const rows: PreviewRow[] = useMemo(
     () =>
@@ -136,7 +141,6 @@ function AuthorImporter({
   const [debouncedAffiliations] = useDebouncedValue(freeTextAffiliations, SUGGEST_DEBOUNCE_MS);
   const affiliationMatches = useAffiliationMatches(debouncedAffiliations, true).data;
   const [declinedMatches, setDeclinedMatches] = useState<ReadonlySet<string>>(new Set());
-  const [lookup, setLookup] = useState<number | null>(null);
 
   const includedCount = rows.filter((row) => row.included).length;
   const problemCount = rows.filter((row) => row.problems.length > 0).length;
@@ -146,7 +150,7 @@ function AuthorImporter({
   ) {
     const next = { toggled: new Set(current.toggled), picked: new Map(current.picked) };
     change(next);
-    setEdits({ of: resolved, ...next });
+    setEdits({ of: parsed, ...next });
   }
 
   function toggle(index: number) {
@@ -174,7 +178,8 @@ function AuthorImporter({
                 .filter((a) => a.id || a.name)
                 .map((a) => (a.id ? { id: a.id, name: a.name ?? a.id } : { name: a.name ?? '' })),
       });
-      // Picked, the row has what it lacked: it is included unless the person leaves it out.
+      // Picked, the row is included by default again: unless a problem other than its ORCID iD
+      // remains (an unknown role), it goes in.
       draft.toggled.delete(index);
     });
     setLookup(null);
