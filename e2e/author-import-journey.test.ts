@@ -107,13 +107,18 @@ describe('importing an author list', () => {
     ]);
 
     // Exported as CSV: the same people, in order, a header a spreadsheet shows.
-    await page.getByRole('button', { name: 'Export creators' }).click();
+    // By keyboard too: the format is chosen in a popover.
+    await page.getByRole('button', { name: 'Export creators' }).focus();
+    await page.keyboard.press('Enter');
+    const asCsv = page
+      .getByRole('dialog', { name: 'Export creators' })
+      .getByRole('button', { name: 'As CSV' });
+    await asCsv.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await asCsv.focus();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page
-        .getByRole('dialog', { name: 'Export creators' })
-        .getByRole('button', { name: 'As CSV' })
-        .click(),
+      page.keyboard.press('Enter'),
     ]);
     expect(download.suggestedFilename()).toBe('creators.csv');
     const csv = await readFile(await download.path(), 'utf8');
