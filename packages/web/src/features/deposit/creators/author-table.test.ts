@@ -296,6 +296,18 @@ describe('export, then import', () => {
     );
   });
 
+  it('writes no cell a spreadsheet would run as a formula', () => {
+    const list = [person('=HYPERLINK("http://x.example")', '@SUM(A1)'), person("'-1", '+2')];
+    const csv = writeTable(list, 'csv', 'en');
+    expect(csv.split('\r\n').slice(1, 3)).toEqual([
+      `'@SUM(A1),"'=HYPERLINK(""http://x.example"")",,,,personal,,,`,
+      `'+2,''-1,,,,personal,,,`,
+    ]);
+    expect(
+      resolveRows(parseAuthorText(csv, 'creators').rows, ROLES, false).map((row) => row.creator),
+    ).toEqual(list);
+  });
+
   it('writes roles by id and a header a spreadsheet shows', () => {
     const list = [person('Lovelace', 'Ada', { role: 'other', affiliations: [{ name: 'A, B' }] })];
     expect(writeTable(list, 'csv', 'de').split('\r\n')[0]).toBe(

@@ -284,6 +284,23 @@ export function splitDelimited(
   return rows.filter((row) => row.cells.some((value) => value.trim() !== ''));
 }
 
+/**
+ * A cell a spreadsheet would run as a formula: one starting with `=`, `+`, `-` or `@` (after any
+ * apostrophes, so that the escape below can be undone exactly). A list of people written to be
+ * opened in a spreadsheet must not run what someone typed as a name.
+ */
+const FORMULA_LIKE = /^'*[=+\-@]/;
+
+/** Escapes a formula-like cell with a leading apostrophe, which spreadsheets show as text. */
+function guardFormula(value: string): string {
+  return FORMULA_LIKE.test(value) ? `'${value}` : value;
+}
+
+/** Undoes `guardFormula`: one apostrophe before a formula-like cell goes. */
+function unguardFormula(value: string): string {
+  return value.startsWith("'") && FORMULA_LIKE.test(value) ? value.slice(1) : value;
+}
+
 /** A cell as delimited text: quoted when it holds what would otherwise end it or change it. */
 function quoteCell(value: string, delimiter: string): string {
   const needsQuotes =
@@ -322,7 +339,7 @@ export function parseTable(text: string, delimiter = delimiterOf(text)): ParsedA
     rows: body.map(({ line, cells }) => {
       const values: Partial<Record<AuthorColumn, string>> = {};
       columns.forEach((column, index) => {
-        if (column !== null) values[column] = (cells[index] ?? '').trim();
+        if (column !== null) values[column] = unguardFormula((cells[index] ?? '').trim());
       });
       return rowFromValues(line, values);
     }),
@@ -582,7 +599,7 @@ export function writeTable(
   const delimiter = format === 'tsv' ? '\t' : ',';
   const headers = EXPORT_HEADERS[language];
   const line = (cells: readonly string[]) =>
-    cells.map((cell) => quoteCell(cell, delimiter)).join(delimiter);
+    cells.map((cell) => quoteCell(guardFormula(cell), delimiter)).join(delimiter);
   const lines = [line(AUTHOR_COLUMNS.map((column) => headers[column]))];
   for (const creator of creators) {
     const values = valuesOf(creator);
