@@ -866,6 +866,43 @@ describe('CreatorsField: importing a list', () => {
     expect(announcements()).toContain('Replaced the list with 1 imported entry.');
   });
 
+  it('reads a chosen file, and refuses one too large to be a list of people', async () => {
+    const user = userEvent.setup();
+    const { values } = renderField();
+    await user.click(screen.getByRole('button', { name: 'Import creators' }));
+    await screen.findByRole('button', { name: 'Choose a file…' });
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('no file input');
+    const huge = new File(['x'], 'huge.csv', { type: 'text/csv' });
+    Object.defineProperty(huge, 'size', { value: 11 * 1024 * 1024 });
+    await user.upload(input, huge);
+    expect(
+      await within(dialog()).findByText(
+        'huge.csv is larger than 10 MB: no list of people is that large.',
+      ),
+    ).toBeTruthy();
+    const cff = new File(
+      [
+        'cff-version: 1.2.0\nauthors:\n  - family-names: Lovelace\n    given-names: Ada\n  - name: CERN\n',
+      ],
+      'CITATION.cff',
+    );
+    await user.upload(input, cff);
+    expect(await within(dialog()).findByText('2 rows read (CITATION.cff).')).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Append 2 entries' }));
+    await waitFor(() =>
+      expect(
+        values().map((entry) => [
+          entry.person_or_org.type,
+          entry.person_or_org.family_name || entry.person_or_org.name,
+        ]),
+      ).toEqual([
+        ['personal', 'Lovelace'],
+        ['organizational', 'CERN'],
+      ]),
+    );
+  });
+
   it('speaks German', async () => {
     const user = userEvent.setup();
     renderField({ language: 'de' });
