@@ -14,8 +14,8 @@ import { startServer } from '../lib/server.js';
  * @typedef {{interactive: number[], htmlDone: number[], htmlKB: number, title: number[], filter: number[], add: number[], move: number[], titleBurst: number[], filterBurst: number[]}} Sample
  */
 
-export const EMAIL = 'bench-form@cairn.example';
-export const PASSWORD = 'cairn-bench-password';
+const EMAIL = 'bench-form@cairn.example';
+const PASSWORD = 'cairn-bench-password';
 const LARGE = 10_000;
 const SMALL = 10;
 /** Cold loads of each draft, alternating, after one unmeasured load of each. */
@@ -527,7 +527,7 @@ export async function run(options = {}) {
  * @param {string} token
  * @param {number} count
  */
-export async function createDraft(baseUrl, token, count) {
+async function createDraft(baseUrl, token, count) {
   const draft = consortiumDraft(count);
   // The API benchmark's ORCID iDs are valid for the first 2,000 creators; later ones reuse them.
   for (const [n, creator] of draft.metadata.creators.entries()) {
@@ -559,7 +559,7 @@ export async function createDraft(baseUrl, token, count) {
  * @param {Browser} browser
  * @param {string} baseUrl
  */
-export async function logIn(browser, baseUrl) {
+async function logIn(browser, baseUrl) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -848,7 +848,7 @@ function authorTable() {
  * @param {any} storageState
  * @param {string} url
  */
-export async function measureImport(browser, storageState, url) {
+async function measureImport(browser, storageState, url) {
   const context = await browser.newContext({ storageState });
   try {
     const page = await context.newPage();
