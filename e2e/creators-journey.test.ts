@@ -1,29 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { axeViolations } from './support/axe.js';
-import { DRAFT_PATH } from './support/deposit.js';
+import { creatorRowNames, DRAFT_PATH } from './support/deposit.js';
 import { apiAs, logIn } from './support/journey.js';
 import { createAccount } from './support/server.js';
 import { expectPath, expectValue, POLL, test } from './support/test.js';
 
 function field(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('textbox', { name, exact: true });
-}
-
-/** The family names of the creator rows, top to bottom. */
-async function rowNames(page: Page): Promise<string[]> {
-  return page
-    .getByRole('list', { name: 'Creators' })
-    .getByRole('listitem')
-    .evaluateAll((rows) =>
-      rows
-        .filter((row) => row.hasAttribute('aria-posinset'))
-        .sort(
-          (a, b) =>
-            Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')),
-        )
-        .map((row) => row.querySelector('p')?.textContent ?? ''),
-    );
 }
 
 async function addPerson(page: Page, family: string, given: string): Promise<void> {
@@ -60,7 +44,11 @@ describe('creators journey', () => {
     await addPerson(page, 'Lovelace', 'Ada');
     await addPerson(page, 'Hopper', 'Grace');
     await addPerson(page, 'Hamilton', 'Margaret');
-    expect(await rowNames(page)).toEqual(['Lovelace, Ada', 'Hopper, Grace', 'Hamilton, Margaret']);
+    expect(await creatorRowNames(page)).toEqual([
+      'Lovelace, Ada',
+      'Hopper, Grace',
+      'Hamilton, Margaret',
+    ]);
 
     // dnd-kit's keyboard sensor: space picks up, arrows move, space drops.
     await page.getByRole('button', { name: 'Reorder Hamilton, Margaret' }).focus();
@@ -83,14 +71,14 @@ describe('creators journey', () => {
       .poll(announced, POLL)
       .toContain('Hamilton, Margaret was dropped at position 1 of 3.');
     await expect
-      .poll(() => rowNames(page), POLL)
+      .poll(() => creatorRowNames(page), POLL)
       .toEqual(['Hamilton, Margaret', 'Lovelace, Ada', 'Hopper, Grace']);
 
     // And the explicit buttons, by keyboard too.
     await page.getByRole('button', { name: 'Move Hopper, Grace up' }).focus();
     await page.keyboard.press('Enter');
     await expect
-      .poll(() => rowNames(page), POLL)
+      .poll(() => creatorRowNames(page), POLL)
       .toEqual(['Hamilton, Margaret', 'Hopper, Grace', 'Lovelace, Ada']);
     expect(await axeViolations(page)).toEqual([]);
 
@@ -100,7 +88,7 @@ describe('creators journey', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
     await expect
-      .poll(() => rowNames(page), POLL)
+      .poll(() => creatorRowNames(page), POLL)
       .toEqual(['Hamilton, Margaret', 'Hopper, Grace', 'Lovelace, Ada']);
   });
 });
@@ -125,7 +113,7 @@ describe('a person stored with only a name', () => {
     const id = draft['id'] as string;
     await logIn(page, account, `/uploads/${id}`);
     await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
-    await expect.poll(() => rowNames(page), POLL).toEqual(['Doe, Jane', 'Plato']);
+    await expect.poll(() => creatorRowNames(page), POLL).toEqual(['Doe, Jane', 'Plato']);
 
     await page.getByRole('button', { name: 'Edit Doe, Jane' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit creator' });

@@ -21,3 +21,19 @@ export async function publishFromEditor(page: Page) {
 
 /** A saved draft's address, `/uploads/<id>` — not `/uploads/new`, where a new upload starts. */
 export const DRAFT_PATH = /^\/uploads\/(?!new$)[^/]+$/;
+
+/** The names of the creator rows the list shows, top to bottom (in the order of their places). */
+export async function creatorRowNames(page: Page): Promise<string[]> {
+  return page
+    .getByRole('list', { name: 'Creators' })
+    .getByRole('listitem')
+    .evaluateAll((rows) =>
+      rows
+        .filter((row) => row.hasAttribute('aria-posinset'))
+        .sort(
+          (a, b) =>
+            Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')),
+        )
+        .map((row) => row.querySelector('p')?.textContent ?? ''),
+    );
+}

@@ -194,8 +194,11 @@ function deserializeIdentifier(item: unknown): IdentifierFormValues {
   return { scheme: asString(entry['scheme']), identifier: asString(entry['identifier']) };
 }
 
-/** Rules 4–6: declared sub-keys only; role as its id; affiliations as `{id?, name}`. */
-function deserializeCreator(item: unknown): CreatorFormValues {
+/**
+ * Rules 4–6: declared sub-keys only; role as its id; affiliations as `{id?, name}`. Exported for
+ * the creators list's JSON import, which reads the same objects as a draft holds.
+ */
+export function deserializeCreator(item: unknown): CreatorFormValues {
   const entry = asObject(item);
   const person = asObject(entry['person_or_org']);
   const isOrganisation = person['type'] === 'organizational';

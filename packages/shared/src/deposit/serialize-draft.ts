@@ -145,9 +145,10 @@ function serializeMetadata(metadata: MetadataFormValues, locale: string): Record
 
 /**
  * A person sends its names, an organisation its name: the form keeps both while the person
- * switches type, and the server would refuse a name that does not belong to the type.
+ * switches type, and the server would refuse a name that does not belong to the type. Exported for
+ * the creators list's JSON export, which writes what a draft would send.
  */
-function serializeCreator(creator: CreatorFormValues): Record<string, unknown> {
+export function serializeCreator(creator: CreatorFormValues): Record<string, unknown> {
   const { type, given_name, family_name, name, identifiers } = creator.person_or_org;
   const ids = identifiers.map(({ scheme, identifier }) => ({ scheme, identifier }));
   return {

@@ -1,7 +1,7 @@
 import type { DepositFormValues } from './form-values.js';
 
-export { deserializeDraft, readRecordInfo } from './deserialize-draft.js';
-export { isEmptyPayload, serializeDraft } from './serialize-draft.js';
+export { deserializeCreator, deserializeDraft, readRecordInfo } from './deserialize-draft.js';
+export { isEmptyPayload, serializeCreator, serializeDraft } from './serialize-draft.js';
 
 /*
  * Form values ⇄ API payload, after InvenioRDM's DepositRecordSerializer. Its rules, numbered here

@@ -56,6 +56,11 @@ const SAME_IN_GERMAN = new Set([
   // A type and its subtype, "Bild: Sonstiges": only the words inside are translated.
   'metadata.resourceType.subtype',
   'creators.filter.count',
+  // File formats' names.
+  'creators.import.format.csv',
+  'creators.import.format.tsv',
+  'creators.import.format.json',
+  'creators.import.format.cff',
   'creators.fields.person',
   'creators.fields.organizationName',
   'metadata.editor.code',

@@ -2,6 +2,7 @@ import { lazyDialog } from '../../components/lazy-dialog';
 import type { CommunitySelectionModalProps } from './community/CommunitySelectionModal';
 import type { SubmitReviewModalProps } from './community/SubmitReviewModal';
 import type { ConflictDialogProps } from './ConflictDialog';
+import type { AuthorImportModalProps } from './creators/AuthorImportModal';
 import type { CreatorModalProps } from './creators/CreatorModal';
 import type { DeleteConfirmModalProps } from './DeleteConfirmModal';
 import type { CustomLicenseModalProps } from './metadata/CustomLicenseModal';
@@ -20,6 +21,15 @@ const loadDialogs = () => import('./dialog-modules');
 
 export const CreatorModal = lazyDialog<CreatorModalProps>(
   () => loadDialogs().then((module) => module.CreatorModal),
+  whenOpened,
+);
+
+/**
+ * In a chunk of its own, not with the other dialogs: it brings the YAML parser (for
+ * CITATION.cff), which no other dialog needs.
+ */
+export const AuthorImportModal = lazyDialog<AuthorImportModalProps>(
+  () => import('./creators/AuthorImportModal').then((module) => module.AuthorImportModal),
   whenOpened,
 );
 

@@ -802,3 +802,117 @@ describe('CreatorsField in German', () => {
     expect(within(dialog()).getByText('Rolle ist ein Pflichtfeld.')).toBeTruthy();
   });
 });
+
+describe('CreatorsField: importing a list', () => {
+  it('resolves contributor roles by label or id, leaves out rows with problems unless ticked, and appends', async () => {
+    const user = userEvent.setup();
+    const { values } = renderField({
+      name: 'metadata.contributors',
+      contributors: [person('Hopper', 'Grace', { role: 'supervisor' })],
+    });
+    await user.click(screen.getByRole('button', { name: 'Import contributors' }));
+    const box = await screen.findByRole('textbox', { name: 'Table, JSON or CITATION.cff' });
+    // As a German spreadsheet saves CSV: semicolons, the header in German, any order.
+    fireEvent.change(box, {
+      target: {
+        value:
+          'Rolle;Nachname;Vorname;Zugehörigkeiten\n' +
+          'Data collector;Lovelace;Ada;"CERN; Analytical Society"\n' +
+          'janitor;Babbage;Charles;\n' +
+          'hostinginstitution;Somerville;Mary;\n',
+      },
+    });
+    expect(await within(dialog()).findByText('Unknown role “janitor”.')).toBeTruthy();
+    const babbage = within(dialog()).getByRole('checkbox', { name: 'Line 3: Babbage, Charles' });
+    expect((babbage as HTMLInputElement).checked).toBe(false);
+    // CERN is in the vocabulary under that name: offered, and taken unless unticked.
+    const cern = await within(dialog()).findByRole('checkbox', {
+      name: '“CERN”: use CERN (Geneva, Switzerland)',
+    });
+    expect((cern as HTMLInputElement).checked).toBe(true);
+    await user.click(within(dialog()).getByRole('button', { name: 'Append 2 entries' }));
+
+    await waitFor(() => expect(values()).toHaveLength(3));
+    expect(values().map((entry) => [entry.person_or_org.family_name, entry.role])).toEqual([
+      ['Hopper', 'supervisor'],
+      ['Lovelace', 'datacollector'],
+      ['Somerville', 'hostinginstitution'],
+    ]);
+    expect(values()[1]?.affiliations).toEqual([
+      { id: '01ggx4157', name: 'CERN' },
+      { name: 'Analytical Society' },
+    ]);
+    expect(announcements()).toContain('Imported 2 entries.');
+  });
+
+  it('replaces the list, and says what cannot be read', async () => {
+    const user = userEvent.setup();
+    const { values } = renderField({ creators: [person('Hopper', 'Grace')] });
+    await user.click(screen.getByRole('button', { name: 'Import creators' }));
+    const box = await screen.findByRole('textbox', { name: 'Table, JSON or CITATION.cff' });
+    fireEvent.change(box, { target: { value: '[{"family_name": "Lovelace"' } });
+    expect(await within(dialog()).findByText('This is not valid JSON.')).toBeTruthy();
+    fireEvent.change(box, {
+      target: {
+        value: 'cff-version: 1.2.0\nauthors:\n  - family-names: Lovelace\n    given-names: Ada\n',
+      },
+    });
+    await user.click(
+      await within(dialog()).findByRole('button', { name: 'Replace the list with 1 entry' }),
+    );
+    await waitFor(() =>
+      expect(values().map((entry) => entry.person_or_org.family_name)).toEqual(['Lovelace']),
+    );
+    expect(announcements()).toContain('Replaced the list with 1 imported entry.');
+  });
+
+  it('reads a chosen file, and refuses one too large to be a list of people', async () => {
+    const user = userEvent.setup();
+    const { values } = renderField();
+    await user.click(screen.getByRole('button', { name: 'Import creators' }));
+    await screen.findByRole('button', { name: 'Choose a file…' });
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('no file input');
+    const huge = new File(['x'], 'huge.csv', { type: 'text/csv' });
+    Object.defineProperty(huge, 'size', { value: 11 * 1024 * 1024 });
+    await user.upload(input, huge);
+    expect(
+      await within(dialog()).findByText(
+        'huge.csv is larger than 10 MB: no list of people is that large.',
+      ),
+    ).toBeTruthy();
+    const cff = new File(
+      [
+        'cff-version: 1.2.0\nauthors:\n  - family-names: Lovelace\n    given-names: Ada\n  - name: CERN\n',
+      ],
+      'CITATION.cff',
+    );
+    await user.upload(input, cff);
+    expect(await within(dialog()).findByText('2 rows read (CITATION.cff).')).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Append 2 entries' }));
+    await waitFor(() =>
+      expect(
+        values().map((entry) => [
+          entry.person_or_org.type,
+          entry.person_or_org.family_name || entry.person_or_org.name,
+        ]),
+      ).toEqual([
+        ['personal', 'Lovelace'],
+        ['organizational', 'CERN'],
+      ]),
+    );
+  });
+
+  it('speaks German', async () => {
+    const user = userEvent.setup();
+    renderField({ language: 'de' });
+    await user.click(screen.getByRole('button', { name: 'Urheber importieren' }));
+    const box = await screen.findByRole('textbox', { name: 'Tabelle, JSON oder CITATION.cff' });
+    fireEvent.change(box, { target: { value: 'Ada\t\t0000-0002-1825-0098\n' } });
+    expect(
+      await within(dialog()).findByText(
+        '„0000-0002-1825-0098“ ist keine gültige ORCID iD (falsche Prüfziffer oder Form). Der Nachname fehlt.',
+      ),
+    ).toBeTruthy();
+  });
+});

@@ -2,6 +2,7 @@ import { arrayMove } from '@dnd-kit/sortable';
 import type { DepositFormValues } from '@cairn/shared';
 import { useCallback, useState } from 'react';
 import { useFormContext, useWatch, type FieldPath } from 'react-hook-form';
+import type { ImportMode } from './AuthorImportModal';
 import type { CreatorEntry } from './creator-entry';
 import type { CreatorListName } from './creator-rules';
 import type { CreatorMode } from './CreatorModal';
@@ -67,6 +68,22 @@ export function CreatorsField({ name, creatorMode = 'search' }: CreatorsFieldPro
     },
     [getValues, name, setValue],
   );
+  /** Imported entries: after the list's (`append`) or instead of it (`replace`). */
+  const importEntries = useCallback(
+    (entries: CreatorEntry[], mode: ImportMode) => {
+      const fresh = Array.from({ length: entries.length }, nextRowId);
+      if (mode === 'replace') {
+        // The old entries' errors go with them.
+        clearErrors(name);
+        setIds(fresh);
+        setValue(name, entries);
+      } else {
+        setIds((current) => [...current, ...fresh]);
+        setValue(name, [...getValues(name), ...entries]);
+      }
+    },
+    [clearErrors, getValues, name, setValue],
+  );
   const remove = useCallback(
     (index: number) => {
       const list = getValues(name);
@@ -101,6 +118,7 @@ export function CreatorsField({ name, creatorMode = 'search' }: CreatorsFieldPro
       creatorMode={creatorMode}
       ids={ids}
       append={append}
+      importEntries={importEntries}
       remove={remove}
       move={move}
     />

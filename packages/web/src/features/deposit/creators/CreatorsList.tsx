@@ -13,8 +13,18 @@ import {
   type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { Box, Button, Fieldset, Group, Input, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import {
+  Box,
+  Button,
+  Fieldset,
+  Group,
+  Input,
+  Popover,
+  Stack,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   ADDED_ROW_HIGHLIGHT_MS,
   CREATOR_FILTER_THRESHOLD,
@@ -30,13 +40,18 @@ import { creatorName, foldForSearch } from './creator-display';
 import { matchingPositions, prepareFilterTexts } from './creator-filter';
 import { toCreatorEntry, type CreatorEntry } from './creator-entry';
 import type { CreatorListName } from './creator-rules';
-import { CreatorModal } from '../dialogs';
+import { AuthorImportModal, CreatorModal } from '../dialogs';
+import type { ImportMode } from './AuthorImportModal';
 import type { CreatorMode } from './CreatorModal';
 import { CreatorRow, ROW_HEIGHT } from './CreatorRow';
 import { FilterBox } from './CreatorFilterBox';
+import { observeFixedHeight, SCROLL_BOX_STYLE } from './virtual-box';
 
 /** The scroll box's height: about seven rows, the rest scrolls (and is not rendered). */
 const LIST_HEIGHT = ROW_HEIGHT * 7;
+
+/** The scroll box's height is fixed below, so it need not be observed. */
+const observeListHeight = observeFixedHeight(LIST_HEIGHT);
 
 /** Rows rendered beyond each edge of the scroll box, so fast scrolling shows no gap. */
 const OVERSCAN = 4;
@@ -50,6 +65,7 @@ export interface CreatorsListProps {
   /** The entries' stable ids, in order. */
   ids: string[];
   append: (entry: CreatorEntry) => void;
+  importEntries: (entries: CreatorEntry[], mode: ImportMode) => void;
   remove: (index: number) => void;
   move: (from: number, to: number) => void;
 }
@@ -61,12 +77,22 @@ export interface CreatorsListProps {
  */
 export const CreatorsList = memo(CreatorsListView);
 
-function CreatorsListView({ name, creatorMode, ids, append, remove, move }: CreatorsListProps) {
-  const { t } = useTranslation();
+function CreatorsListView({
+  name,
+  creatorMode,
+  ids,
+  append,
+  importEntries,
+  remove,
+  move,
+}: CreatorsListProps) {
+  const { t, i18n } = useTranslation();
   const { control, getValues, setValue } = useFormContext<DepositFormValues>();
   const { errors } = useFormState({ control, name, exact: true });
   const isContributors = name === 'metadata.contributors';
   const [editor, setEditor] = useState<EditorState>(null);
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const roles = useRoles(name, editor !== null).data;
   // What the list is filtered by; the box keeps what is typed (see FilterBox).
   const [filter, setFilter] = useState('');
@@ -113,7 +139,7 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
     // all 10,000 rows on every move (React keys the rows by entry id below).
     overscan: OVERSCAN,
     // The box's height is fixed below, so it need not be observed (nor measured in tests).
-    observeElementRect: observeFixedHeight,
+    observeElementRect: observeListHeight,
   });
 
   const nameAt = useCallback(
@@ -174,6 +200,35 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
     setAnnouncement(t('creators.list.added', { name: creatorName(creator) }));
   }
 
+  function handleImport(creators: CreatorFormValues[], mode: ImportMode) {
+    appendedFrom.current = mode === 'replace' ? 0 : getValues(name).length;
+    setFilter('');
+    setFilterBoxKey((key) => key + 1);
+    importEntries(creators.map(toCreatorEntry), mode);
+    setAnnouncement(
+      t(mode === 'replace' ? 'creators.transfer.replaced' : 'creators.transfer.imported', {
+        count: creators.length,
+      }),
+    );
+    setImporting(false);
+    addButtonRef.current?.focus();
+  }
+
+  async function handleExport(format: ExportFormat) {
+    // The writers load with the first export: the form does not need them to be shown.
+    const { writeJson, writeTable } = await import('./author-table');
+    const list = getValues(name);
+    const language = i18n.language.startsWith('de') ? 'de' : 'en';
+    const text = format === 'json' ? writeJson(list) : writeTable(list, format, language);
+    const type = EXPORT_TYPES[format];
+    const base = isContributors ? 'contributors' : 'creators';
+    // A byte-order mark before CSV and TSV: without it, Excel reads UTF-8 as its legacy encoding.
+    download(format === 'json' ? text : `\uFEFF${text}`, `${base}.${format}`, type);
+    setAnnouncement(
+      t('creators.transfer.exportDone', { count: list.length, format: format.toUpperCase() }),
+    );
+  }
+
   function handleSave(creator: CreatorFormValues) {
     if (editor?.index === null || editor === null) {
       handleAdd(creator);
@@ -230,6 +285,9 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
   const listErrorMessage = listError?.message ?? listError?.root?.message;
   const label = isContributors ? t('creators.field.contributors') : t('creators.field.creators');
   const editing = editor?.index ?? null;
+  const exportLabel = isContributors
+    ? t('creators.transfer.exportContributors')
+    : t('creators.transfer.exportCreators');
 
   return (
     <Fieldset
@@ -293,9 +351,7 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
                   // sections below stay where they are as a person types, and none of them comes
                   // on screen to be drawn for the first time (FormSection) at each key.
                   height: Math.min((activeFilter ? total : shownCount) * ROW_HEIGHT, LIST_HEIGHT),
-                  overflowY: 'auto',
-                  border: '1px solid var(--mantine-color-default-border)',
-                  borderRadius: 'var(--mantine-radius-sm)',
+                  ...SCROLL_BOX_STYLE,
                 }}
               >
                 <Box
@@ -336,6 +392,48 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
           <Button ref={addButtonRef} variant="default" onClick={() => setEditor({ index: null })}>
             {isContributors ? t('creators.list.addContributor') : t('creators.list.addCreator')}
           </Button>
+          <Button variant="default" onClick={() => setImporting(true)}>
+            {isContributors
+              ? t('creators.transfer.importContributors')
+              : t('creators.transfer.importCreators')}
+          </Button>
+          {total > 0 && (
+            <Popover
+              opened={exporting}
+              onChange={setExporting}
+              position="bottom-start"
+              trapFocus
+              returnFocus
+              shadow="md"
+            >
+              <Popover.Target>
+                <Button
+                  variant="subtle"
+                  aria-label={exportLabel}
+                  onClick={() => setExporting((open) => !open)}
+                >
+                  {t('creators.transfer.export')}
+                </Button>
+              </Popover.Target>
+              <Popover.Dropdown aria-label={exportLabel}>
+                <Stack gap={4}>
+                  {EXPORT_FORMATS.map((format) => (
+                    <Button
+                      key={format}
+                      variant="subtle"
+                      justify="flex-start"
+                      onClick={() => {
+                        setExporting(false);
+                        void handleExport(format);
+                      }}
+                    >
+                      {t('creators.transfer.exportAs', { format: format.toUpperCase() })}
+                    </Button>
+                  ))}
+                </Stack>
+              </Popover.Dropdown>
+            </Popover>
+          )}
         </Group>
         <Text size="xs" c="dimmed" id={helpId}>
           {isContributors ? t('creators.field.contributorsHelp') : t('creators.field.creatorsHelp')}
@@ -355,15 +453,32 @@ function CreatorsListView({ name, creatorMode, ids, append, remove, move }: Crea
         onSaveAndAddAnother={handleAdd}
         onClose={() => setEditor(null)}
       />
+      <AuthorImportModal
+        list={name}
+        opened={importing}
+        currentCount={total}
+        onImport={handleImport}
+        onClose={() => setImporting(false)}
+      />
     </Fieldset>
   );
 }
 
-/** The scroll box has a fixed CSS height; reporting it spares a ResizeObserver per list. */
-function observeFixedHeight(
-  _instance: Virtualizer<HTMLDivElement, Element>,
-  onChange: (rect: { width: number; height: number }) => void,
-): undefined {
-  onChange({ width: 0, height: LIST_HEIGHT });
-  return undefined;
+const EXPORT_FORMATS = ['csv', 'tsv', 'json'] as const;
+type ExportFormat = (typeof EXPORT_FORMATS)[number];
+const EXPORT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv;charset=utf-8',
+  tsv: 'text/tab-separated-values;charset=utf-8',
+  json: 'application/json',
+};
+
+/** Hands `text` to the browser as a file download named `fileName`. */
+function download(text: string, fileName: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // After the click has been handled: revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
