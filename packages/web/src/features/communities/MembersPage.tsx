@@ -361,6 +361,20 @@ function MemberRequests({
   );
 }
 
+/** What the managers may decide on an invitation (cancel) or a request to join (the others). */
+const DECISIONS = ['accept', 'decline', 'cancel'] as const;
+const DECISION_LOOK = {
+  // Filled teal is the theme's AA shade under white text.
+  accept: { color: 'teal' },
+  decline: { variant: 'light', color: 'red' },
+  cancel: { variant: 'light', color: 'gray' },
+} as const;
+const DECISION_LABEL = {
+  accept: 'requests.action.acceptMember',
+  decline: 'requests.action.decline',
+  cancel: 'members.cancelInvitation',
+} as const;
+
 function MemberRequestRow({
   c,
   kind,
@@ -405,41 +419,18 @@ function MemberRequestRow({
       </Table.Td>
       <Table.Td>
         <Group gap="xs">
-          {hit.permissions.can_accept && (
+          {DECISIONS.filter((d) => hit.permissions[`can_${d}`] === true).map((decision) => (
             <Button
+              key={decision}
               size="xs"
-              color="teal"
+              {...DECISION_LOOK[decision]}
               loading={mutation.isPending}
-              aria-label={t('members.acceptName', { name })}
-              onClick={() => mutation.mutate({ kind: 'decide', requestId, action: 'accept' })}
+              aria-label={t(`members.${decision}Name`, { name })}
+              onClick={() => mutation.mutate({ kind: 'decide', requestId, action: decision })}
             >
-              {t('requests.action.acceptMember')}
+              {t(DECISION_LABEL[decision])}
             </Button>
-          )}
-          {hit.permissions.can_decline && (
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              loading={mutation.isPending}
-              aria-label={t('members.declineName', { name })}
-              onClick={() => mutation.mutate({ kind: 'decide', requestId, action: 'decline' })}
-            >
-              {t('requests.action.decline')}
-            </Button>
-          )}
-          {hit.permissions.can_cancel && (
-            <Button
-              size="xs"
-              variant="light"
-              color="gray"
-              loading={mutation.isPending}
-              aria-label={t('members.cancelName', { name })}
-              onClick={() => mutation.mutate({ kind: 'decide', requestId, action: 'cancel' })}
-            >
-              {t('members.cancelInvitation')}
-            </Button>
-          )}
+          ))}
         </Group>
         {mutation.isError && (
           <Text size="sm" c="red" role="alert">
