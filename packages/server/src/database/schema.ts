@@ -300,6 +300,18 @@ export interface SecretLinksTable {
   expiresAt: string | null;
 }
 
+/** A person's grant on a record's parent (all its versions); one per parent and person. */
+export interface RecordGrantsTable {
+  id: string;
+  parentId: string;
+  userId: number;
+  /** `view`, `preview`, `edit` or `manage`. */
+  permission: string;
+  /** Who made it, InvenioRDM's `origin` (`api:<user id>`). */
+  origin: string | null;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -325,6 +337,7 @@ export interface Database {
   rateLimits: RateLimitsTable;
   mailOutbox: MailOutboxTable;
   secretLinks: SecretLinksTable;
+  recordGrants: RecordGrantsTable;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

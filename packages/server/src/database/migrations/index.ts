@@ -24,6 +24,7 @@ import { mailOutboxMigration } from './0024_mail_outbox.js';
 import { communityMemberRequests } from './0025_community_member_requests.js';
 import { secretLinksMigration } from './0026_secret_links.js';
 import { requestsInboxCovering } from './0027_requests_inbox_covering.js';
+import { recordGrantsMigration } from './0028_record_grants.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -270,4 +271,5 @@ export const migrations: Record<string, Migration> = {
   '0025_community_member_requests': communityMemberRequests,
   '0026_secret_links': secretLinksMigration,
   '0027_requests_inbox_covering': requestsInboxCovering,
+  '0028_record_grants': recordGrantsMigration,
 };
