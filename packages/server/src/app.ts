@@ -33,6 +33,7 @@ import { registerPages } from './modules/pages/pages.routes.js';
 import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { fileRoutes } from './modules/files/files.routes.js';
 import { secretLinkRoutes } from './modules/access/secret-links.routes.js';
+import { grantRoutes } from './modules/access/grants.routes.js';
 import { recordExportRoutes } from './modules/records/exports/exports.routes.js';
 import { tokenRoutes } from './modules/users/tokens.routes.js';
 import { preferenceRoutes } from './modules/users/preferences.routes.js';
@@ -224,6 +225,7 @@ export async function buildApp(
   await app.register(itemRoutes, { config, items: services.vocabularyItems });
   await app.register(fileRoutes, { config, files: services.files });
   await app.register(secretLinkRoutes, { links: services.secretLinks });
+  await app.register(grantRoutes, { grants: services.grants });
   await app.register(tokenRoutes, { users: services.users });
   await app.register(preferenceRoutes, { users: services.users, locales: config.locales });
   await app.register(recordExportRoutes, {

@@ -43,6 +43,8 @@ import { MailSender } from './modules/mail/mail-sender.js';
 import { RequestNotifications } from './modules/mail/request-notifications.js';
 import { SecretLinksRepository } from './modules/access/secret-links.repository.js';
 import { SecretLinksService } from './modules/access/secret-links.service.js';
+import { GrantsRepository } from './modules/access/grants.repository.js';
+import { GrantsService } from './modules/access/grants.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -81,6 +83,8 @@ export interface Services {
   mail: MailSender;
   /** Records' secret links, and what a request's link token grants. */
   secretLinks: SecretLinksService;
+  /** Records' grants to people. */
+  grants: GrantsService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -117,7 +121,8 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       name: config.siteName,
     }),
   );
-  const recordStore = new RecordStore(recordsRepo, communities);
+  const grants = new GrantsRepository(database.db);
+  const recordStore = new RecordStore(recordsRepo, communities, grants);
   const recordAccess = new RecordAccessService(recordStore);
   const recordPids = new RecordPidsService(recordStore, config);
   const publishing = new RecordPublishingService(
@@ -204,5 +209,6 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     ),
     mail,
     secretLinks: new SecretLinksService(new SecretLinksRepository(database.db), recordStore),
+    grants: new GrantsService(grants, recordStore, users),
   };
 }

@@ -309,6 +309,8 @@ export interface RecordGrantsTable {
   permission: string;
   /** Who made it, InvenioRDM's `origin` (`api:<user id>`). */
   origin: string | null;
+  /** Its place among the parent's grants, in the order they were given (ascending, with gaps). */
+  position: number;
   createdAt: string;
 }
 

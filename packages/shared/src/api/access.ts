@@ -70,3 +70,77 @@ export type SecretLinkJson = z.infer<typeof SecretLinkSchema>;
 export const SecretLinkHitsSchema = z.object({
   hits: z.object({ hits: z.array(SecretLinkSchema), total: z.number() }),
 });
+
+/** What a grant lets a person do: as a link's levels, and `manage`, which shares further. */
+export const GRANT_PERMISSIONS = ['view', 'preview', 'edit', 'manage'] as const;
+export type GrantPermission = (typeof GRANT_PERMISSIONS)[number];
+
+const grantPermission = z
+  .string({ error: MESSAGES.notString })
+  .refine((p): p is GrantPermission => (GRANT_PERMISSIONS as readonly string[]).includes(p), {
+    error: `Must be one of: ${GRANT_PERMISSIONS.join(', ')}.`,
+  })
+  .describe(
+    'view: read the record and its files; preview: also the draft; edit: also edit it; manage: also share it further',
+  );
+
+const grantSubject = z.object({
+  type: z
+    .string({ error: MESSAGES.notString })
+    .refine((t) => t === 'user', { error: 'Must be one of: user.' })
+    .describe('Only `user` (InvenioRDM also knows `role` and `system_role`)'),
+  id: z.string({ error: MESSAGES.notString }).describe("The user's id"),
+});
+
+const grantMessage = z
+  .string({ error: MESSAGES.notString })
+  .max(10_000, { error: 'Longer than maximum length 10000.' });
+
+/** One grant of a POST: the subject and permission; `message` and `notify` also per grant. */
+const GrantInput = z.object({
+  subject: grantSubject,
+  permission: grantPermission,
+  message: grantMessage.optional(),
+  notify: z.boolean().optional(),
+});
+
+/** POST `/api/records/{id}/access/grants`: 1 to 100 grants, as InvenioRDM takes them. */
+export const GrantsBody = z.preprocess(
+  objectOrEmpty,
+  z.object({
+    grants: z
+      .array(GrantInput)
+      .min(1, { error: 'Length must be between 1 and 100.' })
+      .max(100, { error: 'Length must be between 1 and 100.' }),
+    message: grantMessage.optional(),
+    notify: z.boolean().optional(),
+  }),
+);
+
+/** PATCH `/api/records/{id}/access/users/{user_id}`: the new permission. */
+export const GrantUpdateBody = z.preprocess(
+  objectOrEmpty,
+  z.object({ permission: grantPermission }),
+);
+
+/** `/api/records/{id}/access/grants/{grant_id}`: a grant's place in the parent's list. */
+export const GrantParams = idParams('Record or draft id, e.g. ha4g3-7x208').extend({
+  grant_id: z.string().describe("The grant's index in the record's list, from 0"),
+});
+
+/** `/api/records/{id}/access/users/{user_id}`. */
+export const GrantUserParams = idParams('Record or draft id, e.g. ha4g3-7x208').extend({
+  user_id: z.string().describe("The grantee's user id"),
+});
+
+/** A grant as InvenioRDM answers it. */
+export const GrantSchema = z.object({
+  subject: z.object({ type: z.literal('user'), id: z.string() }),
+  permission: z.enum(GRANT_PERMISSIONS),
+  origin: z.string().nullable(),
+});
+export type GrantJson = z.infer<typeof GrantSchema>;
+
+export const GrantHitsSchema = z.object({
+  hits: z.object({ hits: z.array(GrantSchema), total: z.number() }),
+});

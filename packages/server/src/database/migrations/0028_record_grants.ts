@@ -5,7 +5,8 @@ import type { Kysely, Migration } from 'kysely';
  * per parent and person: the unique key is what makes two parallel grants to the same person one,
  * and a second grant a conflict rather than a duplicate. A person's own index answers "shared
  * with me" and the check of a grant on a record without reading the parent's other grants.
- * Deleting a parent or a user deletes their grants.
+ * `position` keeps the order they were given in (a batch's grants share one time), which
+ * InvenioRDM's grant indexes count in. Deleting a parent or a user deletes their grants.
  */
 export const recordGrantsMigration: Migration = {
   async up(db: Kysely<unknown>) {
@@ -20,6 +21,7 @@ export const recordGrantsMigration: Migration = {
       )
       .addColumn('permission', 'text', (c) => c.notNull())
       .addColumn('origin', 'text')
+      .addColumn('position', 'integer', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addUniqueConstraint('record_grants_parent_user_key', ['parent_id', 'user_id'])
       .execute();

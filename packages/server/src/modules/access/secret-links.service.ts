@@ -5,20 +5,13 @@ import {
   type SecretLinkJson,
   type SecretLinkPermission,
 } from '@cairn/shared';
-import { AppError, pidDoesNotExist, validationFailed } from '../../errors.js';
+import { AppError, validationFailed } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { parsedBody } from '../../lib/zod-errors.js';
 import { constantTimeEqual } from '../../plugins/auth.js';
-import { isRecordId } from '../records/record-id.js';
 import { invenioTime } from '../records/records.presenter.js';
 import type { ParentRow } from '../records/records.rows.js';
-import {
-  assertCanManage,
-  deletedError,
-  today,
-  type LinkGrant,
-  type RecordStore,
-} from '../records/records.shared.js';
+import { today, type LinkGrant, type RecordStore } from '../records/records.shared.js';
 import { hashSecret } from '../users/users.service.js';
 import type { User } from '../users/users.service.js';
 import type { SecretLinkRow, SecretLinksRepository } from './secret-links.repository.js';
@@ -50,7 +43,7 @@ function live(row: SecretLinkRow): boolean {
 
 /**
  * InvenioRDM's secret links of a record: made, read, changed and revoked by whoever manages the
- * record (its owner; administrators), shared by all its versions, and resolved from a request's
+ * record (its owner, administrators, `manage` grantees), shared by all its versions, and resolved from a request's
  * token into what they grant.
  */
 export class SecretLinksService {
@@ -58,35 +51,6 @@ export class SecretLinksService {
     private readonly repo: SecretLinksRepository,
     private readonly store: RecordStore,
   ) {}
-
-  /**
-   * The parent of a record or draft id that `user` manages: 404 for an unknown id, the
-   * record's 410 when it was deleted and has no draft, 403 to everyone else.
-   */
-  private async managed(user: User | undefined, id: string): Promise<ParentRow> {
-    if (!isRecordId(id)) throw pidDoesNotExist();
-    const records = this.store.repo;
-    const row = (await records.getDraft(id)) ?? (await records.getRecord(id));
-    if (!row) throw pidDoesNotExist();
-    if ('deletedAt' in row && row.deletedAt) throw deletedError(row);
-    const parent = await this.store.parentOf(row.parentId);
-    assertCanManage(user, parent);
-    return parent;
-  }
-
-  /** `fn` under the parent's lock, on the parent `user` manages (see `managed`). */
-  private async changing<T>(
-    user: User | undefined,
-    id: string,
-    fn: (parent: ParentRow) => Promise<T>,
-  ): Promise<T> {
-    const { id: parentId } = await this.managed(user, id);
-    // Checked again under the lock, on the parent as it now is.
-    return this.store.locked(parentId, async (parent) => {
-      assertCanManage(user, parent);
-      return fn(parent);
-    });
-  }
 
   private async link(parent: ParentRow, linkId: string): Promise<SecretLinkRow> {
     const row = await this.repo.find(parent.id, linkId);
@@ -100,7 +64,7 @@ export class SecretLinksService {
     if (input.permission === undefined)
       throw refused('permission', 'An access permission level is required');
     const permission = input.permission;
-    return this.changing(user, id, async (parent) => {
+    return this.store.changingManaged(user, id, async (parent) => {
       const token = crypto.randomBytes(32).toString('base64url');
       const row: SecretLinkRow = {
         id: crypto.randomUUID(),
@@ -121,13 +85,13 @@ export class SecretLinksService {
     user: User | undefined,
     id: string,
   ): Promise<{ hits: { hits: SecretLinkJson[]; total: number } }> {
-    const parent = await this.managed(user, id);
+    const parent = await this.store.managedParent(user, id);
     const rows = await this.repo.ofParent(parent.id);
     return { hits: { hits: rows.map(present), total: rows.length } };
   }
 
   async read(user: User | undefined, id: string, linkId: string): Promise<SecretLinkJson> {
-    return present(await this.link(await this.managed(user, id), linkId));
+    return present(await this.link(await this.store.managedParent(user, id), linkId));
   }
 
   /**
@@ -141,7 +105,7 @@ export class SecretLinksService {
     body: unknown,
   ): Promise<SecretLinkJson> {
     const input = parsedBody(SecretLinkUpdateBody, body);
-    return this.changing(user, id, async (parent) => {
+    return this.store.changingManaged(user, id, async (parent) => {
       const row = await this.link(parent, linkId);
       let expiresAt = row.expiresAt;
       if (input.expires_at === null) {
@@ -163,7 +127,7 @@ export class SecretLinksService {
   }
 
   async delete(user: User | undefined, id: string, linkId: string): Promise<void> {
-    await this.changing(user, id, async (parent) => {
+    await this.store.changingManaged(user, id, async (parent) => {
       const row = await this.link(parent, linkId);
       if (!(await this.repo.delete(row.id))) throw new AppError('NOT_FOUND', NOT_FOUND);
     });

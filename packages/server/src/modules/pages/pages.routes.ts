@@ -373,7 +373,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       return renderError(request, reply, error);
     }
     const user = request.identity.user;
-    const permissions = deps.access.draftPermissions(user, result.parent);
+    const permissions = await deps.access.draftPermissions(user, result.parent);
     // The draft follows the page: checking and presenting 10,000 creators takes a while.
     return renderStreamed(
       request,

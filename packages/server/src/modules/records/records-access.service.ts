@@ -8,7 +8,6 @@ import type { RecordsRepository } from './records.repository.js';
 import type { ParentRow, RecordRow } from './records.rows.js';
 import {
   isOwner,
-  linkAllows,
   today,
   type LinkGrant,
   type LoadedDraft,
@@ -28,8 +27,8 @@ export class RecordAccessService {
   }
 
   /**
-   * Public records to anyone; restricted ones to the owner, the members of its communities and
-   * the holders of a link to it.
+   * Public records to anyone; restricted ones to the owner, the holders of a link to it or a
+   * grant on it, and the members of its communities.
    */
   private async canView(
     user: User | undefined,
@@ -38,7 +37,7 @@ export class RecordAccessService {
     link: LinkGrant | undefined,
   ) {
     if (row.accessRecord === 'public' || isOwner(user, parent)) return true;
-    if (linkAllows(link, parent, 'view')) return true;
+    if (await this.store.allows(user, link, parent, 'view')) return true;
     return user !== undefined && this.repo.isMemberOfCommunityOf(parent.id, user.id);
   }
 
@@ -49,27 +48,28 @@ export class RecordAccessService {
 
   /**
    * What `user` may do with a draft of `parent` in the editor (the page's `permissions`): its
-   * owner (or an admin) manages it, deletes it and makes new versions; a curator reviewing it
-   * may read and edit but not change its community or versions.
+   * owner (or an admin) and a `manage` grantee manage it, delete it and make new versions; a
+   * curator reviewing it, or an `edit` grantee, may read and edit but not change its community
+   * or versions.
    */
-  draftPermissions(
+  async draftPermissions(
     user: User | undefined,
     parent: ParentRow,
-  ): { can_manage: boolean; can_new_version: boolean; can_delete_draft: boolean } {
-    const owner = isOwner(user, parent);
-    return { can_manage: owner, can_new_version: owner, can_delete_draft: owner };
+  ): Promise<{ can_manage: boolean; can_new_version: boolean; can_delete_draft: boolean }> {
+    const manager = await this.store.canManage(user, parent);
+    return { can_manage: manager, can_new_version: manager, can_delete_draft: manager };
   }
 
   /**
-   * Whether `id` is a published record that `user` may open an edit draft of (its owner or an
-   * admin): the editor's address then offers that instead of "not found".
+   * Whether `id` is a published record that `user` may open an edit draft of (whoever manages
+   * it): the editor's address then offers that instead of "not found".
    */
   async canEditPublished(user: User | undefined, id: string): Promise<boolean> {
     if (!user || !isRecordId(id)) return false;
     const record = await this.repo.getRecord(id);
     if (!record || record.deletedAt !== null) return false;
     const parent = await this.repo.getParent(record.parentId);
-    return parent !== undefined && isOwner(user, parent);
+    return parent !== undefined && this.store.canManage(user, parent);
   }
 
   /**
@@ -137,7 +137,8 @@ export class RecordAccessService {
 
   /**
    * A published record whose files the caller may read: the record must be visible, and
-   * restricted (or embargoed) files are for the owner, admins and link holders (403 to others).
+   * restricted (or embargoed) files are for the owner, admins, link holders and grantees (403 to
+   * others).
    */
   async recordForFiles(
     user: User | undefined,
@@ -147,7 +148,7 @@ export class RecordAccessService {
     const { row, parent } = await this.readVisible(user, id, undefined, link);
     const data = readJson<RecordData>(row.data);
     const closed = data.access.files === 'restricted' || data.access.embargo?.active === true;
-    if (closed && !isOwner(user, parent) && !linkAllows(link, parent, 'view'))
+    if (closed && !isOwner(user, parent) && !(await this.store.allows(user, link, parent, 'view')))
       throw permissionDenied();
     return { row, parent, data };
   }
@@ -166,14 +167,20 @@ export class RecordAccessService {
       : undefined;
     if (!row) {
       const parent = isRecordId(id) ? await this.repo.getParent(id) : undefined;
-      if (parent) return { parent, includeRestricted: isOwner(user, parent) };
+      if (parent) return { parent, includeRestricted: await this.seesRestricted(user, parent) };
       throw pidDoesNotExist();
     }
     const parent = await this.store.parentOf(row.parentId);
     if ('accessRecord' in row && !(await this.canView(user, row, parent, undefined)))
       throw permissionDenied();
-    if (!('accessRecord' in row) && !isOwner(user, parent)) throw permissionDenied();
-    return { parent, includeRestricted: isOwner(user, parent) };
+    if (!('accessRecord' in row) && !isOwner(user, parent))
+      if (!(await this.store.granted(user, parent, 'preview'))) throw permissionDenied();
+    return { parent, includeRestricted: await this.seesRestricted(user, parent) };
+  }
+
+  /** Whether `user` sees every version of the parent, the restricted ones too. */
+  private async seesRestricted(user: User | undefined, parent: ParentRow): Promise<boolean> {
+    return isOwner(user, parent) || this.store.granted(user, parent, 'view');
   }
 
   async latestVersionId(user: User | undefined, id: string): Promise<string> {

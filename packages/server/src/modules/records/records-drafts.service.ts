@@ -20,7 +20,6 @@ import type { RecordsRepository } from './records.repository.js';
 import type { DraftRow, ParentData, ParentRow } from './records.rows.js';
 import type { RecordPidsService } from './records-pids.service.js';
 import {
-  assertCanManage,
   draftRow,
   mergeErrors,
   reviewOf,
@@ -353,7 +352,7 @@ export class RecordDraftsService {
    */
   async edit(user: User | undefined, id: string): Promise<DraftResult> {
     const first = await this.store.loadRecordRow(id);
-    assertCanManage(user, await this.store.parentOf(first.parentId));
+    await this.store.assertCanManage(user, await this.store.parentOf(first.parentId));
     return this.store.locked(first.parentId, async (parent) => {
       const record = await this.store.loadRecordRow(id);
       const existing = await this.repo.getDraft(id);
@@ -376,7 +375,7 @@ export class RecordDraftsService {
    */
   async newVersion(user: User | undefined, id: string): Promise<DraftResult> {
     const first = await this.store.loadRecordRow(id);
-    assertCanManage(user, await this.store.parentOf(first.parentId));
+    await this.store.assertCanManage(user, await this.store.parentOf(first.parentId));
     return this.store.locked(first.parentId, async (parent) => {
       const record = await this.store.loadRecordRow(id);
       const drafts = await this.repo.draftsOfParent(parent.id);

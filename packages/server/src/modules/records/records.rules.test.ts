@@ -194,10 +194,15 @@ function setUp(env: Record<string, string> = {}) {
   });
   const repo = new MemoryRecords();
   const curated = new Set<string>();
-  const store = new RecordStore(repo.asRepository, {
-    isCurator: (community, userId) =>
-      Promise.resolve(userId === curator.id && curated.has(community)),
-  });
+  const store = new RecordStore(
+    repo.asRepository,
+    {
+      isCurator: (community, userId) =>
+        Promise.resolve(userId === curator.id && curated.has(community)),
+    },
+    // These rules are about owners and curators: nobody here holds a grant.
+    { grantOf: () => Promise.resolve(undefined) },
+  );
   const pids = new RecordPidsService(store, config);
   // Without DataCite configured, publishing never wakes the registration queue.
   const publishing = new RecordPublishingService(store, pids, vocabularies, config, files, {
@@ -253,7 +258,7 @@ describe('records rules (in memory)', () => {
     expect(await codeOf(s.drafts.deleteDraft(curator, row.id, undefined))).toBe(
       'PERMISSION_DENIED',
     );
-    expect(s.access.draftPermissions(curator, s.repo.parents.get(row.parentId)!)).toEqual({
+    expect(await s.access.draftPermissions(curator, s.repo.parents.get(row.parentId)!)).toEqual({
       can_manage: false,
       can_new_version: false,
       can_delete_draft: false,

@@ -1,6 +1,7 @@
 import {
   computeAccessStatus,
   type FieldError,
+  type GrantPermission,
   type RecordData,
   type SecretLinkPermission,
   type Tombstone,
@@ -16,6 +17,9 @@ import type { RecordsRepository } from './records.repository.js';
 import type { DraftRow, ParentData, ParentReview, ParentRow, RecordRow } from './records.rows.js';
 
 const DRAFT_LIFETIME_DAYS = 365;
+
+/** The grant each way of working on a draft needs: reading it is previewing it. */
+const DRAFT_NEEDS = { read: 'preview', review: 'edit', manage: 'manage' } as const;
 
 export interface DraftResult {
   row: DraftRow;
@@ -74,27 +78,37 @@ export interface LinkGrant {
   permission: SecretLinkPermission;
 }
 
-const LINK_LEVELS: Record<SecretLinkPermission, number> = { view: 1, preview: 2, edit: 3 };
-
 /**
- * Whether `link` lets its holder `need` on `parent`: each permission includes the ones before
- * it (an `edit` link also previews the draft and views the record), as InvenioRDM's levels do.
+ * The levels of links and grants alike: each permission includes the ones before it (an `edit`
+ * link also previews the draft and views the record), as InvenioRDM's do; only a grant to a
+ * person reaches `manage`.
  */
+const LEVELS: Record<GrantPermission, number> = { view: 1, preview: 2, edit: 3, manage: 4 };
+
+/** Whether `held` includes `need` (see LEVELS). */
+export function permissionIncludes(held: GrantPermission, need: GrantPermission): boolean {
+  return LEVELS[held] >= LEVELS[need];
+}
+
+/** Whether `link` lets its holder `need` on `parent` (see LEVELS). */
 export function linkAllows(
   link: LinkGrant | undefined,
   parent: ParentRow,
   need: SecretLinkPermission,
 ): boolean {
   return (
-    link !== undefined &&
-    link.parentId === parent.id &&
-    LINK_LEVELS[link.permission] >= LINK_LEVELS[need]
+    link !== undefined && link.parentId === parent.id && permissionIncludes(link.permission, need)
   );
 }
 
-/** PERMISSION_DENIED unless `user` manages the parent (see `isOwner`). */
-export function assertCanManage(user: User | undefined, parent: ParentRow): asserts user is User {
-  if (!isOwner(user, parent)) throw permissionDenied();
+/**
+ * The grants of record parents to people (access module), the second source of permission beside
+ * a request's link: looked up per parent and person, only when neither ownership nor a link has
+ * already answered.
+ */
+export interface GrantLookup {
+  /** The permission `userId` holds on `parentId`'s versions by a grant; undefined: none. */
+  grantOf(parentId: string, userId: number): Promise<GrantPermission | undefined>;
 }
 
 /** The review a first-version draft carries on its parent, its request status copied in. */
@@ -235,7 +249,72 @@ export class RecordStore {
   constructor(
     readonly repo: RecordsRepository,
     private readonly curators: CommunityCurators,
+    private readonly grants: GrantLookup,
   ) {}
+
+  /** Whether `user` holds a grant on the parent that includes `need`. */
+  async granted(
+    user: User | undefined,
+    parent: ParentRow,
+    need: GrantPermission,
+  ): Promise<boolean> {
+    if (!user) return false;
+    const held = await this.grants.grantOf(parent.id, user.id);
+    return held !== undefined && permissionIncludes(held, need);
+  }
+
+  /**
+   * Whether the request may `need` on the parent by its link or by the caller's grant, whichever
+   * allows more: the link is checked first, as it costs no query.
+   */
+  async allows(
+    user: User | undefined,
+    link: LinkGrant | undefined,
+    parent: ParentRow,
+    need: SecretLinkPermission,
+  ): Promise<boolean> {
+    return linkAllows(link, parent, need) || this.granted(user, parent, need);
+  }
+
+  /**
+   * Whether `user` manages the parent: its owner (and administrators), and whoever holds a
+   * `manage` grant, who shares it further, opens versions and publishes as a co-owner does.
+   */
+  async canManage(user: User | undefined, parent: ParentRow): Promise<boolean> {
+    return isOwner(user, parent) || this.granted(user, parent, 'manage');
+  }
+
+  /** PERMISSION_DENIED unless `user` manages the parent (see `canManage`). */
+  async assertCanManage(user: User | undefined, parent: ParentRow): Promise<User> {
+    if (!user || !(await this.canManage(user, parent))) throw permissionDenied();
+    return user;
+  }
+
+  /**
+   * The parent of a record or draft id that `user` manages, for the sharing of it (links and
+   * grants): 404 for an unknown id, the record's 410 when it was deleted and has no draft, 403
+   * to everyone else.
+   */
+  async managedParent(user: User | undefined, id: string): Promise<ParentRow> {
+    if (!isRecordId(id)) throw pidDoesNotExist();
+    const row = (await this.repo.getDraft(id)) ?? (await this.repo.getRecord(id));
+    if (!row) throw pidDoesNotExist();
+    if ('deletedAt' in row && row.deletedAt) throw deletedError(row);
+    const parent = await this.parentOf(row.parentId);
+    await this.assertCanManage(user, parent);
+    return parent;
+  }
+
+  /** `fn` under the parent's lock, on the parent `user` manages (see `managedParent`). */
+  async changingManaged<T>(
+    user: User | undefined,
+    id: string,
+    fn: (parent: ParentRow, user: User) => Promise<T>,
+  ): Promise<T> {
+    const { id: parentId } = await this.managedParent(user, id);
+    // Checked again under the lock, on the parent and grants as they now are.
+    return this.locked(parentId, async (parent) => fn(parent, await this.assertCanManage(user, parent)));
+  }
 
   async parentOf(parentId: string): Promise<ParentRow> {
     const parent = await this.repo.getParent(parentId);
@@ -293,9 +372,10 @@ export class RecordStore {
   }
 
   /**
-   * A draft the caller may work on: its owner; for `review` (reading and editing) also the
-   * curators of the community it is submitted to, while the review is open, and a signed-in
-   * holder of an `edit` link; for `read` also anyone holding a `preview` or `edit` link.
+   * A draft the caller may work on: its owner and a `manage` grantee; for `review` (reading and
+   * editing) also the curators of the community it is submitted to, while the review is open, and
+   * a signed-in holder of an `edit` link or grant; for `read` also anyone holding a `preview` or
+   * `edit` link or grant.
    */
   async loadDraft(
     user: User | undefined,
@@ -312,9 +392,10 @@ export class RecordStore {
       (need === 'review' && user !== undefined && linkAllows(link, found.parent, 'edit'));
     if (byLink) return found;
     if (!user) throw permissionDenied();
-    if (!isOwner(user, found.parent) && !(need !== 'manage' && (await this.mayReview(user, found))))
-      throw permissionDenied();
-    return found;
+    if (isOwner(user, found.parent)) return found;
+    if (await this.granted(user, found.parent, DRAFT_NEEDS[need])) return found;
+    if (need !== 'manage' && (await this.mayReview(user, found))) return found;
+    throw permissionDenied();
   }
 
   /** Curators of the receiving community work on the draft while the review is open. */

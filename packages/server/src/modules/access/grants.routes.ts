@@ -1,0 +1,177 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  GrantHitsSchema,
+  GrantParams,
+  GrantSchema,
+  GrantsBody,
+  GrantUpdateBody,
+  GrantUserParams,
+  RecordIdParams,
+} from '@cairn/shared';
+import { acceptOnly, JSON_TYPE, routesPlugin } from '../../lib/http.js';
+import { documentedBody, documentedResponse, noContent } from '../../lib/openapi.js';
+import type { GrantsService } from './grants.service.js';
+
+const GRANT = documentedResponse(GrantSchema, 'The grant');
+const GRANTS = documentedResponse(GrantHitsSchema, "The record's grants, in the order given");
+const acceptJson = acceptOnly([JSON_TYPE]);
+
+/**
+ * InvenioRDM's grants of a record to people: by their place in the record's list
+ * (`/api/records/{id}/access/grants`) and by the person (`…/access/users`).
+ */
+export const grantRoutes = routesPlugin<{ grants: GrantsService }>(
+  (app: FastifyInstance, { grants }) => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['Access'];
+    const who = 'The record owner, administrators and `manage` grantees only.';
+
+    api.post(
+      '/api/records/:id/access/grants',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 201: GRANTS },
+          tags,
+          summary: 'Grant people access to the record, all its versions and its draft (201)',
+          description: `${who} view: the record and its files, restricted or not; preview: also the draft; edit: also editing the draft, as an edit link gives a signed-in person; manage: also sharing it (links, grants), new versions and discarding drafts, as its owner. A second grant to the same person, a grant to the owner or to oneself, or to an unknown user is 400, and then none of the request's grants is given. \`message\` and \`notify\` are accepted; no notification is sent yet.`,
+          params: RecordIdParams,
+          body: documentedBody(GrantsBody),
+        },
+      },
+      async (request, reply) => {
+        const result = await grants.create(request.identity.user, request.params.id, request.body);
+        return reply.status(201).type(JSON_TYPE).send(result);
+      },
+    );
+
+    api.get(
+      '/api/records/:id/access/grants',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 200: GRANTS },
+          tags,
+          summary: "List the record's grants",
+          description: who,
+          params: RecordIdParams,
+        },
+      },
+      async (request, reply) =>
+        reply.type(JSON_TYPE).send(await grants.list(request.identity.user, request.params.id)),
+    );
+
+    api.get(
+      '/api/records/:id/access/grants/:grant_id',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 200: GRANT },
+          tags,
+          summary: 'Read a grant by its index in the list (404 beyond its end)',
+          description: who,
+          params: GrantParams,
+        },
+      },
+      async (request, reply) => {
+        const { id, grant_id } = request.params;
+        return reply.type(JSON_TYPE).send(await grants.read(request.identity.user, id, grant_id));
+      },
+    );
+
+    api.delete(
+      '/api/records/:id/access/grants/:grant_id',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 204: noContent('Revoked: the person loses the access at once') },
+          tags,
+          summary: 'Revoke a grant by its index in the list (204)',
+          description: `${who} The grants after it move up one place.`,
+          params: GrantParams,
+        },
+      },
+      async (request, reply) => {
+        const { id, grant_id } = request.params;
+        await grants.delete(request.identity.user, id, grant_id);
+        return reply.status(204).send();
+      },
+    );
+
+    api.get(
+      '/api/records/:id/access/users',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 200: GRANTS },
+          tags,
+          summary: "List the record's grants to users",
+          description: who,
+          params: RecordIdParams,
+        },
+      },
+      async (request, reply) =>
+        reply.type(JSON_TYPE).send(await grants.list(request.identity.user, request.params.id)),
+    );
+
+    api.get(
+      '/api/records/:id/access/users/:user_id',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 200: GRANT },
+          tags,
+          summary: "Read a user's grant on the record",
+          description: who,
+          params: GrantUserParams,
+        },
+      },
+      async (request, reply) => {
+        const { id, user_id } = request.params;
+        return reply
+          .type(JSON_TYPE)
+          .send(await grants.readUser(request.identity.user, id, user_id));
+      },
+    );
+
+    api.patch(
+      '/api/records/:id/access/users/:user_id',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 200: GRANT },
+          tags,
+          summary: "Change a user's permission on the record",
+          description: who,
+          params: GrantUserParams,
+          body: documentedBody(GrantUpdateBody),
+        },
+      },
+      async (request, reply) => {
+        const { id, user_id } = request.params;
+        const grant = await grants.updateUser(request.identity.user, id, user_id, request.body);
+        return reply.type(JSON_TYPE).send(grant);
+      },
+    );
+
+    api.delete(
+      '/api/records/:id/access/users/:user_id',
+      {
+        onRequest: acceptJson,
+        schema: {
+          response: { 204: noContent('Revoked: the person loses the access at once') },
+          tags,
+          summary: "Revoke a user's grant (204)",
+          description: who,
+          params: GrantUserParams,
+        },
+      },
+      async (request, reply) => {
+        const { id, user_id } = request.params;
+        await grants.deleteUser(request.identity.user, id, user_id);
+        return reply.status(204).send();
+      },
+    );
+  },
+);
