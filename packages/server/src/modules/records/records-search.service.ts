@@ -139,7 +139,8 @@ export class RecordsSearchService {
 
   /**
    * GET /api/user/records: the caller's drafts and records, with the `is_published` facet; `q` is
-   * read as `/api/records` reads it.
+   * read as `/api/records` reads it. With `shared_with_me=true`, those granted to the caller
+   * instead (drafts only where the grant goes beyond `view`).
    */
   async userRecords(user: User, query: SearchQueryValues): Promise<UserHits> {
     const params = searchParams(query, {
@@ -147,8 +148,10 @@ export class RecordsSearchService {
       filters: ['is_published', 'shared_with_me', 'allversions'],
     });
     const published = params.filters.is_published?.[0];
+    const shared = params.filters.shared_with_me?.[0];
     const result = await this.userSearches.searchUserRecords({
       ownerId: user.id,
+      sharedWithMe: shared === 'true' || shared === '1',
       query: parsedQuery(params.q),
       sort: params.sort,
       offset: (params.page - 1) * params.size,

@@ -474,6 +474,8 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
         response: { 200: HITS },
         tags,
         summary: "The caller's drafts and records",
+        description:
+          'With `shared_with_me=true`, the drafts and records others granted the caller instead (see `/access/grants`); a `view` grant lists the published record, not its draft.',
         querystring: UserRecordsQuery,
       },
     },

@@ -14,6 +14,8 @@ export interface UserRecordSearch {
   offset: number;
   limit: number;
   isPublished?: boolean;
+  /** InvenioRDM's `shared_with_me`: the records others granted `ownerId` instead of theirs. */
+  sharedWithMe?: boolean;
 }
 
 export interface UserRecordHit {
@@ -52,8 +54,22 @@ export class UserRecordsSearchRepository {
   async searchUserRecords(
     s: UserRecordSearch,
   ): Promise<{ hits: UserRecordHit[]; total: number; published: number; drafts: number }> {
-    const owned = (eb: { selectFrom: Db['selectFrom'] }) =>
-      eb.selectFrom('parents').select('parents.id').where('parents.ownerId', '=', s.ownerId);
+    type From = { selectFrom: Db['selectFrom'] };
+    // The parents shared with the caller, by the permissions given (all when none are named).
+    const shared = (eb: From, permissions?: string[]) => {
+      const grants = eb
+        .selectFrom('recordGrants')
+        .select('recordGrants.parentId as id')
+        .where('recordGrants.userId', '=', s.ownerId);
+      return permissions ? grants.where('recordGrants.permission', 'in', permissions) : grants;
+    };
+    const owned = (eb: From) =>
+      s.sharedWithMe
+        ? shared(eb)
+        : eb.selectFrom('parents').select('parents.id').where('parents.ownerId', '=', s.ownerId);
+    // A grant to view opens no draft: its holder sees the published record in its place.
+    const ownedDrafts = (eb: From) =>
+      s.sharedWithMe ? shared(eb, ['preview', 'edit', 'manage']) : owned(eb);
     let drafts = this.x
       .selectFrom('drafts')
       .select([
@@ -64,7 +80,7 @@ export class UserRecordsSearchRepository {
         'drafts.versionIndex',
         'drafts.title',
       ])
-      .where('drafts.parentId', 'in', owned(this.x));
+      .where('drafts.parentId', 'in', ownedDrafts(this.x));
     let records = this.x
       .selectFrom('records')
       .select([
@@ -80,13 +96,16 @@ export class UserRecordsSearchRepository {
       // Offered the index on is_latest, SQLite read every latest record of everyone and kept the
       // owner's; a unary + keeps that index out of its choice, so it reads each parent's versions.
       .where(sql<boolean>`+records.is_latest = 1`)
-      .where((eb) =>
-        eb.not(
+      .where((eb) => {
+        const noDraft = eb.not(
           eb.exists(
             eb.selectFrom('drafts').select('drafts.id').whereRef('drafts.id', '=', 'records.id'),
           ),
-        ),
-      );
+        );
+        return s.sharedWithMe
+          ? eb.or([noDraft, eb('records.parentId', 'in', shared(this.x, ['view']))])
+          : noDraft;
+      });
     if (s.query !== null) {
       drafts = drafts.where(this.drafts.compile(s.query).where);
       records = records.where(this.records.compile(s.query).where);
