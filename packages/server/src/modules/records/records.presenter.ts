@@ -87,13 +87,15 @@ function doiOf(data: RecordData): string | undefined {
 
 /**
  * Links both a draft and a record carry. InvenioRDM lists more (IIIF, media files, access
- * grants, users and requests, quota increase, deletion and file-modification requests); Cairn
+ * requests, quota increase, deletion and file-modification requests); Cairn
  * answers none of those routes yet, and a client that follows a link must not meet a 404, so
  * they are left out until their routes exist.
  */
 function commonLinks(api: string, id: string, site: string) {
   return {
     access_links: `${api}/records/${id}/access/links`,
+    access_grants: `${api}/records/${id}/access/grants`,
+    access_users: `${api}/records/${id}/access/users`,
     versions: `${api}/records/${id}/versions`,
     communities: `${api}/records/${id}/communities`,
     requests: `${api}/records/${id}/requests`,

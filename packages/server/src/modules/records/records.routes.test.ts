@@ -60,6 +60,8 @@ describe.each(ENGINES)('records and drafts API on %s', (engine) => {
         'review',
         'versions',
         'access_links',
+        'access_grants',
+        'access_users',
         'files',
         'archive',
         'reserve_doi',
