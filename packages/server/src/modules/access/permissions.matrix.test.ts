@@ -3,11 +3,13 @@ import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 import { registeredRoutes } from '../../test/routes.js';
+import { grantRoutes } from './grants.routes.js';
 import { secretLinkRoutes } from './secret-links.routes.js';
 
 /**
- * Who calls: nobody, the record's owner, an administrator, a signed-in stranger, and holders of
- * each kind of link, anonymous (`view`, `preview`, `edit`) and signed in (`edit+user`).
+ * Who calls: nobody, the record's owner, an administrator, a signed-in stranger, holders of
+ * each kind of link, anonymous (`view`, `preview`, `edit`) and signed in (`edit+user`), and a
+ * person holding a grant of each permission (`grant:…`).
  */
 const ROLES = [
   'anonymous',
@@ -16,17 +18,29 @@ const ROLES = [
   'preview',
   'edit',
   'edit+user',
+  'grant:view',
+  'grant:preview',
+  'grant:edit',
+  'grant:manage',
   'owner',
   'admin',
 ] as const;
+const GRANTS = ['view', 'preview', 'edit', 'manage'] as const;
 type Role = (typeof ROLES)[number];
 
-/** One world per cell: a restricted record with a file, its open edit draft, and its links. */
+/**
+ * One world per cell: a restricted record with a file, its open edit draft, its links, and its
+ * grants: first one to `granted` (the grant rows read, change and revoke), then the grantees'.
+ */
 interface World {
   record: string;
   /** A link of the record to read, change or delete (rows that ask for one). */
   link: string;
   tokens: Record<'view' | 'preview' | 'edit', string>;
+  /** The user of the record's first grant (index 0). */
+  granted: number;
+  /** A user without a grant, whom a new grant goes to. */
+  newcomer: number;
 }
 
 interface Row {
@@ -43,18 +57,40 @@ interface Row {
 
 const only = (allowed: Partial<Record<Role, number>>, otherwise = 403): Record<Role, number> =>
   Object.fromEntries(ROLES.map((r) => [r, allowed[r] ?? otherwise])) as Record<Role, number>;
-const managers = (status: number) => only({ owner: status, admin: status });
-/** Whoever may view the restricted record: its owner, admins and every link holder. */
+const managers = (status: number) => only({ owner: status, admin: status, 'grant:manage': status });
+/** Whoever may view the restricted record: its owner, admins, every link holder and grantee. */
 const viewers = only({
   view: 200,
   preview: 200,
   edit: 200,
   'edit+user': 200,
+  'grant:view': 200,
+  'grant:preview': 200,
+  'grant:edit': 200,
+  'grant:manage': 200,
   owner: 200,
   admin: 200,
 });
-/** Whoever may read its draft: not a view link. */
-const previewers = only({ preview: 200, edit: 200, 'edit+user': 200, owner: 200, admin: 200 });
+/** Whoever may read its draft: not a view link or grant. */
+const previewers = only({
+  preview: 200,
+  edit: 200,
+  'edit+user': 200,
+  'grant:preview': 200,
+  'grant:edit': 200,
+  'grant:manage': 200,
+  owner: 200,
+  admin: 200,
+});
+/** Whoever may edit its draft: a signed-in edit link, edit and manage grants, the managers. */
+const editors = (status: number) =>
+  only({
+    'edit+user': status,
+    'grant:edit': status,
+    'grant:manage': status,
+    owner: status,
+    admin: status,
+  });
 
 const ROWS: Row[] = [
   {
@@ -95,7 +131,66 @@ const ROWS: Row[] = [
     call: (w) => ({ method: 'DELETE', url: `/api/records/${w.record}/access/links/${w.link}` }),
     expect: managers(204),
   },
-  // What the links open (routes of the records and files modules, through a link's token).
+  {
+    endpoint: 'POST /api/records/{id}/access/grants',
+    route: 'POST /api/records/:id/access/grants',
+    call: (w) => ({
+      method: 'POST',
+      url: `/api/records/${w.record}/access/grants`,
+      body: { grants: [{ subject: { type: 'user', id: String(w.newcomer) }, permission: 'view' }] },
+    }),
+    expect: managers(201),
+  },
+  {
+    endpoint: 'GET /api/records/{id}/access/grants',
+    route: 'GET /api/records/:id/access/grants',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/access/grants` }),
+    expect: managers(200),
+  },
+  {
+    endpoint: 'GET /api/records/{id}/access/grants/{grant_id}',
+    route: 'GET /api/records/:id/access/grants/:grant_id',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/access/grants/0` }),
+    expect: managers(200),
+  },
+  {
+    endpoint: 'DELETE /api/records/{id}/access/grants/{grant_id}',
+    route: 'DELETE /api/records/:id/access/grants/:grant_id',
+    call: (w) => ({ method: 'DELETE', url: `/api/records/${w.record}/access/grants/0` }),
+    expect: managers(204),
+  },
+  {
+    endpoint: 'GET /api/records/{id}/access/users',
+    route: 'GET /api/records/:id/access/users',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/access/users` }),
+    expect: managers(200),
+  },
+  {
+    endpoint: 'GET /api/records/{id}/access/users/{user_id}',
+    route: 'GET /api/records/:id/access/users/:user_id',
+    call: (w) => ({ method: 'GET', url: `/api/records/${w.record}/access/users/${w.granted}` }),
+    expect: managers(200),
+  },
+  {
+    endpoint: 'PATCH /api/records/{id}/access/users/{user_id}',
+    route: 'PATCH /api/records/:id/access/users/:user_id',
+    call: (w) => ({
+      method: 'PATCH',
+      url: `/api/records/${w.record}/access/users/${w.granted}`,
+      body: { permission: 'preview' },
+    }),
+    expect: managers(200),
+  },
+  {
+    endpoint: 'DELETE /api/records/{id}/access/users/{user_id}',
+    route: 'DELETE /api/records/:id/access/users/:user_id',
+    call: (w) => ({
+      method: 'DELETE',
+      url: `/api/records/${w.record}/access/users/${w.granted}`,
+    }),
+    expect: managers(204),
+  },
+  // What links and grants open (routes of the records and files modules).
   {
     endpoint: 'GET /api/records/{id} (restricted)',
     route: 'GET /api/records/:id',
@@ -155,14 +250,14 @@ const ROWS: Row[] = [
         access: { record: 'restricted', files: 'restricted' },
       },
     }),
-    expect: only({ 'edit+user': 200, owner: 200, admin: 200 }),
+    expect: editors(200),
   },
   {
-    // An edit link gives what a curator reviewing the draft has: saving and publishing it.
+    // An edit link or grant gives what a curator reviewing the draft has: saving and publishing.
     endpoint: 'POST /api/records/{id}/draft/actions/publish',
     route: 'POST /api/records/:id/draft/actions/publish',
     call: (w) => ({ method: 'POST', url: `/api/records/${w.record}/draft/actions/publish` }),
-    expect: only({ 'edit+user': 202, owner: 202, admin: 202 }),
+    expect: editors(202),
   },
   {
     // Discarding the draft, like sharing, stays with those who manage the record.
@@ -171,19 +266,32 @@ const ROWS: Row[] = [
     call: (w) => ({ method: 'DELETE', url: `/api/records/${w.record}/draft` }),
     expect: managers(204),
   },
+  {
+    // So do new versions.
+    endpoint: 'POST /api/records/{id}/versions',
+    route: 'POST /api/records/:id/versions',
+    call: (w) => ({ method: 'POST', url: `/api/records/${w.record}/versions` }),
+    expect: managers(201),
+  },
 ];
 
-describe.each(ENGINES)('permission matrix of secret links on %s', (engine) => {
+describe.each(ENGINES)('permission matrix of secret links and grants on %s', (engine) => {
   let t: TestApp;
   let owner: Caller;
   let other: Caller;
   let admin: Caller;
+  let granted: Caller;
+  let newcomer: Caller;
+  const grantees = {} as Record<(typeof GRANTS)[number], Caller>;
 
   beforeAll(async () => {
     t = await createTestApp(engine);
     owner = await t.user();
     other = await t.user();
     admin = await t.user(undefined, { admin: true });
+    granted = await t.user();
+    newcomer = await t.user();
+    for (const permission of GRANTS) grantees[permission] = await t.user();
   });
   afterAll(() => t.close());
 
@@ -214,7 +322,21 @@ describe.each(ENGINES)('permission matrix of secret links on %s', (engine) => {
       tokens[permission] = made.json().token as string;
       link = made.json().id as string;
     }
-    return { record: id, link, tokens };
+    const grants = [
+      { subject: { type: 'user', id: String(granted.id) }, permission: 'view' },
+      ...GRANTS.map((permission) => ({
+        subject: { type: 'user', id: String(grantees[permission].id) },
+        permission,
+      })),
+    ];
+    const given = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/access/grants`,
+      headers: owner.headers,
+      body: { grants },
+    });
+    expect(given.statusCode, given.body).toBe(201);
+    return { record: id, link, tokens, granted: granted.id, newcomer: newcomer.id };
   }
 
   function as(role: Role, w: World): { headers: Record<string, string>; token?: string } {
@@ -229,15 +351,21 @@ describe.each(ENGINES)('permission matrix of secret links on %s', (engine) => {
         return { headers: admin.headers };
       case 'edit+user':
         return { headers: other.headers, token: w.tokens.edit };
+      case 'grant:view':
+      case 'grant:preview':
+      case 'grant:edit':
+      case 'grant:manage':
+        return { headers: grantees[role.slice(6) as (typeof GRANTS)[number]].headers };
       default:
         return { headers: {}, token: w.tokens[role] };
     }
   }
 
   it('has a row for every route of the access module', async () => {
-    const registered = await registeredRoutes((app) =>
-      app.register(secretLinkRoutes, { links: t.services.secretLinks }),
-    );
+    const registered = await registeredRoutes(async (app) => {
+      await app.register(secretLinkRoutes, { links: t.services.secretLinks });
+      await app.register(grantRoutes, { grants: t.services.grants });
+    });
     const covered = new Set(ROWS.map((row) => row.route));
     expect([...registered].filter((route) => !covered.has(route))).toEqual([]);
     for (const route of covered) {
