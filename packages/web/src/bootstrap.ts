@@ -1,6 +1,11 @@
 import { createContext, useContext } from 'react';
 import { z } from 'zod';
-import { PublicConfigSchema, SECRET_LINK_PERMISSIONS, TombstoneSchema } from '@cairn/shared';
+import {
+  GRANT_PERMISSIONS,
+  PublicConfigSchema,
+  SECRET_LINK_PERMISSIONS,
+  TombstoneSchema,
+} from '@cairn/shared';
 import { RecordJsonSchema, type RecordJson } from './api/records';
 
 export const CurrentUserSchema = z.object({
@@ -69,6 +74,15 @@ export const BootstrapSchema = z.object({
     'link',
     z
       .object({ permission: z.enum(SECRET_LINK_PERMISSIONS) })
+      .nullable()
+      .default(null),
+    null,
+  ),
+  /** The signed-in person's grant on the page's record, when they hold one. */
+  grant: lenient(
+    'grant',
+    z
+      .object({ permission: z.enum(GRANT_PERMISSIONS) })
       .nullable()
       .default(null),
     null,

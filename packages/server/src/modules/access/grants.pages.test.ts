@@ -53,12 +53,16 @@ describe.each(ENGINES)('pages of a record granted to people on %s', (engine) => 
   it('shows the landing page to every grantee, the preview from preview on, and the editor from edit on', async () => {
     const stranger = await t.user();
     expect((await page(`/records/${record}`, stranger)).statusCode).toBe(403);
+    const own = await page(`/records/${record}`, owner);
+    expect(bootstrapOf(own.body).grant).toBeUndefined();
     for (const permission of ['view', 'preview', 'edit', 'manage'] as const) {
       const landing = await page(`/records/${record}`, grantee[permission]);
       expect(landing.statusCode, permission).toBe(200);
       expect(bootstrapOf(landing.body).record.id).toBe(record);
       // No link: the grant is the caller's own, not something the page must carry.
       expect(bootstrapOf(landing.body).link).toBeUndefined();
+      // The grant is named, so the page lists the restricted files the API serves the reader.
+      expect(bootstrapOf(landing.body).grant).toEqual({ permission });
       expect(landing.cookies.map((c) => c.name)).not.toContain(LINK_COOKIE);
     }
     expect((await page(`/records/${record}?preview=1`, grantee.view)).statusCode).toBe(403);

@@ -1,10 +1,5 @@
 import crypto from 'node:crypto';
-import {
-  GrantsBody,
-  GrantUpdateBody,
-  type GrantJson,
-  type GrantPermission,
-} from '@cairn/shared';
+import { GrantsBody, GrantUpdateBody, type GrantJson, type GrantPermission } from '@cairn/shared';
 import { AppError, validationFailed } from '../../errors.js';
 import { isUniqueViolation } from '../../database/errors.js';
 import { nowIso } from '../../database/database.js';

@@ -1,6 +1,7 @@
 import {
   RecordIdParams,
   type PublicConfigInput,
+  type GrantPermission,
   type SecretLinkPermission,
   type Tombstone,
 } from '@cairn/shared';
@@ -117,6 +118,8 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     error?: { status: number; message: string; tombstone?: Tombstone };
     /** The secret link the page was opened with, when it opens the page's record. */
     link?: { permission: SecretLinkPermission };
+    /** The signed-in person's grant on the page's record, if they hold one. */
+    grant?: { permission: GrantPermission };
     head?: string[];
   }
 
@@ -187,6 +190,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       record: page.record ?? null,
       ...(page.permissions ? { permissions: page.permissions } : {}),
       ...(page.link ? { link: page.link } : {}),
+      ...(page.grant ? { grant: page.grant } : {}),
       error: page.error ?? null,
       awaitingRequests,
     };
@@ -418,12 +422,22 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     }
   });
 
-  /** The page's `link`: what the request's secret link grants on the page's record, if any. */
-  function linkOf(request: FastifyRequest, parent: ParentRow): Pick<Page, 'link'> {
+  /**
+   * The page's `link` and `grant`: what the request's secret link and the reader's grant give on
+   * the page's record, if anything (the page lists restricted files to either).
+   */
+  async function sharingOf(
+    request: FastifyRequest,
+    parent: ParentRow,
+  ): Promise<Pick<Page, 'link' | 'grant'>> {
     const link = request.identity.link;
-    return link && linkAllows(link, parent, 'view')
-      ? { link: { permission: link.permission } }
-      : {};
+    const grant = await deps.access.grantOf(request.identity.user, parent);
+    return {
+      ...(link && linkAllows(link, parent, 'view')
+        ? { link: { permission: link.permission } }
+        : {}),
+      ...(grant ? { grant: { permission: grant } } : {}),
+    };
   }
 
   typed.get('/records/:id', byId, async (request, reply) => {
@@ -444,7 +458,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
             link: request.identity.link,
           });
           return {
-            ...linkOf(request, result.parent),
+            ...(await sharingOf(request, result.parent)),
             record: presentDraft(result.row, result.parent, {
               ...(await withIndexedLookup(o, [result.row], deps.vocabularies)),
               isPublished: result.isPublished,
@@ -476,7 +490,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         signpostingHeader(exported, ctx, config.signposting.maxLinksPerRelation),
       );
       return {
-        ...linkOf(request, result.parent),
+        ...(await sharingOf(request, result.parent)),
         record,
         head,
         title: String((record.metadata as { title?: string }).title ?? 'Record'),

@@ -1,4 +1,4 @@
-import { computeAccessStatus, type RecordData } from '@cairn/shared';
+import { computeAccessStatus, type GrantPermission, type RecordData } from '@cairn/shared';
 import { permissionDenied, pidDoesNotExist } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
 import { readJson } from '../../database/schema.js';
@@ -39,6 +39,11 @@ export class RecordAccessService {
     if (row.accessRecord === 'public' || isOwner(user, parent)) return true;
     if (await this.store.allows(user, link, parent, 'view')) return true;
     return user !== undefined && this.repo.isMemberOfCommunityOf(parent.id, user.id);
+  }
+
+  /** The permission `user` holds on the parent by a grant (the pages name it), if any. */
+  grantOf(user: User | undefined, parent: ParentRow): Promise<GrantPermission | undefined> {
+    return this.store.grantOf(user, parent);
   }
 
   /** Whether the user owns the record's parent (administrators own everything). */

@@ -252,14 +252,18 @@ export class RecordStore {
     private readonly grants: GrantLookup,
   ) {}
 
+  /** The permission `user` holds on the parent by a grant, if any. */
+  async grantOf(user: User | undefined, parent: ParentRow): Promise<GrantPermission | undefined> {
+    return user ? this.grants.grantOf(parent.id, user.id) : undefined;
+  }
+
   /** Whether `user` holds a grant on the parent that includes `need`. */
   async granted(
     user: User | undefined,
     parent: ParentRow,
     need: GrantPermission,
   ): Promise<boolean> {
-    if (!user) return false;
-    const held = await this.grants.grantOf(parent.id, user.id);
+    const held = await this.grantOf(user, parent);
     return held !== undefined && permissionIncludes(held, need);
   }
 

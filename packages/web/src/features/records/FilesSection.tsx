@@ -34,7 +34,7 @@ export function contentUrl(record: LandingRecord, key: string): string {
  */
 export function FilesSection({ record }: { record: LandingRecord }) {
   const { t, i18n } = useTranslation();
-  const { user, link } = useBootstrap();
+  const { user, link, grant } = useBootstrap();
   const [page, setPage] = useState(1);
   const [previewKey, setPreviewKey] = useState<string | undefined>(
     () => firstPreview(record.files.entries, record.files.defaultPreview)?.key,
@@ -48,7 +48,7 @@ export function FilesSection({ record }: { record: LandingRecord }) {
       </Section>
     );
   }
-  if (!canReadFiles(record, user, link)) {
+  if (!canReadFiles(record, user, link, grant)) {
     const embargo = access.embargo?.active ? access.embargo : undefined;
     return (
       <Section>

@@ -476,6 +476,29 @@ describe('RecordPage', () => {
     expect(within(files).queryByText('Files restricted')).toBeNull();
   });
 
+  it('lists restricted files to a reader who holds a grant on the record', () => {
+    const theirs = richRecord({
+      access: {
+        record: 'restricted',
+        files: 'restricted',
+        embargo: { active: false },
+        status: 'restricted',
+      },
+    });
+    serveLandingRequests(theirs);
+    renderApp({
+      path: `/records/${ID}`,
+      bootstrap: {
+        record: theirs,
+        user: { ...ADA, id: '7' },
+        grant: { permission: 'view' },
+      },
+    });
+    const files = screen.getByRole('region', { name: 'Files' });
+    expect(within(files).getByText('readings.csv')).toBeTruthy();
+    expect(within(files).queryByText('Files restricted')).toBeNull();
+  });
+
   it('marks a preview of the draft and asks for no citation or versions', () => {
     const requests = stubFetch((request) => {
       throw new Error(`Unexpected request: ${request.url}`);

@@ -136,17 +136,19 @@ export function landingView(record: RecordJson): LandingRecord {
 
 /**
  * Whether the reader may open the files: they are public and not under embargo, or the reader
- * owns the record (or is an admin), or the page was opened with a secret link to it (the server
- * names it only then), as the files API decides.
+ * owns the record (or is an admin), or the page was opened with a secret link to it, or the
+ * reader holds a grant on it (the server names link and grant only then), as the files API
+ * decides.
  */
 export function canReadFiles(
   record: LandingRecord,
   user: CurrentUser | null,
   link: Bootstrap['link'] = null,
+  grant: Bootstrap['grant'] = null,
 ): boolean {
   const { access } = record;
   const open = access.files !== 'restricted' && access.embargo?.active !== true;
-  return open || isOwner(record, user) || link !== null;
+  return open || isOwner(record, user) || link !== null || grant !== null;
 }
 
 export function isOwner(record: LandingRecord, user: CurrentUser | null): boolean {
