@@ -166,6 +166,7 @@ export async function buildApp(
           `Every operation refuses with 400: a JSON body nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays (JSON_TOO_DEEP); text that is not well-formed Unicode or holds U+0000, in bodies, query strings and path parameters (VALIDATION_FAILED, naming the field); search text (q, suggest) longer than ${SEARCH_QUERY_MAX_LENGTH} characters or ${SEARCH_QUERY_MAX_WORDS} words once NFKC-normalised.`,
           'A request body from which no byte arrives for CAIRN_BODY_IDLE_TIMEOUT_SECONDS (30 by default) is answered 408 (REQUEST_TIMEOUT) and its connection closed.',
           "A secret link's `token` (see Access) is taken as `?token=` by every operation under `/api/records/{id}`: a `view` link opens the restricted record, its files and archive; `preview` also its draft and the draft's files; `edit` also, for a signed-in caller, what a curator reviewing the draft may do (save it and its files, reserve its DOI, publish it). An unknown, expired or deleted token grants nothing (the request runs as if it had none).",
+          "A grant to a person (see Access, `/access/grants`) opens the same operations to its holder's own requests, with no token: `view`, `preview` and `edit` as a link's, and `manage` also sharing the record (links, grants), discarding its drafts and making new versions, as its owner.",
         ].join('\n\n'),
       },
       servers: [{ url: config.siteUrl }],
