@@ -30,7 +30,13 @@ describe.each(ENGINES)('migration 0028 over existing records on %s', (engine) =>
       .values({ email: 'b@example.org', name: 'B', passwordHash: 'x', isAdmin: 0, createdAt: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const grant = { parentId: 'p', userId: grantee.id, permission: 'view', position: 1, createdAt: now };
+    const grant = {
+      parentId: 'p',
+      userId: grantee.id,
+      permission: 'view',
+      position: 1,
+      createdAt: now,
+    };
     await db
       .insertInto('recordGrants')
       .values({ ...grant, id: 'a', origin: null })

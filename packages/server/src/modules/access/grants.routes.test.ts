@@ -62,7 +62,8 @@ describe.each(ENGINES)('grants to people on %s', (engine) => {
   }
 
   async function count(id: string): Promise<number> {
-    return (await call(owner, 'GET', `/api/records/${id}/access/grants`)).json().hits.total;
+    const res = await call(owner, 'GET', `/api/records/${id}/access/grants`);
+    return res.json<{ hits: { total: number } }>().hits.total;
   }
 
   it('creates, lists, reads, changes and revokes grants as InvenioRDM answers them', async () => {

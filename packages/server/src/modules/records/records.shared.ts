@@ -317,7 +317,9 @@ export class RecordStore {
   ): Promise<T> {
     const { id: parentId } = await this.managedParent(user, id);
     // Checked again under the lock, on the parent and grants as they now are.
-    return this.locked(parentId, async (parent) => fn(parent, await this.assertCanManage(user, parent)));
+    return this.locked(parentId, async (parent) =>
+      fn(parent, await this.assertCanManage(user, parent)),
+    );
   }
 
   async parentOf(parentId: string): Promise<ParentRow> {

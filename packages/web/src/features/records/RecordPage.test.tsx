@@ -490,7 +490,7 @@ describe('RecordPage', () => {
       path: `/records/${ID}`,
       bootstrap: {
         record: theirs,
-        user: { ...ADA, id: '7' },
+        user: { ...ADA, id: '7', locale: null, emailNotifications: true },
         grant: { permission: 'view' },
       },
     });
