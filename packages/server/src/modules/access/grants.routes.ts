@@ -46,21 +46,27 @@ export const grantRoutes = routesPlugin<{ grants: GrantsService }>(
       },
     );
 
-    api.get(
-      '/api/records/:id/access/grants',
-      {
-        onRequest: acceptJson,
-        schema: {
-          response: { 200: GRANTS },
-          tags,
-          summary: "List the record's grants",
-          description: who,
-          params: RecordIdParams,
+    // Every grant is a user's (Cairn has no groups): both lists are the same.
+    for (const [path, summary] of [
+      ['/api/records/:id/access/grants', "List the record's grants"],
+      ['/api/records/:id/access/users', "List the record's grants to users"],
+    ] as const) {
+      api.get(
+        path,
+        {
+          onRequest: acceptJson,
+          schema: {
+            response: { 200: GRANTS },
+            tags,
+            summary,
+            description: who,
+            params: RecordIdParams,
+          },
         },
-      },
-      async (request, reply) =>
-        reply.type(JSON_TYPE).send(await grants.list(request.identity.user, request.params.id)),
-    );
+        async (request, reply) =>
+          reply.type(JSON_TYPE).send(await grants.list(request.identity.user, request.params.id)),
+      );
+    }
 
     api.get(
       '/api/records/:id/access/grants/:grant_id',
@@ -97,22 +103,6 @@ export const grantRoutes = routesPlugin<{ grants: GrantsService }>(
         await grants.delete(request.identity.user, id, grant_id);
         return reply.status(204).send();
       },
-    );
-
-    api.get(
-      '/api/records/:id/access/users',
-      {
-        onRequest: acceptJson,
-        schema: {
-          response: { 200: GRANTS },
-          tags,
-          summary: "List the record's grants to users",
-          description: who,
-          params: RecordIdParams,
-        },
-      },
-      async (request, reply) =>
-        reply.type(JSON_TYPE).send(await grants.list(request.identity.user, request.params.id)),
     );
 
     api.get(

@@ -457,43 +457,27 @@ describe('RecordPage', () => {
     expect(within(files).queryByText('readings.csv')).toBeNull();
   });
 
-  it('lists restricted files to a reader who opened the page with a secret link', () => {
-    const theirs = richRecord({
-      access: {
-        record: 'restricted',
-        files: 'restricted',
-        embargo: { active: false },
-        status: 'restricted',
-      },
-    });
-    serveLandingRequests(theirs);
-    renderApp({
-      path: `/records/${ID}`,
-      bootstrap: { record: theirs, user: null, link: { permission: 'view' } },
-    });
-    const files = screen.getByRole('region', { name: 'Files' });
-    expect(within(files).getByText('readings.csv')).toBeTruthy();
-    expect(within(files).queryByText('Files restricted')).toBeNull();
-  });
-
-  it('lists restricted files to a reader who holds a grant on the record', () => {
-    const theirs = richRecord({
-      access: {
-        record: 'restricted',
-        files: 'restricted',
-        embargo: { active: false },
-        status: 'restricted',
-      },
-    });
-    serveLandingRequests(theirs);
-    renderApp({
-      path: `/records/${ID}`,
-      bootstrap: {
-        record: theirs,
+  // The server names a link or a grant only when it opens the page's record.
+  it.each([
+    ['opened the page with a secret link', { user: null, link: { permission: 'view' as const } }],
+    [
+      'holds a grant on the record',
+      {
         user: { ...ADA, id: '7', locale: null, emailNotifications: true },
-        grant: { permission: 'view' },
+        grant: { permission: 'view' as const },
+      },
+    ],
+  ])('lists restricted files to a reader who %s', (_name, reader) => {
+    const theirs = richRecord({
+      access: {
+        record: 'restricted',
+        files: 'restricted',
+        embargo: { active: false },
+        status: 'restricted',
       },
     });
+    serveLandingRequests(theirs);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record: theirs, ...reader } });
     const files = screen.getByRole('region', { name: 'Files' });
     expect(within(files).getByText('readings.csv')).toBeTruthy();
     expect(within(files).queryByText('Files restricted')).toBeNull();
