@@ -20,6 +20,8 @@ const LATENCY = { warmupRequests: 5, requests: 50 };
 const GET_DRAFT_VS_HELLO_MIN_PERCENT = 40;
 const PUT_CONSORTIUM_P50_MAX_MS = 100;
 const LINK_VS_OWNER_MIN_PERCENT = 80;
+const GRANT_VS_OWNER_MIN_PERCENT = 80;
+const GRANTEE_EMAIL = 'grantee@bench.example';
 
 /**
  * Throughput and latency of reading and saving drafts on SQLite, against `GET /api/hello` of the
@@ -45,6 +47,14 @@ export async function run(options = {}) {
     const restricted = await client.restrictedRecord(realisticDraft());
     await client.checkRecord(restricted.id, { authorization: `Bearer ${token}` });
     await client.checkRecord(`${restricted.id}?token=${restricted.token}`, {});
+    // …and by a person it is granted to (`view`), with their own token.
+    await server.cli(['users', 'create', GRANTEE_EMAIL, '--password', PASSWORD, '--name', 'G']);
+    const granteeToken = (
+      await server.cli(['tokens', 'create', GRANTEE_EMAIL, '--name', 'bench'])
+    ).trim();
+    await client.grantView(restricted.id, granteeToken);
+    const granteeAuth = { authorization: `Bearer ${granteeToken}`, accept: 'application/json' };
+    await client.checkRecord(restricted.id, granteeAuth);
 
     /** @type {Record<string, string>} */
     const auth = { authorization: `Bearer ${token}`, accept: 'application/json' };
@@ -109,6 +119,12 @@ export async function run(options = {}) {
         concurrency: CONCURRENCY,
         length: THROUGHPUT,
       },
+      {
+        name: 'GET restricted record (user grant)',
+        request: { method: 'GET', path: `/api/records/${restricted.id}`, headers: granteeAuth },
+        concurrency: CONCURRENCY,
+        length: THROUGHPUT,
+      },
     ];
 
     process.stdout.write(
@@ -122,8 +138,8 @@ export async function run(options = {}) {
         await runPhase(server.baseUrl, { ...phase, serverCpuSeconds: server.cpuSeconds }),
       );
     }
-    const [hello, getSmall, putSmall, , putLarge, byOwner, byLink] = results;
-    if (!hello || !getSmall || !putSmall || !putLarge || !byOwner || !byLink)
+    const [hello, getSmall, putSmall, , putLarge, byOwner, byLink, byGrant] = results;
+    if (!hello || !getSmall || !putSmall || !putLarge || !byOwner || !byLink || !byGrant)
       throw new Error('a phase is missing');
 
     const targets = [
@@ -147,6 +163,13 @@ export async function run(options = {}) {
         unit: '%',
         comparison: '≥',
         bound: LINK_VS_OWNER_MIN_PERCENT,
+      }),
+      target({
+        label: 'GET restricted record: grant / owner',
+        value: (byGrant.perSecond / byOwner.perSecond) * 100,
+        unit: '%',
+        comparison: '≥',
+        bound: GRANT_VS_OWNER_MIN_PERCENT,
       }),
     ];
     const peakRssBytes = await server.peakRssBytes();
@@ -258,6 +281,25 @@ function apiClient(baseUrl, token) {
         Buffer.from(JSON.stringify({ permission: 'view' })),
       );
       return { id, token: String(link.json.token) };
+    },
+
+    /**
+     * A `view` grant on the record to the holder of `granteeToken` (their id read as they see it).
+     * @param {string} id
+     * @param {string} granteeToken
+     */
+    async grantView(id, granteeToken) {
+      const me = await fetch(`${baseUrl}/api/me`, {
+        headers: { authorization: `Bearer ${granteeToken}`, accept: 'application/json' },
+      });
+      if (me.status !== 200) throw new Error(`GET /api/me answered ${me.status}`);
+      const grantee = String(/** @type {{id: number}} */ (await me.json()).id);
+      const grants = [{ subject: { type: 'user', id: grantee }, permission: 'view' }];
+      await call(
+        'POST',
+        `/api/records/${id}/access/grants`,
+        Buffer.from(JSON.stringify({ grants })),
+      );
     },
 
     /**
