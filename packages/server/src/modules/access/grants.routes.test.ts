@@ -386,6 +386,10 @@ describe.each(ENGINES)('grants to people on %s', (engine) => {
     expect(unpublishedOnly.json().hits.hits.map((h: { id: string }) => h.id)).toEqual([
       unpublished,
     ]);
+    // The versions of a record never published: to whoever may preview its draft.
+    const versions = `/api/records/${unpublished}/versions`;
+    expect((await call(me, 'GET', versions)).statusCode).toBe(200);
+    expect((await call(stranger, 'GET', versions)).statusCode).toBe(403);
     // Revoked, gone from the list.
     await call(owner, 'DELETE', `/api/records/${viewed}/access/users/${me.id}`);
     const after = await call(me, 'GET', '/api/user/records?shared_with_me=true');
