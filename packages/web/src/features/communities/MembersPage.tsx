@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link, useParams } from 'react-router';
 import type { CommunityJson, MemberJson, MemberRequestJson } from '@cairn/shared';
 import { serverMessageOf } from '../../api/client';
@@ -26,6 +27,7 @@ import { PageLoader } from '../../components/PageLoader';
 import { PagePagination } from '../../components/PagePagination';
 import { SearchForm } from '../../components/SearchForm';
 import { CommunityLoader } from '../shared/CommunityLoader';
+import { CommunitySubpageHeading } from '../shared/CommunitySubpageHeading';
 import { roleKey } from '../shared/community-roles';
 import { RequestStatusBadge } from '../shared/request-status';
 import { MEMBERS_PAGE_SIZE } from './api';
@@ -55,17 +57,12 @@ function Members({ c }: { c: CommunityJson }) {
   if (!user || (!user.isAdmin && !c.ui?.membership_role)) return <NotFoundPage />;
   const roles = manageableRoles(c, user.isAdmin);
   const manages = roles.length > 0;
-  const title = c.metadata.title ?? c.slug ?? '';
   return (
     <Stack>
-      <Stack gap={4}>
-        <Text size="sm">
-          <Anchor component={Link} to={`/communities/${encodeURIComponent(c.slug ?? c.id)}`}>
-            {title}
-          </Anchor>
-        </Text>
-        <Title order={1}>{t('members.title', { community: title })}</Title>
-      </Stack>
+      <CommunitySubpageHeading
+        community={c}
+        title={(community) => t('members.title', { community })}
+      />
       {manages ? (
         <Tabs defaultValue="members" keepMounted={false}>
           <Tabs.List>
@@ -91,6 +88,11 @@ function Members({ c }: { c: CommunityJson }) {
       )}
     </Stack>
   );
+}
+
+/** The roles the person may give, as a select's options in the page's language. */
+function roleOptions(roles: readonly string[], t: TFunction) {
+  return roles.map((r) => ({ value: r, label: t(roleKey(r)) }));
 }
 
 function MemberList({ c, roles }: { c: CommunityJson; roles: readonly string[] }) {
@@ -176,7 +178,7 @@ function MemberRow({
           <NativeSelect
             aria-label={t('members.roleOf', { name })}
             value={role}
-            data={roles.map((r) => ({ value: r, label: t(roleKey(r)) }))}
+            data={roleOptions(roles, t)}
             disabled={mutation.isPending}
             onChange={(e) => mutation.mutate({ kind: 'role', userId, role: e.currentTarget.value })}
           />
@@ -287,7 +289,7 @@ function InviteForm({ c, roles }: { c: CommunityJson; roles: readonly string[] }
           label={t('members.role')}
           value={role}
           onChange={(e) => setRole(e.currentTarget.value)}
-          data={roles.map((r) => ({ value: r, label: t(roleKey(r)) }))}
+          data={roleOptions(roles, t)}
         />
         <Textarea
           label={t('members.message')}
@@ -404,7 +406,7 @@ function MemberRequestRow({
           <NativeSelect
             aria-label={t('members.roleOf', { name })}
             value={hit.role}
-            data={roles.map((r) => ({ value: r, label: t(roleKey(r)) }))}
+            data={roleOptions(roles, t)}
             disabled={mutation.isPending}
             onChange={(e) =>
               mutation.mutate({ kind: 'offer', of: kind, userId, role: e.currentTarget.value })

@@ -1,10 +1,11 @@
-import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useBootstrap } from '../../bootstrap';
 import { NotFoundPage } from '../../app/NotFoundPage';
 import type { CommunityJson } from '../shared/communities';
 import { CommunityLoader } from '../shared/CommunityLoader';
+import { CommunitySubpageHeading } from '../shared/CommunitySubpageHeading';
 import { RequestsInbox } from './RequestsInbox';
 import { mayCurate } from '../shared/community-roles';
 
@@ -21,17 +22,12 @@ function CommunityRequests({ c }: { c: CommunityJson }) {
   const { t } = useTranslation();
   const { user } = useBootstrap();
   if (!mayCurate(c, user)) return <NotFoundPage />;
-  const title = c.metadata.title ?? c.slug ?? '';
   return (
     <Stack>
-      <Stack gap={4}>
-        <Text size="sm">
-          <Anchor component={Link} to={`/communities/${encodeURIComponent(c.slug ?? c.id)}`}>
-            {title}
-          </Anchor>
-        </Text>
-        <Title order={1}>{t('inbox.communityTitle', { community: title })}</Title>
-      </Stack>
+      <CommunitySubpageHeading
+        community={c}
+        title={(community) => t('inbox.communityTitle', { community })}
+      />
       <RequestsInbox scope={{ kind: 'community', id: c.id, slug: c.slug ?? c.id }} />
     </Stack>
   );
