@@ -119,7 +119,7 @@ describe.each(ENGINES)('grants to people on %s', (engine) => {
       { field: subject, messages: ["The record's owner already has every permission on it."] },
     ]);
     // To nobody.
-    for (const nobody of ['999999', 'x', '0', '']) {
+    for (const nobody of ['999999', '2147483648', '9007199254740992', 'x', '0', '']) {
       expectValidationFailed(await call(owner, 'POST', url, grantBody(nobody, 'view')), [
         { field: subject, messages: ['Could not find the specified subject.'] },
       ]);
@@ -175,7 +175,7 @@ describe.each(ENGINES)('grants to people on %s', (engine) => {
       expectError(await call(owner, 'DELETE', `${url}/${index}`), 404, 'NOT_FOUND', NO_GRANT);
     }
     const users = `/api/records/${id}/access/users`;
-    for (const user of [String(stranger.id), 'x']) {
+    for (const user of [String(stranger.id), 'x', '2147483648']) {
       const res = await call(owner, 'PATCH', `${users}/${user}`, { permission: 'edit' });
       expectError(res, 404, 'NOT_FOUND', NO_GRANT);
     }

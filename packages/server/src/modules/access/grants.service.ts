@@ -6,6 +6,7 @@ import { nowIso } from '../../database/database.js';
 import { parsedBody } from '../../lib/zod-errors.js';
 import type { ParentRow } from '../records/records.rows.js';
 import type { RecordStore } from '../records/records.shared.js';
+import { isUserId } from '../users/users.repository.js';
 import type { User } from '../users/users.service.js';
 import type { GrantRow, GrantsRepository } from './grants.repository.js';
 
@@ -41,7 +42,7 @@ function badSubject(message: string): AppError {
 
 /** A user id as InvenioRDM's subjects carry it (a string of digits), or undefined. */
 function userIdOf(id: string): number | undefined {
-  return /^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : undefined;
+  return /^[1-9][0-9]{0,15}$/.test(id) && isUserId(Number(id)) ? Number(id) : undefined;
 }
 
 /**

@@ -169,6 +169,9 @@ describe.each(ENGINES)('community invitations and membership requests on %s', (e
     const x = await t.user();
     const cases: Array<[Caller | undefined, object, number]> = [
       [manager, { members: [{ type: 'user', id: '999999' }], role: 'reader' }, 400],
+      // Past the database's integer column: no such user, not a failed query.
+      [manager, { members: [{ type: 'user', id: 9007199254740992 }], role: 'reader' }, 400],
+      [manager, { members: [{ type: 'user', id: '2147483648' }], role: 'reader' }, 400],
       [manager, { members: users(x), role: 'emperor' }, 400],
       [manager, { members: users(x) }, 400],
       [manager, { members: users(x, x), role: 'reader' }, 400],

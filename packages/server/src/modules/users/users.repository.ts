@@ -34,6 +34,14 @@ const tokenUserQuery = preparedQuery((db: Db, tokenHash: string) =>
 );
 
 /** Kysely queries for users, sessions and personal access tokens; returns rows or undefined. */
+/**
+ * Whether a number could be a user's id. Ids come from request bodies and paths, and PostgreSQL
+ * refuses a value past its integer column outright, so such an id is simply no user.
+ */
+export function isUserId(id: number): boolean {
+  return Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
+}
+
 export class UsersRepository {
   constructor(private readonly db: Db) {}
 
@@ -59,13 +67,15 @@ export class UsersRepository {
       .execute();
   }
 
-  findById(id: number): Promise<UserRow | undefined> {
+  async findById(id: number): Promise<UserRow | undefined> {
+    if (!isUserId(id)) return undefined;
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   async findByIds(ids: number[]): Promise<UserRow[]> {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+    const valid = ids.filter(isUserId);
+    if (valid.length === 0) return [];
+    return this.db.selectFrom('users').selectAll().where('id', 'in', valid).execute();
   }
 
   async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
