@@ -24,6 +24,14 @@ export const MULTIPART_MAX_PARTS = 10_000;
 /** S3's minimum size of every part but the last (5 MiB). */
 export const MULTIPART_MIN_CHUNK = 5 * 1024 * 1024;
 
+/**
+ * The smallest part a multipart upload is cut into (the second candidate, 16 MiB). Parts of this
+ * size keep what an interrupted upload loses to a few parts in flight while each request's own
+ * cost stays small beside its bytes; larger candidates are taken only when a file would
+ * otherwise need more than MULTIPART_MAX_PARTS parts.
+ */
+export const MULTIPART_PREFERRED_CHUNK = 16 * 1024 * 1024;
+
 /** S3's maximum size of one part (5 GiB). */
 export const MULTIPART_MAX_PART = 0x140000000;
 

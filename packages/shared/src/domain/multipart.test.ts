@@ -25,14 +25,17 @@ describe('multipart chunk rule', () => {
 
   it.each([
     [4 * MiB, 4 * MiB, 1],
-    [5 * MiB, 5 * MiB, 1],
-    [6 * MiB, 5 * MiB, 2],
+    [6 * MiB, 6 * MiB, 1],
+    [16 * MiB, 16 * MiB, 1],
     [20 * MiB, 16 * MiB, 2],
-    [100 * MiB, 53_687_091, 2],
-    [1 * GiB, 549_755_814, 2],
-    [10 * GiB, 549_755_814, 20],
-    [100 * GiB, 549_755_814, 196],
-    [1 * TiB, 549_755_814, 2000],
+    // A 300 MB file is 18 parts, not two of 172 and 128 MB: a reload mid-way keeps most of it.
+    [300e6, 16 * MiB, 18],
+    [4 * GiB, 16 * MiB, 256],
+    [10_000 * 16 * MiB, 16 * MiB, 10_000],
+    // Larger parts only where 16 MiB would need more than 10,000 of them.
+    [10_000 * 16 * MiB + 1, 53_687_091, 3126],
+    [1 * TiB, 171_798_692, 6400],
+    [4 * TiB, 549_755_814, 8000],
   ])('a file of %d bytes is sent in parts of %d bytes, %d of them', (size, chunk, parts) => {
     expect(chooseChunkSize(size)).toBe(chunk);
     expect(Math.ceil(size / chunk)).toBe(parts);
@@ -51,7 +54,7 @@ describe('multipart chunk rule', () => {
 
 describe('planTransfer', () => {
   it('sends a file that fits one chunk in one request', () => {
-    expect(planTransfer(5 * MiB, true)).toEqual({ type: 'L' });
+    expect(planTransfer(16 * MiB, true)).toEqual({ type: 'L' });
   });
 
   it('sends a larger file in parts when multipart is enabled', () => {

@@ -4,6 +4,7 @@ import {
   MULTIPART_MAX_PART,
   MULTIPART_MAX_PARTS,
   MULTIPART_MIN_CHUNK,
+  MULTIPART_PREFERRED_CHUNK,
 } from '../limits.js';
 
 /** How one file is sent: one request (`L`) or `parts` requests of `partSize` bytes (`M`). */
@@ -39,19 +40,19 @@ export const MULTIPART_CHUNK_SIZES: readonly number[] = Object.freeze(
 export const MULTIPART_MAX_UPLOAD = LARGEST_CHUNK * MULTIPART_MAX_PARTS;
 
 /**
- * The part size for a file of `size` bytes (InvenioRDM's `getChunkSize`): the largest candidate
- * not above the file's size that needs at most MULTIPART_MAX_PARTS parts; a file smaller than
- * the smallest candidate is one part of its own size. Undefined when no candidate fits
- * (the file is larger than MULTIPART_MAX_UPLOAD).
+ * The part size for a file of `size` bytes: the smallest candidate of at least
+ * MULTIPART_PREFERRED_CHUNK that needs at most MULTIPART_MAX_PARTS parts, so a reload or a lost
+ * connection costs at most the parts in flight, not a third of a large file. A file of at most
+ * MULTIPART_PREFERRED_CHUNK is one part of its own size. Undefined when no candidate fits (the
+ * file is larger than MULTIPART_MAX_UPLOAD).
  */
 export function chooseChunkSize(size: number): number | undefined {
   if (size > MULTIPART_MAX_UPLOAD) return undefined;
-  if (size <= MULTIPART_MIN_CHUNK) return Math.max(size, 1);
-  let chosen: number | undefined;
-  for (const candidate of MULTIPART_CHUNK_SIZES) {
-    if (candidate <= size && Math.ceil(size / candidate) <= MULTIPART_MAX_PARTS) chosen = candidate;
-  }
-  return chosen;
+  if (size <= MULTIPART_PREFERRED_CHUNK) return Math.max(size, 1);
+  return MULTIPART_CHUNK_SIZES.find(
+    (candidate) =>
+      candidate >= MULTIPART_PREFERRED_CHUNK && Math.ceil(size / candidate) <= MULTIPART_MAX_PARTS,
+  );
 }
 
 /**

@@ -12,13 +12,15 @@ import { buildBootstrap, buildDraft, buildRecord } from '../../../test/builders'
 import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
 import { FileUploader, type FileUploaderProps } from './FileUploader';
 import type { ResumeRecord, ResumeStore } from './resume-store';
-import { sendBytesWithFetch } from './test-send-bytes';
+import { patternBytes, sendBytesWithFetch } from './test-send-bytes';
 import { UploadRequestError } from './transport';
 
 const SITE = 'http://127.0.0.1:5000';
 const FILES = `${SITE}/api/records/abcde-12345/draft/files`;
 const FILES_PATH = '/api/records/abcde-12345/draft/files';
 const MiB = 1024 ** 2;
+/** A file just over one 16 MiB part: two parts, the second of 1 MiB. */
+const BIG = 17 * MiB;
 
 const DRAFT = buildDraft({
   files: { enabled: true },
@@ -194,9 +196,7 @@ function renderUploader(
   };
 }
 
-function bytes(size: number): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) & 0xff);
-}
+const bytes = patternBytes;
 
 describe('FileUploader', () => {
   it('uploads a small file with one PUT: init with transfer L, content, commit', async () => {
@@ -246,7 +246,7 @@ describe('FileUploader', () => {
         return jsonResponse(201, {
           entries: [
             fileItem('big.bin', {
-              transfer: { type: 'M', parts: 2, part_size: 5 * MiB },
+              transfer: { type: 'M', parts: 2, part_size: 16 * MiB },
               links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
             }),
           ],
@@ -254,7 +254,7 @@ describe('FileUploader', () => {
       if (r.method === 'PUT' && /\/big\.bin\/content\/\d$/.test(r.url))
         return jsonResponse(200, fileItem('big.bin'));
       if (r.method === 'POST' && r.url.endsWith('/big.bin/commit'))
-        return jsonResponse(200, completedItem('big.bin', 6 * MiB));
+        return jsonResponse(200, completedItem('big.bin', BIG));
       return undefined;
     });
     const store = memoryStore();
@@ -262,16 +262,16 @@ describe('FileUploader', () => {
       enabledTransferTypes: ['L', 'M'],
       resumeStore: store,
     });
-    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(BIG)], 'big.bin'));
 
     await screen.findByRole('row', { name: /big\.bin.*100%/ });
     const init = requests.find((r) => r.method === 'POST' && r.url === FILES_PATH);
     expect(init?.body).toEqual([
-      { key: 'big.bin', size: 6 * MiB, transfer: { type: 'M', parts: 2, part_size: 5 * MiB } },
+      { key: 'big.bin', size: BIG, transfer: { type: 'M', parts: 2, part_size: 16 * MiB } },
     ]);
     const puts = requests.filter((r) => r.method === 'PUT');
     expect(puts.map((r) => [r.url, r.headers.get('Content-MD5')]).sort()).toEqual([
-      [`${FILES_PATH}/big.bin/content/1`, 'bwn3Q5hDjiPRs6IpqVX6yw=='],
+      [`${FILES_PATH}/big.bin/content/1`, 'hs9X+SbKJZjd9FG7M3WsMg=='],
       [`${FILES_PATH}/big.bin/content/2`, 'PyyL2c/eZVD9/0s2YXwyYQ=='],
     ]);
     // Finished uploads leave nothing to resume.
@@ -279,21 +279,21 @@ describe('FileUploader', () => {
   });
 
   it('resumes a remembered upload by sending only the parts the server lacks', async () => {
-    const file = new File([bytes(6 * MiB)], 'big.bin');
+    const file = new File([bytes(BIG)], 'big.bin');
     const { fingerprintOf } = await import('./resume-store');
     const store = memoryStore({
-      'cairn.upload.abcde-12345/6291456/big.bin': {
+      'cairn.upload.abcde-12345/17825792/big.bin': {
         self: `${FILES}/big.bin`,
         parts: 2,
-        partSize: 5 * MiB,
+        partSize: 16 * MiB,
         fingerprint: await fingerprintOf(file),
         savedAt: '2026-01-01T00:00:00Z',
       },
     });
     const parts = [1, 2].map((part) => ({ part, url: `${FILES}/big.bin/content/${part}` }));
     const pendingBig = fileItem('big.bin', {
-      size: 6 * MiB,
-      transfer: { type: 'M', parts: 2, part_size: 5 * MiB },
+      size: BIG,
+      transfer: { type: 'M', parts: 2, part_size: 16 * MiB },
       links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
     });
     const requests = serve(
@@ -302,7 +302,7 @@ describe('FileUploader', () => {
           ? jsonResponse(200, {
               key: 'big.bin',
               received: [
-                { part: 1, size: 5 * MiB, checksum: 'md5:6f09f74398438e23d1b3a229a955facb' },
+                { part: 1, size: 16 * MiB, checksum: 'md5:86cf57f926ca2598ddf451bb3375ac32' },
               ],
               missing: [2],
             })
@@ -314,11 +314,11 @@ describe('FileUploader', () => {
       (r) => (r.method === 'PUT' ? jsonResponse(200, pendingBig) : undefined),
       (r) =>
         r.method === 'POST' && r.url.endsWith('/commit')
-          ? jsonResponse(200, completedItem('big.bin', 6 * MiB))
+          ? jsonResponse(200, completedItem('big.bin', BIG))
           : undefined,
     );
     const { user, input } = renderUploader({
-      draft: draftWith([summaryEntry('big.bin', 6 * MiB, 'pending')]),
+      draft: draftWith([summaryEntry('big.bin', BIG, 'pending')]),
       enabledTransferTypes: ['L', 'M'],
       resumeStore: store,
     });
@@ -365,11 +365,11 @@ describe('FileUploader', () => {
       (r) => (r.method === 'PUT' ? jsonResponse(200, fileItem('big.bin')) : undefined),
       (r) =>
         r.method === 'POST' && r.url.endsWith('/commit')
-          ? jsonResponse(200, completedItem('big.bin', 6 * MiB))
+          ? jsonResponse(200, completedItem('big.bin', BIG))
           : undefined,
     );
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(BIG)], 'big.bin'));
 
     await screen.findByRole('row', { name: /big\.bin.*100%/ });
     expect(
@@ -476,7 +476,7 @@ describe('FileUploader', () => {
     );
     document.cookie = 'csrftoken=t0ken';
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(BIG)], 'big.bin'));
 
     const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ }, { timeout: 5000 });
     expect(
@@ -507,7 +507,7 @@ describe('FileUploader', () => {
           : undefined,
     );
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(BIG)], 'big.bin'));
 
     const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ });
     expect(
@@ -520,7 +520,7 @@ describe('FileUploader', () => {
     // The server knows one part of the two the upload was announced with.
     const requests = serveBigFile(partLinks(`${FILES}/big.bin/content/1`));
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] });
-    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(BIG)], 'big.bin'));
 
     const failed = await screen.findByRole('row', { name: /big\.bin.*Failed/ });
     expect(within(failed).getByText('The part number is not valid for this upload.')).toBeTruthy();
@@ -532,7 +532,7 @@ describe('FileUploader', () => {
   it('words the upload errors in German', async () => {
     serveBigFile(partLinks());
     const { user, input } = renderUploader({ enabledTransferTypes: ['L', 'M'] }, {}, 'de');
-    await user.upload(await input(), new File([bytes(6 * MiB)], 'big.bin'));
+    await user.upload(await input(), new File([bytes(BIG)], 'big.bin'));
     const failed = await screen.findByRole('row', { name: /big\.bin/ });
     await waitFor(() =>
       expect(failed.textContent).toContain('Die Teilnummer ist für diesen Upload ungültig.'),

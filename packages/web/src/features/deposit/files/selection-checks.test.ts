@@ -8,6 +8,8 @@ const RULES: SelectionRules = {
   allowEmptyFiles: true,
   enabledTransferTypes: ['L', 'M'],
 };
+/** Room for a file larger than one 16 MiB part. */
+const ROOMY: SelectionRules = { ...RULES, quota: { maxFiles: 3, maxStorage: 100 * MiB } };
 
 function file(name: string, size: number): File {
   return new File([new Uint8Array(size)], name);
@@ -19,11 +21,11 @@ function entry(key: string, size: number, overrides: Partial<FileEntry> = {}): F
 
 describe('checkSelection', () => {
   it('accepts files within the quota, multipart for those larger than one chunk', () => {
-    const outcome = checkSelection([], [file('a.csv', 10), file('b.bin', 6 * MiB)], RULES);
+    const outcome = checkSelection([], [file('a.csv', 10), file('b.bin', 17 * MiB)], ROOMY);
     expect(outcome.warnings).toEqual([]);
     expect(outcome.accepted.map((a) => [a.file.name, a.plan])).toEqual([
       ['a.csv', { type: 'L' }],
-      ['b.bin', { type: 'M', parts: 2, partSize: 5 * MiB }],
+      ['b.bin', { type: 'M', parts: 2, partSize: 16 * MiB }],
     ]);
   });
 
@@ -82,8 +84,8 @@ describe('checkSelection', () => {
   });
 
   it('rejects a file whose transfer type is not enabled', () => {
-    const outcome = checkSelection([], [file('small', 1), file('big', 6 * MiB)], {
-      ...RULES,
+    const outcome = checkSelection([], [file('small', 1), file('big', 17 * MiB)], {
+      ...ROOMY,
       enabledTransferTypes: ['M'],
     });
     expect(outcome.accepted.map((a) => a.file.name)).toEqual(['big']);
@@ -93,8 +95,8 @@ describe('checkSelection', () => {
   });
 
   it('sends a large file in one request when multipart is not enabled', () => {
-    const outcome = checkSelection([], [file('big', 6 * MiB)], {
-      ...RULES,
+    const outcome = checkSelection([], [file('big', 17 * MiB)], {
+      ...ROOMY,
       enabledTransferTypes: ['L'],
     });
     expect(outcome.accepted[0]?.plan).toEqual({ type: 'L' });

@@ -23,3 +23,15 @@ export const sendBytesWithFetch: SendBytes = async ({ url, headers, body, signal
   onProgress(body.size);
   return { etag: response.headers.get('ETag') ?? undefined };
 };
+
+/**
+ * `size` bytes of a pattern repeating every 256 bytes, `seed` shifting it so two files differ,
+ * built by doubling so a file of several parts is made at once. Parts starting at a multiple
+ * of 256 bytes share their first bytes, so a part's MD5 depends only on its size and the seed.
+ */
+export function patternBytes(size: number, seed = 0): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  for (let i = 0; i < Math.min(size, 256); i++) out[i] = (i * 31 + 7 + seed) & 0xff;
+  for (let filled = 256; filled < size; filled *= 2) out.copyWithin(filled, 0, filled);
+  return out;
+}

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../api/client';
 import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
 import { createLocalResumeStore, fingerprintOf, resumeKey } from './resume-store';
-import { sendBytesWithFetch } from './test-send-bytes';
+import { patternBytes, sendBytesWithFetch } from './test-send-bytes';
 import type { SendBytes } from './transport';
 import type { EngineSettings, UploadEngine, UploadJob } from './upload-contract';
 import { createUploadEngine, expiresOf, percentOf } from './upload-engine';
@@ -126,8 +126,7 @@ function job(file: File, overrides: Partial<UploadJob> = {}): UploadJob {
   };
 }
 
-const bytes = (size: number, seed = 0) =>
-  Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7 + seed) & 0xff);
+const bytes = patternBytes;
 
 beforeEach(() => window.localStorage.clear());
 afterEach(() => {
@@ -171,7 +170,7 @@ describe('createUploadEngine', () => {
       },
     });
     const engine = engineWith();
-    const item = await engine.upload(job(new File([bytes(6 * MiB)], 'big.bin')));
+    const item = await engine.upload(job(new File([bytes(17 * MiB)], 'big.bin')));
 
     expect(item.status).toBe('completed');
     const puts = wire(server.requests).filter((r) => r.startsWith('PUT'));
@@ -195,7 +194,7 @@ describe('createUploadEngine', () => {
       },
     });
     const engine = engineWith({ commitWaitMs: 0 });
-    const item = await engine.upload(job(new File([bytes(6 * MiB)], 'big.bin')));
+    const item = await engine.upload(job(new File([bytes(17 * MiB)], 'big.bin')));
 
     expect(item.status).toBe('completed');
     expect(wire(server.requests).filter((r) => r.endsWith('/commit'))).toHaveLength(3);
@@ -229,7 +228,7 @@ describe('createUploadEngine', () => {
       },
     });
     const failure = engineWith()
-      .upload(job(new File([bytes(6 * MiB)], 'big.bin')))
+      .upload(job(new File([bytes(17 * MiB)], 'big.bin')))
       .catch((error: unknown) => error);
     expect(await failure).toMatchObject({ reason: 'invalidPartNumber' });
     expect(wire(server.requests)).toContain(`GET ${FILES_PATH}/big.bin`);
@@ -292,7 +291,7 @@ describe('createUploadEngine', () => {
     });
     const store = createLocalResumeStore();
     const engine = engineWith({ resumeStore: store });
-    const file = new File([bytes(6 * MiB)], 'big.bin');
+    const file = new File([bytes(17 * MiB)], 'big.bin');
     const upload = engine.upload(job(file));
     await vi.waitFor(() =>
       expect(wire(server.requests)).toContain(`PUT ${FILES_PATH}/big.bin/content/2`),
@@ -302,29 +301,29 @@ describe('createUploadEngine', () => {
     await expect(upload).rejects.toMatchObject({ kind: 'aborted' });
     expect(wire(server.requests).some((r) => r.startsWith('DELETE'))).toBe(false);
     expect(server.files.get('big.bin')?.status).toBe('pending');
-    expect(store.get(resumeKey('r1', 'big.bin', 6 * MiB))).toMatchObject({
+    expect(store.get(resumeKey('r1', 'big.bin', 17 * MiB))).toMatchObject({
       self: `${FILES}/big.bin`,
       parts: 2,
-      partSize: 5 * MiB,
+      partSize: 16 * MiB,
       fingerprint: await fingerprintOf(file),
     });
   });
 
   it('sends again a received part whose bytes differ from the local ones', async () => {
-    const file = new File([bytes(6 * MiB)], 'big.bin');
+    const file = new File([bytes(17 * MiB)], 'big.bin');
     const server = filesApi({
       received: [
         // Part 1 of another file (its MD5 differs), part 2 of this one (its MD5 matches).
-        { part: 1, size: 5 * MiB, checksum: 'md5:00000000000000000000000000000000' },
+        { part: 1, size: 16 * MiB, checksum: 'md5:00000000000000000000000000000000' },
         { part: 2, size: 1 * MiB, checksum: 'md5:3f2c8bd9cfde6550fdff4b36617c3261' },
       ],
     });
-    server.add({ key: 'big.bin', size: 6 * MiB, parts: 2, status: 'pending' });
+    server.add({ key: 'big.bin', size: 17 * MiB, parts: 2, status: 'pending' });
     const store = createLocalResumeStore();
-    store.put(resumeKey('r1', 'big.bin', 6 * MiB), {
+    store.put(resumeKey('r1', 'big.bin', 17 * MiB), {
       self: `${FILES}/big.bin`,
       parts: 2,
-      partSize: 5 * MiB,
+      partSize: 16 * MiB,
       fingerprint: await fingerprintOf(file),
       savedAt: '2026-01-01T00:00:00Z',
     });
@@ -340,7 +339,7 @@ describe('createUploadEngine', () => {
       `PUT ${FILES_PATH}/big.bin/content/1`,
       `POST ${FILES_PATH}/big.bin/commit`,
     ]);
-    expect(store.get(resumeKey('r1', 'big.bin', 6 * MiB))).toBeUndefined();
+    expect(store.get(resumeKey('r1', 'big.bin', 17 * MiB))).toBeUndefined();
   });
 });
 
