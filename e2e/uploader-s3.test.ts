@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import {
-  createBrowserBucket,
   RGW_START_TIMEOUT_MS,
   s3Environment,
   startRgw,
 } from '../packages/server/src/test/ceph-rgw.js';
+import { cairnCommand } from '../packages/server/src/test/cli-process.js';
 import { addCreator, DRAFT_PATH } from './support/deposit.js';
 import { createAccount, startServer } from './support/server.js';
 import { expectPath, logIn, test } from './support/test.js';
@@ -21,8 +21,14 @@ const BUCKET = 'cairn-e2e';
 test.override('server', { scope: 'file' }, async ({}, { onCleanup }) => {
   const rgw = await startRgw();
   try {
-    await createBrowserBucket(rgw, BUCKET);
     const server = await startServer(s3Environment(rgw, BUCKET));
+    // The bucket and its CORS rule for the site's origin come from the operator's own command:
+    // the upload below is what proves the rule lets a browser send parts.
+    await cairnCommand(['storage', 'setup'], {
+      ...s3Environment(rgw, BUCKET),
+      CAIRN_SITE_URL: server.url,
+      CAIRN_DATA_DIR: server.services.config.dataDir,
+    });
     onCleanup(async () => {
       await server.close();
       await rgw.stop();

@@ -11,6 +11,11 @@ import { DEMO_USERS, loadDemo } from './demo.js';
 import { handleShutdownSignals } from './modules/ops/shutdown.js';
 import { limitHeapGrowth } from './modules/ops/heap.js';
 import { BACKUP_USAGE, backupCommand } from './modules/ops/backup-command.js';
+import {
+  logStorageCheck,
+  STORAGE_USAGE,
+  storageCommand,
+} from './modules/files/storage/storage-command.js';
 import { AppError } from './errors.js';
 import {
   ImportUsageError,
@@ -34,6 +39,7 @@ const USAGE = `Usage: cairn <command>
               [--review-policy closed|open|members] [--submission-policy open|closed]
   communities add-member SLUG EMAIL --role owner|manager|curator|reader
 ${BACKUP_USAGE}
+${STORAGE_USAGE}
 
 Configuration comes from the environment: PORT, HOST, CAIRN_DATA_DIR, CAIRN_SITE_URL,
 DATABASE_URL, CAIRN_DOI_PREFIX, CAIRN_DOI_REQUIRED, CAIRN_DATACITE_URL/USERNAME/PASSWORD,
@@ -76,6 +82,7 @@ async function serve(config: Config): Promise<void> {
   ];
   process.stdout.write(lines.join('\n') + '\n');
   handleShutdownSignals({ app, services, stopSweeps });
+  void logStorageCheck(config, app.log);
 }
 
 /** Entry point of `npx cairn`; returns the process exit code. */
@@ -96,6 +103,7 @@ export async function main(argv: string[]): Promise<number> {
       await serve(config);
       return -1;
     }
+    if (command === 'storage') return await storageCommand(config, sub);
     if (command === 'backup' || command === 'restore')
       return await backupCommand(config, command, argv.slice(1));
     if (command === 'demo') {

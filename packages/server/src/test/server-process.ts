@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-/** The command line operators run (`npx cairn`), compiled: what ships is what is tested. */
-export const CAIRN_BIN = fileURLToPath(new URL('../../bin/cairn.js', import.meta.url));
+import { CAIRN_BIN, cairnCommand } from './cli-process.js';
+
+export { CAIRN_BIN, cairnCommand, runCairn } from './cli-process.js';
 
 const READY_TIMEOUT_MS = 60_000;
 
@@ -135,30 +135,6 @@ export async function createProcessDatabase(): Promise<{ url: string; drop: () =
       await client.end();
     },
   };
-}
-
-/** Runs a `cairn` command with `env`; its exit code and output, whatever the code. */
-export async function runCairn(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', CAIRN_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
-}
-
-/** Runs a `cairn` command (`users create …`, `tokens create …`) with `env`; its stdout. */
-export async function cairnCommand(args: string[], env: Record<string, string>): Promise<string> {
-  const { code, stdout, stderr } = await runCairn(args, env);
-  if (code !== 0) throw new Error(`cairn ${args.join(' ')} exited with ${code}:\n${stderr}`);
-  return stdout;
 }
 
 /** What `callApi` answers: the status, the headers, the body as bytes and text, and as JSON on demand. */

@@ -61,6 +61,24 @@ export interface S3FileStoreOptions {
   logger?: S3ClientConfig['logger'];
 }
 
+/** The SDK's settings for the store's bucket, reached at `endpoint`. */
+export function s3ClientConfig(
+  options: S3FileStoreOptions,
+  endpoint: string | undefined,
+): S3ClientConfig {
+  return {
+    region: options.region,
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    forcePathStyle: options.forcePathStyle ?? false,
+    // Otherwise the SDK adds CRC32 checksums that presigned browser uploads cannot satisfy and
+    // that several S3-compatible stores reject; integrity comes from Content-MD5 instead.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  };
+}
+
 /**
  * File bytes in an S3-compatible bucket, one object per key.
  *
@@ -83,20 +101,11 @@ export class S3FileStore implements FileStore {
   readonly #presignClient: S3Client;
 
   constructor(options: S3FileStoreOptions) {
-    const config = (endpoint: string | undefined): S3ClientConfig => ({
-      region: options.region,
-      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-      forcePathStyle: options.forcePathStyle ?? false,
-      // Otherwise the SDK adds CRC32 checksums that presigned browser uploads cannot satisfy and
-      // that several S3-compatible stores reject; integrity comes from Content-MD5 instead.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(endpoint === undefined ? {} : { endpoint }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
     this.#bucket = options.bucket;
-    this.#client = new S3Client(config(options.endpoint));
-    this.#presignClient = new S3Client(config(options.publicEndpoint ?? options.endpoint));
+    this.#client = new S3Client(s3ClientConfig(options, options.endpoint));
+    this.#presignClient = new S3Client(
+      s3ClientConfig(options, options.publicEndpoint ?? options.endpoint),
+    );
   }
 
   async probe(signal: AbortSignal): Promise<void> {
