@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect } from 'vitest';
 import { apiAs, draftWithFile, draftWithFiles, logIn } from './support/journey.js';
 import { axeViolations } from './support/axe.js';
@@ -296,6 +297,52 @@ describe('landing page journey', () => {
     await page.getByRole('link', { name: 'Noss gannet census' }).waitFor();
     await page.getByRole('region', { name: 'Members' }).getByText('Ada Lovelace').waitFor();
     expect(await axeViolations(page), '/communities/gannets (anonymous)').toEqual([]);
+  });
+
+  test('a reader looks inside a zip without downloading it, by keyboard, free of axe violations', async ({
+    page,
+    server,
+  }) => {
+    const owner = await createAccount(server.services, { name: 'Ada Lovelace' });
+    const api = await apiAs(server, owner);
+    // Written by Python's zipfile, as a depositor's own tools would.
+    const zip = execFileSync('python3', [
+      '-c',
+      `import io, sys, zipfile
+b = io.BytesIO()
+with zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('README.txt', 'Counts from two stations.\\n')
+    z.writestr('raw/2024/station-1.csv', 'site,count\\n' * 400)
+    z.writestr('raw/2024/station-2.csv', 'site,count\\n')
+sys.stdout.buffer.write(b.getvalue())`,
+    ]);
+    const id = await draftWithFiles(
+      api,
+      { ...METADATA, title: 'Gannet counts, zipped' },
+      { 'field-data.zip': zip },
+    );
+    await api('POST', `/api/records/${id}/draft/actions/publish`);
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+
+    await page.goto(`/records/${id}`);
+    const preview = page.getByRole('region', { name: 'Preview of field-data.zip' });
+    await preview.getByText('3 entries in this archive.').waitFor();
+    await preview.getByText('README.txt').waitFor();
+    expect(await preview.getByText('station-1.csv').isVisible()).toBe(false);
+    // Folders open from the keyboard.
+    const raw = preview.locator('summary', { hasText: 'raw/' });
+    await raw.focus();
+    await page.keyboard.press('Enter');
+    const year = preview.locator('summary', { hasText: '2024/' });
+    await year.focus();
+    await page.keyboard.press('Enter');
+    await preview.getByText('station-1.csv').waitFor();
+    await preview.getByText('4.4 kB').waitFor();
+    expect(await axeViolations(page), 'archive preview').toEqual([]);
+    // The listing came from the server; the archive's bytes were never fetched.
+    expect(fetched).toContain(`/api/records/${id}/files/field-data.zip/container`);
+    expect(fetched.filter((p) => p.endsWith('/field-data.zip/content'))).toEqual([]);
   });
 
   test('a record with an empty file previews its CSV, and says the empty one is empty', async ({

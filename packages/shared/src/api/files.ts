@@ -88,3 +88,37 @@ export const ReceivedPartsSchema = z.looseObject({
   missing: z.array(z.number()),
 });
 export type ReceivedParts = z.infer<typeof ReceivedPartsSchema>;
+
+/** One entry of an archive's listing: a file, or a directory with its own entries. */
+export type ContainerEntryJson =
+  | { key: string; type: 'file'; size: number; modified?: string }
+  | { key: string; type: 'directory'; entries: ContainerEntryJson[] };
+
+const ContainerEntrySchema: z.ZodType<ContainerEntryJson> = z.lazy(() =>
+  z.union([
+    z.object({
+      key: z.string(),
+      type: z.literal('file'),
+      size: z.number(),
+      modified: z.string().optional(),
+    }),
+    z.object({
+      key: z.string(),
+      type: z.literal('directory'),
+      entries: z.array(ContainerEntrySchema),
+    }),
+  ]),
+);
+
+/**
+ * `GET …/files/{key}/container` (InvenioRDM's container listing): what a zip or tar file holds,
+ * as a tree; `truncated` when more entries exist than were listed (`total` null when unknown).
+ */
+export const ContainerListingSchema = z.object({
+  key: z.string(),
+  format: z.enum(['zip', 'tar', 'tar.gz']),
+  entries: z.array(ContainerEntrySchema),
+  total: z.number().nullable(),
+  truncated: z.boolean(),
+});
+export type ContainerListing = z.infer<typeof ContainerListingSchema>;

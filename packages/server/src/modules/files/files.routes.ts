@@ -7,6 +7,7 @@ import {
   FileKeyParams,
   FilesListSchema,
   ReceivedPartsSchema,
+  ContainerListingSchema,
   FileMetadataBody,
   FilesOwnerParams,
   InitFilesBody,
@@ -24,6 +25,7 @@ import type { BucketContext, FileRef, FileView } from './files.buckets.js';
 import type { FilesService } from './files.service.js';
 import { presentFile, presentFiles } from './files.presenter.js';
 import { isSafeInline } from './mimetypes.js';
+import { listContainer } from './archive-listing.js';
 import { backLinkHeader } from '../records/signposting.js';
 
 const FILE_TYPES = [JSON_TYPE, VND_TYPE] as const;
@@ -31,8 +33,8 @@ const acceptFileTypes = acceptOnly(FILE_TYPES);
 const FILES = documentedResponse(FilesListSchema, 'The files');
 const FILE = documentedResponse(FileItemSchema, 'The file');
 const FILE_OR_CONTENT = documentedResponse(
-  z.union([FileItemSchema, ReceivedPartsSchema, BinaryBody]),
-  'The file, the parts received so far, or the content',
+  z.union([FileItemSchema, ReceivedPartsSchema, ContainerListingSchema, BinaryBody]),
+  'The file, the parts received so far, what an archive holds, or the content',
 );
 const PART_OF_CONTENT = documentedResponse(BinaryBody, 'The range of the content asked for');
 const ZIP = documentedResponse(BinaryBody, 'A zip archive');
@@ -47,6 +49,7 @@ type Suffix =
   | { kind: 'part'; part: number }
   | { kind: 'commit' }
   | { kind: 'parts' }
+  | { kind: 'container' }
   | { kind: 'item' };
 
 /**
@@ -66,6 +69,7 @@ async function splitKey(
     [/^(.+)\/content$/, () => ({ kind: 'content' })],
     [/^(.+)\/commit$/, () => ({ kind: 'commit' })],
     [/^(.+)\/parts$/, () => ({ kind: 'parts' })],
+    [/^(.+)\/container$/, () => ({ kind: 'container' })],
   ];
   let unknown: { file: FileRef; suffix: Suffix } | undefined;
   for (const [pattern, suffix] of candidates) {
@@ -183,6 +187,17 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
       );
     }
 
+    async function container(reply: FastifyReply, context: BucketContext, file: FileRef) {
+      const head = await files.content(context, file);
+      const listing = await listContainer(
+        head.view.row.key,
+        head.view.row.mimetype,
+        head.view.object!.size,
+        head.open,
+      );
+      return reply.type(JSON_TYPE).send({ key: head.view.row.key, ...listing });
+    }
+
     async function archive(reply: FastifyReply, context: BucketContext) {
       const entries = await files.archive(context);
       securityHeaders(reply);
@@ -258,13 +273,18 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
         tags: draftTags,
         summary:
-          'A draft file ({key}), its content ({key}/content, Range and HEAD supported), or the parts received so far ({key}/parts, Cairn extension)',
+          'A draft file ({key}), its content ({key}/content, Range and HEAD supported), what a zip or tar file holds ({key}/container), or the parts received so far ({key}/parts, Cairn extension)',
         params: FileKeyParams,
       },
       handler: async (request, reply) => {
         const context = await draft(request);
-        const { file, suffix } = await resolve(context, request.params['*'], ['content', 'parts']);
+        const { file, suffix } = await resolve(context, request.params['*'], [
+          'content',
+          'parts',
+          'container',
+        ]);
         if (suffix.kind === 'content') return download(request, reply, context, file);
+        if (suffix.kind === 'container') return container(reply, context, file);
         if (suffix.kind === 'parts') {
           const { row, received, missing } = await files.receivedParts(context, file);
           return reply.type(JSON_TYPE).send({
@@ -442,14 +462,19 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
       schema: {
         response: { 200: FILE_OR_CONTENT, 206: PART_OF_CONTENT },
         tags: recordTags,
-        summary: 'A record file ({key}) or its content ({key}/content; Range and HEAD supported)',
+        summary:
+          'A record file ({key}), its content ({key}/content; Range and HEAD supported), or what a zip or tar file holds ({key}/container)',
         description:
-          "Cairn extension: the content carries a `Link` header naming the record's landing page as its `collection` and the record's `linkset` (FAIR Signposting).",
+          "Cairn extension: the content carries a `Link` header naming the record's landing page as its `collection` and the record's `linkset` (FAIR Signposting). The container listing follows InvenioRDM's (a tree of `{key, type, size}` entries, `total`, `truncated`, at most 1,000 entries) and adds tar and tar.gz to zip.",
         params: FileKeyParams,
       },
       handler: async (request, reply) => {
         const context = await record(request);
-        const { file, suffix } = await resolve(context, request.params['*'], ['content']);
+        const { file, suffix } = await resolve(context, request.params['*'], [
+          'content',
+          'container',
+        ]);
+        if (suffix.kind === 'container') return container(reply, context, file);
         if (suffix.kind === 'content') {
           // A published file's content names the landing page it belongs to (FAIR Signposting).
           void reply.header('link', backLinkHeader('collection', site, request.params.id));

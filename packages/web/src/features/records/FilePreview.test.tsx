@@ -236,12 +236,18 @@ describe('previewKind', () => {
     expect(kind('notes.markdown')).toBe('markdown');
   });
 
+  it('lists zip and tar archives, a gzip only when it holds a tar', () => {
+    expect(kind('data.zip', 'application/zip')).toBe('archive');
+    for (const key of ['a.tar', 'a.tar.gz', 'a.tgz', 'A.ZIP'])
+      expect(kind(key), key).toBe('archive');
+  });
+
   it('shows any other text as text, and nothing for the rest', () => {
     expect(kind('x.bin', 'text/plain')).toBe('text');
     expect(kind('run.py', 'text/x-python')).toBe('text');
     for (const key of ['a.txt', 'a.json', 'a.xml', 'a.log']) expect(kind(key), key).toBe('text');
-    expect(kind('data.zip', 'application/zip')).toBeUndefined();
     expect(kind('data.h5')).toBeUndefined();
+    expect(kind('data.gz', 'application/gzip')).toBeUndefined();
     expect(kind('no-extension')).toBeUndefined();
   });
 });

@@ -5,13 +5,14 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { renderMarkdown } from '../../lib/markdown';
 import { PageLoader } from '../../components/PageLoader';
 import { useFilePrefix } from './api';
+import { ArchivePreview } from './ArchivePreview';
 import type { FileEntry } from '../shared/landing';
 
 /** Bytes read for a text, CSV or Markdown preview: enough for a screenful, never the whole file. */
 const PREFIX_BYTES = 64 * 1024;
 const TABLE_ROWS = 20;
 
-export type PreviewKind = 'image' | 'pdf' | 'csv' | 'tsv' | 'markdown' | 'text';
+export type PreviewKind = 'image' | 'pdf' | 'csv' | 'tsv' | 'markdown' | 'text' | 'archive';
 
 /** Which preview a file gets, from its media type, else its extension; none for the rest. */
 export function previewKind(file: FileEntry): PreviewKind | undefined {
@@ -23,7 +24,18 @@ export function previewKind(file: FileEntry): PreviewKind | undefined {
   if (type === 'text/tab-separated-values' || ext === 'tsv') return 'tsv';
   if (type === 'text/markdown' || ext === 'md' || ext === 'markdown') return 'markdown';
   if (type.startsWith('text/') || ['txt', 'json', 'xml', 'log'].includes(ext)) return 'text';
+  // Listed by the server from the archive's index or headers, never downloaded whole.
+  if (
+    ['application/zip', 'application/x-tar', 'application/gzip'].includes(type) ||
+    ['zip', 'tar', 'tgz', 'gz'].includes(ext)
+  )
+    return containerKind(file.key);
   return undefined;
+}
+
+/** An archive the server can list (a gzip that is not a tar is not one). */
+function containerKind(key: string): PreviewKind | undefined {
+  return /\.(zip|tar|tar\.gz|tgz)$/i.test(key) ? 'archive' : undefined;
 }
 
 /** Rows of a delimited text: quoted fields may hold the delimiter, quotes and line breaks. */
@@ -108,6 +120,7 @@ export function FilePreview({
         style={{ width: '100%', height: '36rem', border: 0 }}
       />
     );
+  if (kind === 'archive') return <ArchivePreview file={file} url={url} />;
   return <TextPreview file={file} url={url} kind={kind} />;
 }
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { RecordHitsSchema } from '@cairn/shared';
+import { ContainerListingSchema, RecordHitsSchema } from '@cairn/shared';
 import { useApiClient } from '../../api/useApiClient';
 
 /** `GET /api/records/{id}/versions`: the published versions, newest first, a page at a time. */
@@ -41,6 +41,17 @@ export function useFilePrefix(url: string, maxBytes: number) {
   return useQuery({
     queryKey: ['file-prefix', url, maxBytes] as const,
     queryFn: () => client.getTextPrefix(url, maxBytes),
+    staleTime: Infinity,
+  });
+}
+
+/** What a zip or tar file holds (`…/files/{key}/container`), listed by the server. */
+export function useContainerListing(contentUrl: string) {
+  const client = useApiClient();
+  const url = contentUrl.replace(/\/content$/, '/container');
+  return useQuery({
+    queryKey: ['file-container', url] as const,
+    queryFn: async () => ContainerListingSchema.parse(await client.get(url)),
     staleTime: Infinity,
   });
 }
