@@ -14,6 +14,15 @@ import type { Database, RequestEventsTable, RequestsTable } from '../../database
 
 export type RequestRow = Selectable<RequestsTable>;
 
+/**
+ * The receiving community of a request of a type that always has one (every type but the access
+ * requests, which go to a person).
+ */
+export function receivingCommunity(row: RequestRow): string {
+  if (row.receiverCommunityId === null) throw new Error(`request ${row.id} has no community`);
+  return row.receiverCommunityId;
+}
+
 /** The migration that made `request_reads`. */
 const READS_MIGRATION = '0023_requests_inbox';
 export type EventRow = Selectable<RequestEventsTable>;

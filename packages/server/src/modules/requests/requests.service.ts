@@ -132,7 +132,10 @@ export class RequestsService {
 
   /** The actions the caller may run now: possible in this status and allowed for them. */
   async view(user: User | undefined, row: RequestRow): Promise<RequestView> {
-    const role = user && (await this.communities.roleOf(row.receiverCommunityId, user.id));
+    const role =
+      user && row.receiverCommunityId !== null
+        ? await this.communities.roleOf(row.receiverCommunityId, user.id)
+        : undefined;
     return this.viewAs(user, row, role);
   }
 
@@ -183,9 +186,12 @@ export class RequestsService {
   /** A new request in status `created`, made by the records module (reviews, inclusions). */
   async create(input: {
     type: RequestType;
-    createdBy: number;
-    communityId: string;
-    /** An invitation's invited person. */
+    /** null: a guest, named by `creatorEmail`. */
+    createdBy: number | null;
+    creatorEmail?: string;
+    /** null: a request to a person (an access request to a record's owner). */
+    communityId: string | null;
+    /** An invitation's invited person; an access request's record owner. */
     receiverUserId?: number;
     topicRecordId: string | null;
     title: string;
@@ -197,6 +203,7 @@ export class RequestsService {
       status: 'created',
       title: input.title,
       createdBy: input.createdBy,
+      creatorEmail: input.creatorEmail ?? null,
       receiverCommunityId: input.communityId,
       receiverUserId: input.receiverUserId ?? null,
       topicRecordId: input.topicRecordId,
@@ -436,11 +443,13 @@ export class RequestsService {
       ? undefined
       : await this.communities.rolesOf(
           user.id,
-          rows.map((r) => r.receiverCommunityId),
+          rows.flatMap((r) => r.receiverCommunityId ?? []),
         );
     return {
       params,
-      views: rows.map((r) => this.viewAs(user, r, roles?.get(r.receiverCommunityId))),
+      views: rows.map((r) =>
+        this.viewAs(user, r, r.receiverCommunityId ? roles?.get(r.receiverCommunityId) : undefined),
+      ),
       total,
     };
   }
