@@ -357,6 +357,7 @@ export interface AccessRequestsTable {
   userId: number | null;
   email: string | null;
   fullName: string;
+  locale: string | null;
   isOpen: number;
   createdAt: string;
 }
@@ -368,6 +369,7 @@ export interface AccessRequestTokensTable {
   email: string;
   fullName: string;
   message: string;
+  locale: string | null;
   createdAt: string;
   expiresAt: string;
 }

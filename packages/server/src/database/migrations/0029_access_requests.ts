@@ -75,6 +75,8 @@ export const accessRequestsMigration: Migration = {
       .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
       .addColumn('email', 'text')
       .addColumn('full_name', 'text', (c) => c.notNull())
+      // A guest's language, for the e-mail that answers them (they have no account to hold it).
+      .addColumn('locale', 'text')
       .addColumn('is_open', 'integer', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
@@ -92,6 +94,7 @@ export const accessRequestsMigration: Migration = {
       .addColumn('email', 'text', (c) => c.notNull())
       .addColumn('full_name', 'text', (c) => c.notNull())
       .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('locale', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .execute();

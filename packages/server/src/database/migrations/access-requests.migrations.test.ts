@@ -92,6 +92,7 @@ describe.each(ENGINES)('migration 0029 over existing requests on %s', (engine) =
       userId: null,
       email: 'guest@example.org',
       fullName: 'Guest',
+      locale: 'de',
       isOpen: 1,
       createdAt: now,
     };

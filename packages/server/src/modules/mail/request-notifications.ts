@@ -107,8 +107,8 @@ export class RequestNotifications {
   }
 
   /** The request's creator, if they have an account (a guest's request has none). */
-  private creator(row: RequestRow): Promise<Recipient[]> {
-    return this.users(row.createdBy === null ? [] : [row.createdBy]);
+  private async creator(row: RequestRow): Promise<Recipient[]> {
+    return row.createdBy === null ? [] : this.users([row.createdBy]);
   }
 
   /** The people who receive e-mail among these users. */

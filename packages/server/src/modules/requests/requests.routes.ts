@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ActionPayload,
+  RequestActionBody,
   CommentPayload,
   CommunityIdParams,
   RecordIdParams,
@@ -316,7 +316,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         tags,
         summary: 'Run an action (200); an optional payload becomes a comment',
         params: RequestActionParams,
-        body: ActionPayload,
+        body: RequestActionBody,
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { REQUEST_TYPE_IDS, type ActionPayload, type REQUEST_SORTS } from '@cairn/shared';
+import { REQUEST_TYPE_IDS, type RequestActionBody, type REQUEST_SORTS } from '@cairn/shared';
 import { isUuid, type SearchQueryValues } from '@cairn/shared';
 import crypto from 'node:crypto';
 import type { BodyReader } from '../../lib/body.js';
@@ -55,8 +55,19 @@ export type Actor = User | 'system';
  * What a request type does when an action runs: a community submission publishes its draft on
  * accept. Throwing refuses the action and leaves the request as it was.
  */
+/** What an action's body says beyond its comment. */
+export interface ActionOptions {
+  /** Accepting a guest's access request: the days their link lasts (0: no end). */
+  linkExpirationDays?: number;
+}
+
 export interface RequestTypeHandler {
-  onAction?(action: RequestAction, request: RequestRow, actor: Actor): Promise<void>;
+  onAction?(
+    action: RequestAction,
+    request: RequestRow,
+    actor: Actor,
+    options?: ActionOptions,
+  ): Promise<void>;
   /**
    * Submits a request of this type for a user allowed to, when the type has rules of its own
    * (a review's draft must be publishable and the community open to the submitter).
@@ -280,7 +291,7 @@ export class RequestsService {
     user: User | undefined,
     id: string,
     action: string,
-    body: BodyReader<z.output<typeof ActionPayload>>,
+    body: BodyReader<z.output<typeof RequestActionBody>>,
   ): Promise<RequestView> {
     return this.serialized(await this.load(id), (row) => this.actOn(user, row, action, body));
   }
@@ -289,7 +300,7 @@ export class RequestsService {
     user: User | undefined,
     row: RequestRow,
     action: string,
-    body: BodyReader<z.output<typeof ActionPayload>>,
+    body: BodyReader<z.output<typeof RequestActionBody>>,
   ): Promise<RequestView> {
     if (!(REQUEST_ACTIONS as readonly string[]).includes(action)) {
       throw new AppError('VALIDATION_FAILED', `Unknown action '${action}'.`);
@@ -305,13 +316,16 @@ export class RequestsService {
           : view.isReceiver;
     if (!mayEver) throw permissionDenied();
     const comment = body().payload;
-    const payload = comment ? sanitizedComment(comment) : undefined;
+    const payload = comment?.content
+      ? sanitizedComment({ content: comment.content, format: 'html' })
+      : undefined;
+    const linkExpirationDays = comment?.secret_link_expiration ?? undefined;
     if (!view.actions.includes(name)) {
       throw new AppError('VALIDATION_FAILED', `Cannot ${name} a request that is ${row.status}.`);
     }
     const handler = this.handlers.get(row.type);
     if (name === 'submit' && handler?.submit) return handler.submit(row, user!, payload);
-    return this.run(row, name, user!, payload);
+    return this.run(row, name, user!, payload, { linkExpirationDays });
   }
 
   /**
@@ -324,9 +338,11 @@ export class RequestsService {
     action: RequestAction,
     actor: Actor,
     payload?: CommentPayload,
-    { notify = true }: { notify?: boolean } = {},
+    { notify = true, ...options }: { notify?: boolean } & ActionOptions = {},
   ): Promise<RequestView> {
-    return this.serialized(request, (row) => this.runOn(row, action, actor, payload, notify));
+    return this.serialized(request, (row) =>
+      this.runOn(row, action, actor, payload, notify, options),
+    );
   }
 
   private async runOn(
@@ -335,12 +351,13 @@ export class RequestsService {
     actor: Actor,
     payload: CommentPayload | undefined,
     notify: boolean,
+    options: ActionOptions,
   ): Promise<RequestView> {
     const transition = TRANSITIONS[action];
     if (row.status !== transition.from) {
       throw new AppError('VALIDATION_FAILED', `Cannot ${action} a request that is ${row.status}.`);
     }
-    await this.handlers.get(row.type)?.onAction?.(action, row, actor);
+    await this.handlers.get(row.type)?.onAction?.(action, row, actor, options);
     const now = monotonicNow();
     const expiresAt =
       action === 'submit' && this.expiryDays > 0
