@@ -234,6 +234,27 @@ describe.each(ENGINES)('access requests on %s', (engine) => {
       expectError(await ask(reader, id, { message: 'again' }), 400, 'VALIDATION_FAILED', DUPLICATE);
     });
 
+    it('is refused to whoever already reaches the files: grantees, link holders, admins', async () => {
+      const id = await publishedRecord();
+      const grantee = await t.user();
+      const given = await call(owner, 'POST', `/api/records/${id}/access/grants`, {
+        grants: [{ subject: { type: 'user', id: String(grantee.id) }, permission: 'view' }],
+      });
+      expect(given.statusCode, given.body).toBe(201);
+      expectError(await ask(grantee, id), 403, 'PERMISSION_DENIED', HAS_ACCESS);
+      const link = await call(owner, 'POST', `/api/records/${id}/access/links`, {
+        permission: 'view',
+      });
+      const query = `?token=${link.json().token as string}`;
+      const holder = await call(undefined, 'POST', `/api/records/${id}/access/request${query}`, {
+        email: 'holder@example.org',
+        full_name: 'Holder',
+      });
+      expectError(holder, 403, 'PERMISSION_DENIED', HAS_ACCESS);
+      const admin = await t.user(undefined, { admin: true });
+      expectError(await ask(admin, id), 403, 'PERMISSION_DENIED', HAS_ACCESS);
+    });
+
     it('of one reader asking in parallel makes exactly one request', async () => {
       const id = await publishedRecord();
       const reader = await t.user();
