@@ -95,7 +95,12 @@ describe.each(ENGINES)('access requests on %s', (engine) => {
         accept_conditions_text: null,
         secret_link_expiration: 0,
       });
-      const res = await call(owner, 'PUT', `/api/records/${id}/access`, OPEN_SETTINGS);
+      // Records advertise both addresses, as InvenioRDM's do.
+      expect(before.links.access).toBe(`https://cairn.test/api/records/${id}/access`);
+      expect(before.links.access_request).toBe(
+        `https://cairn.test/api/records/${id}/access/request`,
+      );
+      const res = await call(owner, 'PUT', new URL(before.links.access).pathname, OPEN_SETTINGS);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().id).toBe(id);
       expect(res.json().parent.access.settings).toEqual(OPEN_SETTINGS);
