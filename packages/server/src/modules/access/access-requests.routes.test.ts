@@ -237,6 +237,15 @@ describe.each(ENGINES)('access requests on %s', (engine) => {
       ]);
       expect((await ask(reader, id)).statusCode).toBe(200);
       expectError(await ask(reader, id, { message: 'again' }), 400, 'VALIDATION_FAILED', DUPLICATE);
+      // The web app reads InvenioRDM's UI type, as from every request route.
+      const vnd = await t.request({
+        method: 'POST',
+        url: `/api/records/${id}/access/request`,
+        headers: { ...(await t.user()).headers, accept: 'application/vnd.inveniordm.v1+json' },
+        body: {},
+      });
+      expect(vnd.statusCode, vnd.body).toBe(200);
+      expect(vnd.json().type).toBe('user-access-request');
     });
 
     it('is refused to whoever already reaches the files: grantees, link holders, admins', async () => {

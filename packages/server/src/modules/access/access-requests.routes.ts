@@ -9,12 +9,21 @@ import {
   RequestJsonSchema,
 } from '@cairn/shared';
 import type { Config } from '../../config.js';
-import { acceptOnly, JSON_TYPE, requestLocale, routesPlugin } from '../../lib/http.js';
+import {
+  acceptOnly,
+  JSON_TYPE,
+  negotiate,
+  requestLocale,
+  routesPlugin,
+  VND_TYPE,
+} from '../../lib/http.js';
 import { documentedBody, documentedResponse } from '../../lib/openapi.js';
 import { presentRequest } from '../requests/requests.presenter.js';
 import type { AccessRequestsService } from './access-requests.service.js';
 
-const acceptJson = acceptOnly([JSON_TYPE]);
+// The web app asks for InvenioRDM's UI type, as for every request it reads.
+const TYPES = [JSON_TYPE, VND_TYPE] as const;
+const acceptJson = acceptOnly(TYPES);
 
 /**
  * InvenioRDM's access requests (`/api/records/{id}/access/request`) and the confirmation of a
@@ -58,7 +67,7 @@ export const accessRequestRoutes = routesPlugin<{
         requestLocale(request, config.locales, config.defaultLocale),
       );
       const body = 'view' in result ? presentRequest(result.view, config.siteUrl) : result;
-      return reply.type(JSON_TYPE).send(body);
+      return reply.type(negotiate(request, TYPES)).send(body);
     },
   );
 
@@ -79,7 +88,7 @@ export const accessRequestRoutes = routesPlugin<{
     },
     async (request, reply) => {
       const view = await accessRequests.verify(request.body);
-      return reply.type(JSON_TYPE).send(presentRequest(view, config.siteUrl));
+      return reply.type(negotiate(request, TYPES)).send(presentRequest(view, config.siteUrl));
     },
   );
 });
