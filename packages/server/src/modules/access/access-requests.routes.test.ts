@@ -326,6 +326,9 @@ describe.each(ENGINES)('access requests on %s', (engine) => {
       const verified = await call(undefined, 'POST', '/api/access-requests/verify', { token });
       expect(verified.statusCode, verified.body).toBe(200);
       const request = verified.json();
+      // The owner's inbox lists it (a request of no account is nobody's own).
+      const inbox = (await call(owner, 'GET', '/api/user/requests?is_open=true')).json();
+      expect(inbox.hits.hits.map((h: { id: string }) => h.id)).toContain(request.id);
       expect(request).toMatchObject({
         type: 'guest-access-request',
         status: 'submitted',
