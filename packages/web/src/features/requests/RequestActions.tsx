@@ -27,13 +27,17 @@ export function RequestActions({ request }: { request: RequestJson }) {
   const guestAccess = request.type === 'guest-access-request';
   const offered = ACTIONS.filter((action) => request.links.actions[action] !== undefined);
   if (offered.length === 0) return null;
-  // Accepting an invitation or a request to join publishes nothing: it makes someone a member.
+  // Accepting an invitation, a request to join or for access publishes nothing.
   const joining =
     request.type === 'community-invitation'
       ? 'acceptInvitation'
       : request.type === 'community-membership-request'
         ? 'acceptMembership'
-        : undefined;
+        : request.type === 'user-access-request'
+          ? 'acceptUserAccess'
+          : guestAccess
+            ? 'acceptGuestAccess'
+            : undefined;
   const label = (action: Action) =>
     action === 'accept' && joining
       ? t('requests.action.acceptMember')
