@@ -6,7 +6,7 @@ import {
   type AccessSettings,
   type RecordData,
 } from '@cairn/shared';
-import { AppError, permissionDenied, pidDoesNotExist, validationFailed } from '../../errors.js';
+import { AppError, pidDoesNotExist, validationFailed } from '../../errors.js';
 import type { Db } from '../../database/database.js';
 import { nowIso } from '../../database/database.js';
 import { isUniqueViolation } from '../../database/errors.js';
@@ -58,7 +58,7 @@ export const VERIFICATION_SENT = 'Verification link sent out, please check your 
 /** A record's access settings as stored, with InvenioRDM's defaults for what is missing. */
 export function accessSettingsOf(parent: ParentRow): AccessSettings {
   const stored = readJson<ParentData>(parent.data).access?.settings ?? {};
-  return { ...DEFAULT_SETTINGS, ...stored } as AccessSettings;
+  return { ...DEFAULT_SETTINGS, ...stored };
 }
 
 /** A person's words as the text of a comment (they are plain text, not HTML). */

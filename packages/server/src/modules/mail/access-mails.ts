@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../lib/html.js';
-import { mailLanguage } from './messages.js';
+import { mailLanguage, oneLine } from './messages.js';
 import type { OutgoingMail } from './outbox.repository.js';
 
 /** What the e-mails to a guest who asked for access say; `title` and `name` are user input. */
@@ -68,12 +68,6 @@ const GUEST_WORDINGS: Record<'en' | 'de', GuestWords> = {
     }),
   },
 };
-
-/** Line breaks and other controls end a header: a title must stay on the subject line. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
-}
 
 /**
  * One message to a guest about their access request, in their language, as plain text and HTML

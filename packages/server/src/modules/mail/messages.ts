@@ -174,7 +174,7 @@ const WORDINGS: Record<'en' | 'de', Language> = {
 export const MAIL_LANGUAGES = Object.keys(WORDINGS) as Array<keyof typeof WORDINGS>;
 
 /** Line breaks and other controls end a header: a title must stay on the subject line. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }

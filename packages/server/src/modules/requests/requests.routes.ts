@@ -34,7 +34,6 @@ import type { CommunitiesService } from '../communities/communities.service.js';
 import type { User, UsersService } from '../users/users.service.js';
 import { presentEvent, presentRequest, presentUserStub } from './requests.presenter.js';
 import type { RequestsService, RequestView } from './requests.service.js';
-import type { RequestRow } from './requests.repository.js';
 
 const REQUEST_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const REQUEST = documentedResponse(RequestJsonSchema, 'The request');
@@ -82,7 +81,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
       communityIds.map((id) => [id, presentCommunityStub(byId.get(id), id, config.siteUrl)]),
     );
     // An invitation comes from its community and goes to its person (see `presentRequest`).
-    const creator = (row: RequestRow) =>
+    const creator = (row: RequestView['row']) =>
       row.createdBy === null ? { email: row.creatorEmail } : people.get(row.createdBy);
     return views.map(({ row }) => {
       if (row.receiverCommunityId === null)

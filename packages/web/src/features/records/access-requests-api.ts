@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { AccessSettingsBody, RequestJsonSchema, type AccessSettings } from '@cairn/shared';
-import type { z } from 'zod';
+import { RequestJsonSchema, type AccessSettings } from '@cairn/shared';
 import { useApiClient } from '../../api/useApiClient';
 
 /** What a person sends to ask for access: a signed-in person their words, a guest also who they are. */
@@ -42,7 +41,7 @@ export function useUpdateAccessSettings(recordId: string) {
   const client = useApiClient();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (settings: z.input<typeof AccessSettingsBody> & AccessSettings) =>
+    mutationFn: (settings: AccessSettings) =>
       client.put(`/api/records/${encodeURIComponent(recordId)}/access`, settings),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['records', recordId] }),
   });
