@@ -511,6 +511,44 @@ describe.each(ENGINES)('e-mail without an SMTP server on %s', (engine) => {
       await t.close();
     }
   });
+  it("logs a guest's confirmation and link mails without their tokens", async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      engine,
+      {},
+      {},
+      { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } },
+    );
+    try {
+      const owner = await t.user();
+      const files = new FilesApi(t, owner);
+      const { id } = await files.createDraft({
+        metadata: PUBLISHABLE_METADATA,
+        access: { record: 'public', files: 'restricted' },
+      });
+      await files.upload(id, 'data.csv', 'a\n');
+      await files.publish(id);
+      await requestAs(t, 'PUT', `/api/records/${id}/access`, owner, { allow_guest_requests: true });
+      const asked = await requestAs(t, 'POST', `/api/records/${id}/access/request`, undefined, {
+        email: 'guest@example.org',
+        full_name: 'Guest',
+      });
+      expect(asked.statusCode, asked.body).toBe(200);
+      await t.services.mail.idle();
+      const [pending] = await t.services.database.db
+        .selectFrom('accessRequestTokens')
+        .selectAll()
+        .execute();
+      expect(pending).toBeDefined();
+      const mailed = lines.filter((line) => line.includes('access-requests/verify'));
+      expect(mailed).toHaveLength(1);
+      expect(mailed[0]).toContain('access-requests/verify?token=[redacted]');
+      // No token of the length Cairn makes appears anywhere in the log.
+      expect(lines.join('\n')).not.toMatch(/token=[A-Za-z0-9_-]{40,}/);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe.each(ENGINES)('e-mail and a mail server that never answers on %s', (engine) => {
