@@ -34,6 +34,7 @@ import { registerDocsPage } from './modules/docs/docs.routes.js';
 import { fileRoutes } from './modules/files/files.routes.js';
 import { secretLinkRoutes } from './modules/access/secret-links.routes.js';
 import { grantRoutes } from './modules/access/grants.routes.js';
+import { accessRequestRoutes } from './modules/access/access-requests.routes.js';
 import { recordExportRoutes } from './modules/records/exports/exports.routes.js';
 import { tokenRoutes } from './modules/users/tokens.routes.js';
 import { preferenceRoutes } from './modules/users/preferences.routes.js';
@@ -211,6 +212,7 @@ export async function buildApp(
     users: services.users,
     expandParent: (parent, user, ui) => services.reviews.expandParent(parent, user, ui),
     communityScope: (user, id) => services.recordCommunities.communityScope(user, id),
+    accessSettings: services.accessRequests,
   });
   await app.register(recordDeletionRoutes, {
     config,
@@ -227,6 +229,7 @@ export async function buildApp(
   await app.register(fileRoutes, { config, files: services.files });
   await app.register(secretLinkRoutes, { links: services.secretLinks });
   await app.register(grantRoutes, { grants: services.grants });
+  await app.register(accessRequestRoutes, { config, accessRequests: services.accessRequests });
   await app.register(tokenRoutes, { users: services.users });
   await app.register(preferenceRoutes, { users: services.users, locales: config.locales });
   await app.register(recordExportRoutes, {

@@ -45,6 +45,8 @@ import { SecretLinksRepository } from './modules/access/secret-links.repository.
 import { SecretLinksService } from './modules/access/secret-links.service.js';
 import { GrantsRepository } from './modules/access/grants.repository.js';
 import { GrantsService } from './modules/access/grants.service.js';
+import { AccessRequestsRepository } from './modules/access/access-requests.repository.js';
+import { AccessRequestsService } from './modules/access/access-requests.service.js';
 
 /** Every service of the app, wired once; the HTTP layer and the CLI share them. */
 export interface Services {
@@ -85,6 +87,8 @@ export interface Services {
   secretLinks: SecretLinksService;
   /** Records' grants to people. */
   grants: GrantsService;
+  /** Requests for access to records' restricted files, and the settings that allow them. */
+  accessRequests: AccessRequestsService;
 }
 
 /** Migrates the database, loads shipped vocabularies into an empty one, and wires the services. */
@@ -159,6 +163,8 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     requests,
     config.siteUrl,
   );
+  const secretLinks = new SecretLinksService(new SecretLinksRepository(database.db), recordStore);
+  const grantsService = new GrantsService(grants, recordStore, users);
   return {
     config,
     database,
@@ -208,7 +214,18 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       config.access.ownerDeletionDays,
     ),
     mail,
-    secretLinks: new SecretLinksService(new SecretLinksRepository(database.db), recordStore),
-    grants: new GrantsService(grants, recordStore, users),
+    secretLinks,
+    grants: grantsService,
+    accessRequests: new AccessRequestsService(
+      database.db,
+      new AccessRequestsRepository(database.db),
+      recordStore,
+      recordAccess,
+      requests,
+      grantsService,
+      secretLinks,
+      { outbox, sender: mail },
+      { url: config.siteUrl, name: config.siteName },
+    ),
   };
 }

@@ -231,9 +231,13 @@ export interface RequestsTable {
   type: string;
   status: string;
   title: string;
-  createdBy: number;
-  receiverCommunityId: string;
-  /** An invitation's receiver, the person invited; `receiverCommunityId` is then its community. */
+  /** null: a guest's access request (its address is in `access_requests`). */
+  createdBy: number | null;
+  /** A guest's verified address, as their request's creator (`createdBy` is then null). */
+  creatorEmail: ColumnType<string | null, string | null | undefined, string | null>;
+  /** null: an access request, which its record's owner receives (`receiverUserId`). */
+  receiverCommunityId: string | null;
+  /** An invitation's or access request's receiver, the person invited; `receiverCommunityId` is then its community. */
   receiverUserId: ColumnType<number | null, number | null | undefined, number | null>;
   topicRecordId: string | null;
   expiresAt: string | null;
@@ -340,6 +344,34 @@ export interface Database {
   mailOutbox: MailOutboxTable;
   secretLinks: SecretLinksTable;
   recordGrants: RecordGrantsTable;
+  accessRequests: AccessRequestsTable;
+  accessRequestTokens: AccessRequestTokensTable;
+}
+
+/** Who asked for access to a record (a signed-in person or a guest's verified address). */
+export interface AccessRequestsTable {
+  requestId: string;
+  parentId: string;
+  /** The record asked about (the version the reader saw). */
+  recordId: string;
+  userId: number | null;
+  email: string | null;
+  fullName: string;
+  locale: string | null;
+  isOpen: number;
+  createdAt: string;
+}
+
+/** A guest's access request until they confirm their address (only the token's hash is kept). */
+export interface AccessRequestTokensTable {
+  tokenHash: string;
+  recordId: string;
+  email: string;
+  fullName: string;
+  message: string;
+  locale: string | null;
+  createdAt: string;
+  expiresAt: string;
 }
 
 /** A JSON column's value as the text both engines accept on write (null stays null). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../validation/messages.js';
-import { idParams, objectOrEmpty } from './common.js';
+import { COMMENT_MAX, idParams, linkExpirationDays, objectOrEmpty } from './common.js';
 
 /** What a secret link lets its holder do: read, also read the draft, also edit the draft. */
 export const SECRET_LINK_PERMISSIONS = ['view', 'preview', 'edit'] as const;
@@ -144,3 +144,92 @@ export type GrantJson = z.infer<typeof GrantSchema>;
 export const GrantHitsSchema = z.object({
   hits: z.object({ hits: z.array(GrantSchema), total: z.number() }),
 });
+
+/** The longest conditions text an owner sets, in characters. */
+export const CONDITIONS_MAX = 10_000;
+
+/**
+ * PUT `/api/records/{id}/access`: InvenioRDM's flat access settings of a record. The body
+ * replaces them: what it leaves out is back to its default (off, no text, links without end).
+ */
+export const AccessSettingsBody = z.preprocess(
+  objectOrEmpty,
+  z.strictObject(
+    {
+      allow_user_requests: z
+        .boolean({ error: MESSAGES.notBoolean })
+        .optional()
+        .describe('Signed-in people may ask for access to restricted files'),
+      allow_guest_requests: z
+        .boolean({ error: MESSAGES.notBoolean })
+        .optional()
+        .describe('Guests may ask, confirming their e-mail address first'),
+      accept_conditions_text: z
+        .string({ error: MESSAGES.notString })
+        .max(CONDITIONS_MAX, { error: `Longer than maximum length ${CONDITIONS_MAX}.` })
+        .nullable()
+        .optional()
+        .describe('What the owner asks of those who request access; HTML, sanitised'),
+      secret_link_expiration: linkExpirationDays
+        .nullable()
+        .optional()
+        .describe("Days a guest's link lasts once accepted (0: no end)"),
+    },
+    { error: MESSAGES.unknownField },
+  ),
+);
+
+/** `parent.access.settings` as a record or draft carries it. */
+export interface AccessSettings {
+  allow_user_requests: boolean;
+  allow_guest_requests: boolean;
+  accept_conditions_text: string | null;
+  secret_link_expiration: number;
+}
+
+const personName = z
+  .string({ error: MESSAGES.notString })
+  .trim()
+  .min(1, { error: 'Shorter than minimum length 1.' })
+  .max(255, { error: 'Longer than maximum length 255.' });
+
+/**
+ * POST `/api/records/{id}/access/request`: a signed-in person's request whose `email` is their
+ * own (or, a Cairn extension, left out), or a guest's with their name and address.
+ */
+export const AccessRequestBody = z.preprocess(
+  objectOrEmpty,
+  z.object({
+    message: z
+      .string({ error: MESSAGES.notString })
+      .max(COMMENT_MAX, { error: `Longer than maximum length ${COMMENT_MAX}.` })
+      .optional()
+      .describe("Why the person asks; shown to the owner as the request's first comment"),
+    email: z
+      .string({ error: MESSAGES.notString })
+      .trim()
+      .max(254, { error: 'Not a valid email address.' })
+      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: 'Not a valid email address.' })
+      .optional()
+      .describe("Required of guests; a signed-in person's own makes it their request"),
+    full_name: personName.optional().describe('Required of guests'),
+    consent_to_share_personal_data: z
+      .union([z.boolean(), z.string()])
+      .optional()
+      .describe('Accepted as InvenioRDM takes it; Cairn shows the owner the name and address'),
+  }),
+);
+
+/** POST `/api/access-requests/verify` (Cairn): the token of the link a guest was e-mailed. */
+export const AccessRequestVerifyBody = z.preprocess(
+  objectOrEmpty,
+  z.object({
+    token: z
+      .string({ error: MESSAGES.required })
+      .min(1, { error: MESSAGES.required })
+      .max(200, { error: 'Not a valid token.' }),
+  }),
+);
+
+/** What a guest's request answers before their address is confirmed. */
+export const AccessRequestSentSchema = z.object({ message: z.string() });

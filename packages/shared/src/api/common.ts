@@ -59,10 +59,52 @@ export const CommentContent = z.object(
 /** A comment on a request: `{payload: {content, format?}}`. */
 export const CommentPayload = z.preprocess(objectOrEmpty, z.object({ payload: CommentContent }));
 
+/** Days a guest's secret link lasts once their access request is accepted; 0: no end. */
+export const LINK_EXPIRATION_MAX_DAYS = 365;
+
+export const linkExpirationDays = z
+  .union([
+    z.number({ error: 'Not a valid integer.' }),
+    z
+      .string()
+      .regex(/^[0-9]{1,4}$/, { error: 'Not a valid integer.' })
+      .transform(Number),
+  ])
+  .refine((days) => Number.isInteger(days), { error: 'Not a valid integer.', abort: true })
+  .refine((days) => days >= 0 && days <= LINK_EXPIRATION_MAX_DAYS, {
+    error: `Must be greater than or equal to 0 and less than or equal to ${LINK_EXPIRATION_MAX_DAYS}.`,
+  });
+
 /** A request action's body: an optional comment to go with it. */
 export const ActionPayload = z.preprocess(
   objectOrEmpty,
   z.object({ payload: CommentContent.nullish() }),
+);
+
+/**
+ * POST `/api/requests/{id}/actions/{action}`: an optional comment; accepting a guest's access
+ * request may also say how many days their link lasts (`secret_link_expiration`, as InvenioRDM's
+ * payload names it), with or without a comment.
+ */
+export const RequestActionBody = z.preprocess(
+  objectOrEmpty,
+  z.object({
+    payload: z
+      .preprocess(
+        (payload) =>
+          typeof payload === 'object' &&
+          payload !== null &&
+          !('content' in payload) &&
+          'secret_link_expiration' in payload
+            ? { ...payload, content: undefined }
+            : payload,
+        CommentContent.extend({
+          content: CommentContent.shape.content.optional(),
+          secret_link_expiration: linkExpirationDays.optional(),
+        }),
+      )
+      .nullish(),
+  }),
 );
 
 /*

@@ -11,6 +11,8 @@ export const REQUEST_TYPE_IDS = [
   'community-inclusion',
   'community-invitation',
   'community-membership-request',
+  'user-access-request',
+  'guest-access-request',
 ] as const;
 
 export const RequestSearchQuery = searchQuery(REQUEST_SORTS, {
@@ -73,7 +75,11 @@ export const RequestJsonSchema = z.looseObject({
   is_closed: z.boolean().optional(),
   created: z.string().optional(),
   created_by: z
-    .looseObject({ user: z.string().optional(), community: z.string().optional() })
+    .looseObject({
+      user: z.string().optional(),
+      community: z.string().optional(),
+      email: z.string().optional().describe("A guest's address (guest-access-request)"),
+    })
     .optional(),
   receiver: z
     .looseObject({ community: z.string().optional(), user: z.string().optional() })

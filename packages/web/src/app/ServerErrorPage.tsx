@@ -1,7 +1,8 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { Tombstone } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { useBootstrap } from '../bootstrap';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { l10n } from '../features/shared/landing';
 
@@ -12,7 +13,9 @@ export interface ServerErrorPageProps {
 /** The server could not render the requested page (bootstrap `error`). */
 export function ServerErrorPage({ error }: ServerErrorPageProps) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   if (error.tombstone) return <TombstonePage tombstone={error.tombstone} />;
+  if (error.status === 403 && pathname.startsWith('/records/')) return <RestrictedRecordPage />;
   return (
     <ErrorNotice
       title={error.status === 404 ? t('app.notFoundTitle') : t('app.errorTitle')}
@@ -22,6 +25,36 @@ export function ServerErrorPage({ error }: ServerErrorPageProps) {
         {t('app.goHome')}
       </Anchor>
     </ErrorNotice>
+  );
+}
+
+/**
+ * A restricted record the visitor may not see: what they may do instead, which is to sign in
+ * (if it was shared with them) or to open the link they were given.
+ */
+function RestrictedRecordPage() {
+  const { t } = useTranslation();
+  const { user } = useBootstrap();
+  const { pathname, search } = useLocation();
+  return (
+    <Stack gap="md" maw={720}>
+      <Title order={1}>{t('restricted.title')}</Title>
+      <Text>{t('restricted.intro')}</Text>
+      <ul>
+        {!user && (
+          <li>
+            <Anchor component={Link} to={`/login?next=${encodeURIComponent(pathname + search)}`}>
+              {t('restricted.signIn')}
+            </Anchor>
+          </li>
+        )}
+        <li>{user ? t('restricted.sharedSignedIn') : t('restricted.shared')}</li>
+        <li>{t('restricted.link')}</li>
+      </ul>
+      <Anchor component={Link} to="/search" size="sm">
+        {t('tombstone.search')}
+      </Anchor>
+    </Stack>
   );
 }
 

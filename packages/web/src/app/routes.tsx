@@ -23,6 +23,9 @@ const pages = {
   uploads: lazyPage(() => import('../features/dashboard/UploadsPage').then((m) => m.UploadsPage)),
   deposit: lazyPage(() => import('../features/deposit/DepositPage').then((m) => m.DepositPage)),
   record: lazyPage(() => import('../features/records/RecordPage').then((m) => m.RecordPage)),
+  verifyAccessRequest: lazyPage(() =>
+    import('../features/records/VerifyAccessRequestPage').then((m) => m.VerifyAccessRequestPage),
+  ),
   request: lazyPage(() => import('../features/requests/RequestPage').then((m) => m.RequestPage)),
   requests: lazyPage(() =>
     import('../features/requests/MyRequestsPage').then((m) => m.MyRequestsPage),
@@ -53,6 +56,7 @@ export const routes: RouteObject[] = [
       pageRoute('login', pages.login),
       pageRoute('signup', pages.signup),
       pageRoute('records/:id', pages.record),
+      pageRoute('access-requests/verify', pages.verifyAccessRequest),
       pageRoute('communities', pages.communities),
       pageRoute('communities/:slug', pages.community),
       {

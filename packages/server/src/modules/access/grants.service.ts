@@ -101,6 +101,32 @@ export class GrantsService {
     });
   }
 
+  /**
+   * Gives `userId` a grant of `permission` on `parent` unless they hold one already (which is
+   * kept as it is), for a caller holding the parent's lock that was allowed to: an accepted
+   * access request. `origin` says where it came from, as InvenioRDM's `request:<id>`.
+   */
+  async giveUnlessHeld(
+    parent: ParentRow,
+    userId: number,
+    permission: GrantPermission,
+    origin: string,
+  ): Promise<void> {
+    if (userId === parent.ownerId || (await this.repo.ofUser(parent.id, userId))) return;
+    const existing = await this.repo.ofParent(parent.id);
+    await this.repo.insert([
+      {
+        id: crypto.randomUUID(),
+        parentId: parent.id,
+        userId,
+        permission,
+        origin,
+        position: existing.reduce((max, g) => Math.max(max, g.position), 0) + 1,
+        createdAt: nowIso(),
+      },
+    ]);
+  }
+
   async list(user: User | undefined, id: string): Promise<GrantHits> {
     const parent = await this.store.managedParent(user, id);
     return hits(await this.repo.ofParent(parent.id));

@@ -5,6 +5,7 @@ import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js
 import { registeredRoutes } from '../../test/routes.js';
 import { grantRoutes } from './grants.routes.js';
 import { secretLinkRoutes } from './secret-links.routes.js';
+import { accessRequestRoutes } from './access-requests.routes.js';
 
 /**
  * Who calls: nobody, the record's owner, an administrator, a signed-in stranger, holders of
@@ -190,6 +191,39 @@ const ROWS: Row[] = [
     }),
     expect: managers(204),
   },
+  {
+    endpoint: 'PUT /api/records/{id}/access',
+    route: 'PUT /api/records/:id/access',
+    call: (w) => ({
+      method: 'PUT',
+      url: `/api/records/${w.record}/access`,
+      body: { allow_user_requests: true, allow_guest_requests: true },
+    }),
+    expect: managers(200),
+  },
+  {
+    // The record itself is restricted: no one who cannot see it may ask, and everyone who can
+    // already reaches its files (the routes test asks about a record whose files alone are closed).
+    endpoint: 'POST /api/records/{id}/access/request',
+    route: 'POST /api/records/:id/access/request',
+    call: (w) => ({
+      method: 'POST',
+      url: `/api/records/${w.record}/access/request`,
+      body: { message: 'May I?', email: 'guest@example.org', full_name: 'Guest' },
+    }),
+    expect: only({}),
+  },
+  {
+    // Anyone holding a confirmation link may follow it; an unknown token is 400 to all.
+    endpoint: 'POST /api/access-requests/verify',
+    route: 'POST /api/access-requests/verify',
+    call: () => ({
+      method: 'POST',
+      url: '/api/access-requests/verify',
+      body: { token: 'not-a-token' },
+    }),
+    expect: only({}, 400),
+  },
   // What links and grants open (routes of the records and files modules).
   {
     endpoint: 'GET /api/records/{id} (restricted)',
@@ -365,6 +399,10 @@ describe.each(ENGINES)('permission matrix of secret links and grants on %s', (en
     const registered = await registeredRoutes(async (app) => {
       await app.register(secretLinkRoutes, { links: t.services.secretLinks });
       await app.register(grantRoutes, { grants: t.services.grants });
+      await app.register(accessRequestRoutes, {
+        config: t.config,
+        accessRequests: t.services.accessRequests,
+      });
     });
     const covered = new Set(ROWS.map((row) => row.route));
     expect([...registered].filter((route) => !covered.has(route))).toEqual([]);

@@ -64,21 +64,36 @@ export class SecretLinksService {
     if (input.permission === undefined)
       throw refused('permission', 'An access permission level is required');
     const permission = input.permission;
-    return this.store.changingManaged(user, id, async (parent) => {
-      const token = crypto.randomBytes(32).toString('base64url');
-      const row: SecretLinkRow = {
-        id: crypto.randomUUID(),
-        parentId: parent.id,
-        token,
-        tokenHash: hashSecret(token),
+    return this.store.changingManaged(user, id, (parent) =>
+      this.createFor(parent, {
         permission,
         description: input.description ?? '',
-        createdAt: nowIso(),
         expiresAt: input.expires_at ?? null,
-      };
-      await this.repo.insert(row);
-      return present(row);
-    });
+      }),
+    );
+  }
+
+  /**
+   * A new link to `parent`, for a caller already allowed to make one and holding the parent's
+   * lock (the owner through `create`, or an accepted access request of a guest).
+   */
+  async createFor(
+    parent: ParentRow,
+    link: { permission: SecretLinkPermission; description: string; expiresAt: string | null },
+  ): Promise<SecretLinkJson> {
+    const token = crypto.randomBytes(32).toString('base64url');
+    const row: SecretLinkRow = {
+      id: crypto.randomUUID(),
+      parentId: parent.id,
+      token,
+      tokenHash: hashSecret(token),
+      permission: link.permission,
+      description: link.description,
+      createdAt: nowIso(),
+      expiresAt: link.expiresAt,
+    };
+    await this.repo.insert(row);
+    return present(row);
   }
 
   async list(

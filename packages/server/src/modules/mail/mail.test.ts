@@ -12,7 +12,7 @@ import {
   type Method,
 } from '../../test/communities.js';
 import { ENGINES } from '../../test/databases.js';
-import { PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
+import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 import { until } from '../../test/process-harness.js';
 import { recipientsOf, startTestSmtp, type TestSmtp } from '../../test/smtp.js';
 import { inTransaction } from '../../database/unit-of-work.js';
@@ -336,6 +336,76 @@ describe.each(ENGINES)('e-mail notifications on %s', (engine) => {
     expect(await arrivals(() => t.services.mail.drain())).toEqual([]);
   });
 
+  it('tells a record owner of access requests, and the person or guest of the decision, with their link', async () => {
+    const files = new FilesApi(t, owner);
+    const id = (
+      await files.createDraft({
+        metadata: { ...PUBLISHABLE_METADATA, title: TITLE },
+        access: { record: 'public', files: 'restricted' },
+      })
+    ).id;
+    await files.upload(id, 'data.csv', 'a\n');
+    await files.publish(id);
+    const settings = { allow_user_requests: true, allow_guest_requests: true };
+    expect((await req('PUT', `/api/records/${id}/access`, owner, settings)).statusCode).toBe(200);
+
+    // A reader's request reaches the owner (in German), the decision the reader.
+    let request = '';
+    const asked = await arrivals(async () => {
+      const res = await req('POST', `/api/records/${id}/access/request`, depositor, {
+        message: 'For my thesis',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      request = res.json().id as string;
+    });
+    expect(to(asked)).toEqual([owner.email]);
+    expect(asked[0]!.subject).toBe(`Neue Zugangsanfrage für „${TITLE}“`);
+    expect(asked[0]!.text).toContain('bittet um Zugang zu den Dateien');
+    expect(asked[0]!.text).toContain(`${SITE}/me/requests/${request}`);
+    const accepted = await arrivals(() =>
+      req('POST', `/api/requests/${request}/actions/accept`, owner),
+    );
+    expect(to(accepted)).toEqual([depositor.email]);
+    expect(accepted[0]!.subject).toBe(`Your request “${TITLE}” was accepted`);
+    expect(accepted[0]!.text).toContain(`accepted your request “${TITLE}”.`);
+
+    // A guest confirms their address through the first message; the second carries their link.
+    const guest = 'guest@example.org';
+    const verify = await arrivals(async () => {
+      const res = await req('POST', `/api/records/${id}/access/request`, undefined, {
+        email: guest,
+        full_name: '<i>Ada</i> Guest',
+        message: 'Please',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    expect(to(verify)).toEqual([guest]);
+    expect(verify[0]!.subject).toBe(`Confirm your request for access to “${TITLE}”`);
+    expect(verify[0]!.html).not.toContain('<i>Ada');
+    expect(verify[0]!.html).not.toContain('<script>');
+    const token = /verify\?token=(\S+)/.exec(verify[0]!.text ?? '')![1]!;
+    expect(verify[0]!.html).toContain(`href="${SITE}/access-requests/verify?token=${token}"`);
+    const told = await arrivals(async () => {
+      const res = await req('POST', '/api/access-requests/verify', undefined, { token });
+      expect(res.statusCode, res.body).toBe(200);
+      request = res.json().id as string;
+    });
+    expect(to(told)).toEqual([owner.email]);
+    expect(told[0]!.text).toContain(`Ein Gast bittet um Zugang zu den Dateien von „${TITLE}“.`);
+    const linked = await arrivals(() =>
+      req('POST', `/api/requests/${request}/actions/accept`, owner, {
+        payload: { secret_link_expiration: 2 },
+      }),
+    );
+    expect(to(linked)).toEqual([guest]);
+    expect(linked[0]!.subject).toBe(`Your request for access to “${TITLE}” was accepted`);
+    const link = new RegExp(`${SITE}/records/${id}\\?token=(\\S+)`).exec(linked[0]!.text ?? '');
+    expect(link).not.toBeNull();
+    const until = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    expect(linked[0]!.text).toContain(`The link works until ${until}.`);
+    expect(await outbox()).toEqual([]);
+  });
+
   it('keeps messages while the server is down and delivers each once when it is back', async () => {
     await smtp.stop();
     try {
@@ -437,6 +507,44 @@ describe.each(ENGINES)('e-mail without an SMTP server on %s', (engine) => {
       expect(await t.services.database.db.selectFrom('mailOutbox').selectAll().execute()).toEqual(
         [],
       );
+    } finally {
+      await t.close();
+    }
+  });
+  it("logs a guest's confirmation and link mails without their tokens", async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      engine,
+      {},
+      {},
+      { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } },
+    );
+    try {
+      const owner = await t.user();
+      const files = new FilesApi(t, owner);
+      const { id } = await files.createDraft({
+        metadata: PUBLISHABLE_METADATA,
+        access: { record: 'public', files: 'restricted' },
+      });
+      await files.upload(id, 'data.csv', 'a\n');
+      await files.publish(id);
+      await requestAs(t, 'PUT', `/api/records/${id}/access`, owner, { allow_guest_requests: true });
+      const asked = await requestAs(t, 'POST', `/api/records/${id}/access/request`, undefined, {
+        email: 'guest@example.org',
+        full_name: 'Guest',
+      });
+      expect(asked.statusCode, asked.body).toBe(200);
+      await t.services.mail.idle();
+      const [pending] = await t.services.database.db
+        .selectFrom('accessRequestTokens')
+        .selectAll()
+        .execute();
+      expect(pending).toBeDefined();
+      const mailed = lines.filter((line) => line.includes('access-requests/verify'));
+      expect(mailed).toHaveLength(1);
+      expect(mailed[0]).toContain('access-requests/verify?token=[redacted]');
+      // No token of the length Cairn makes appears anywhere in the log.
+      expect(lines.join('\n')).not.toMatch(/token=[A-Za-z0-9_-]{40,}/);
     } finally {
       await t.close();
     }

@@ -31,6 +31,16 @@ interface Wording {
 
 type Words = (m: RequestMessage) => Wording;
 
+/** A request for access to a record goes to its owner, not to a community. */
+function isAccessRequest(m: RequestMessage): boolean {
+  return m.requestType === 'user-access-request' || m.requestType === 'guest-access-request';
+}
+
+/** The community in a sentence, between `before` and `after`; nothing for a request to a person. */
+function within(m: RequestMessage, before: string, after = ''): string {
+  return m.community ? `${before}${m.community}${after}` : '';
+}
+
 /**
  * The texts, per language. Quotation marks are each language's own; every value placed in them is
  * text here and escaped only when the HTML part is written.
@@ -60,13 +70,18 @@ const WORDINGS: Record<'en' | 'de', Language> = {
                   subject: `New inclusion request for ${m.community}: ${m.title}`,
                   lead: `${m.actor ?? m.siteName} asks to include “${m.title}” in ${m.community}.`,
                 }
-              : {
-                  subject: `New submission to ${m.community}: ${m.title}`,
-                  lead: `${m.actor ?? m.siteName} submitted “${m.title}” to ${m.community} for review.`,
-                },
+              : isAccessRequest(m)
+                ? {
+                    subject: `New request for access to “${m.title}”`,
+                    lead: `${m.actor ?? 'A guest'} asks for access to the files of “${m.title}”.`,
+                  }
+                : {
+                    subject: `New submission to ${m.community}: ${m.title}`,
+                    lead: `${m.actor ?? m.siteName} submitted “${m.title}” to ${m.community} for review.`,
+                  },
       commented: (m) => ({
         subject: `New comment on “${m.title}”`,
-        lead: `${m.actor ?? m.siteName} commented on the request “${m.title}” (${m.community}).`,
+        lead: `${m.actor ?? m.siteName} commented on the request “${m.title}”${within(m, ' (', ')')}.`,
       }),
       accepted: (m) =>
         m.requestType === 'community-invitation'
@@ -76,19 +91,19 @@ const WORDINGS: Record<'en' | 'de', Language> = {
             }
           : {
               subject: `Your request “${m.title}” was accepted`,
-              lead: `${m.actor ?? m.siteName} accepted your request “${m.title}” to ${m.community}.`,
+              lead: `${m.actor ?? m.siteName} accepted your request “${m.title}”${within(m, ' to ')}.`,
             },
       declined: (m) => ({
         subject: `Your request “${m.title}” was declined`,
-        lead: `${m.actor ?? m.siteName} declined your request “${m.title}” to ${m.community}.`,
+        lead: `${m.actor ?? m.siteName} declined your request “${m.title}”${within(m, ' to ')}.`,
       }),
       cancelled: (m) => ({
         subject: `Your request “${m.title}” was cancelled`,
-        lead: `${m.actor ?? m.siteName} cancelled your request “${m.title}” to ${m.community}.`,
+        lead: `${m.actor ?? m.siteName} cancelled your request “${m.title}”${within(m, ' to ')}.`,
       }),
       expired: (m) => ({
         subject: `Your request “${m.title}” expired`,
-        lead: `Your request “${m.title}” to ${m.community} expired without a decision.`,
+        lead: `Your request “${m.title}”${within(m, ' to ')} expired without a decision.`,
       }),
     },
     open: 'Open the request',
@@ -113,13 +128,18 @@ const WORDINGS: Record<'en' | 'de', Language> = {
                   subject: `Neue Aufnahmeanfrage für ${m.community}: ${m.title}`,
                   lead: `${m.actor ?? m.siteName} möchte „${m.title}“ in ${m.community} aufnehmen lassen.`,
                 }
-              : {
-                  subject: `Neue Einreichung bei ${m.community}: ${m.title}`,
-                  lead: `${m.actor ?? m.siteName} hat „${m.title}“ zur Prüfung bei ${m.community} eingereicht.`,
-                },
+              : isAccessRequest(m)
+                ? {
+                    subject: `Neue Zugangsanfrage für „${m.title}“`,
+                    lead: `${m.actor ?? 'Ein Gast'} bittet um Zugang zu den Dateien von „${m.title}“.`,
+                  }
+                : {
+                    subject: `Neue Einreichung bei ${m.community}: ${m.title}`,
+                    lead: `${m.actor ?? m.siteName} hat „${m.title}“ zur Prüfung bei ${m.community} eingereicht.`,
+                  },
       commented: (m) => ({
         subject: `Neuer Kommentar zu „${m.title}“`,
-        lead: `${m.actor ?? m.siteName} hat die Anfrage „${m.title}“ (${m.community}) kommentiert.`,
+        lead: `${m.actor ?? m.siteName} hat die Anfrage „${m.title}“${within(m, ' (', ')')} kommentiert.`,
       }),
       accepted: (m) =>
         m.requestType === 'community-invitation'
@@ -129,19 +149,19 @@ const WORDINGS: Record<'en' | 'de', Language> = {
             }
           : {
               subject: `Ihre Anfrage „${m.title}“ wurde angenommen`,
-              lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} angenommen.`,
+              lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“${within(m, ' an ')} angenommen.`,
             },
       declined: (m) => ({
         subject: `Ihre Anfrage „${m.title}“ wurde abgelehnt`,
-        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} abgelehnt.`,
+        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“${within(m, ' an ')} abgelehnt.`,
       }),
       cancelled: (m) => ({
         subject: `Ihre Anfrage „${m.title}“ wurde zurückgezogen`,
-        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“ an ${m.community} zurückgezogen.`,
+        lead: `${m.actor ?? m.siteName} hat Ihre Anfrage „${m.title}“${within(m, ' an ')} zurückgezogen.`,
       }),
       expired: (m) => ({
         subject: `Ihre Anfrage „${m.title}“ ist abgelaufen`,
-        lead: `Ihre Anfrage „${m.title}“ an ${m.community} ist abgelaufen, ohne dass darüber entschieden wurde.`,
+        lead: `Ihre Anfrage „${m.title}“${within(m, ' an ')} ist abgelaufen, ohne dass darüber entschieden wurde.`,
       }),
     },
     open: 'Zur Anfrage',
@@ -154,7 +174,7 @@ const WORDINGS: Record<'en' | 'de', Language> = {
 export const MAIL_LANGUAGES = Object.keys(WORDINGS) as Array<keyof typeof WORDINGS>;
 
 /** Line breaks and other controls end a header: a title must stay on the subject line. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }

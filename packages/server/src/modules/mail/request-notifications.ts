@@ -1,7 +1,7 @@
 import type { Db } from '../../database/database.js';
 import { afterCommit } from '../../database/unit-of-work.js';
 import { CURATOR_ROLES, MANAGER_ROLES } from '../communities/communities.roles.js';
-import type { RequestRow } from '../requests/requests.repository.js';
+import { receivingCommunity, type RequestRow } from '../requests/requests.repository.js';
 import type { MailSender } from './mail-sender.js';
 import { requestMail, type RequestEvent } from './messages.js';
 import type { MailOutboxRepository } from './outbox.repository.js';
@@ -51,8 +51,7 @@ export class RequestNotifications {
       } as Record<string, RequestEvent | undefined>
     )[action];
     if (!event) return;
-    const recipients =
-      event === 'submitted' ? await this.receivers(row) : await this.users([row.createdBy]);
+    const recipients = event === 'submitted' ? await this.receivers(row) : await this.creator(row);
     await this.queue(row, event, actor, recipients, comment);
   }
 
@@ -60,7 +59,7 @@ export class RequestNotifications {
   async commented(row: RequestRow, actor: NotifiedActor, comment: string): Promise<void> {
     // A request still being written is its creator's alone; the community does not see it yet.
     const recipients = [
-      ...(await this.users([row.createdBy])),
+      ...(await this.creator(row)),
       ...(row.status === 'created' ? [] : await this.receivers(row)),
     ];
     await this.queue(row, 'commented', actor, recipients, comment);
@@ -81,11 +80,14 @@ export class RequestNotifications {
       return true;
     });
     if (to.length === 0) return;
-    const community = await this.db
-      .selectFrom('communities')
-      .select('title')
-      .where('id', '=', row.receiverCommunityId)
-      .executeTakeFirst();
+    const community =
+      row.receiverCommunityId === null
+        ? undefined
+        : await this.db
+            .selectFrom('communities')
+            .select('title')
+            .where('id', '=', row.receiverCommunityId)
+            .executeTakeFirst();
     const message = {
       event,
       requestType: row.type,
@@ -102,6 +104,11 @@ export class RequestNotifications {
       new Date().toISOString(),
     );
     await afterCommit(() => this.sender.kick());
+  }
+
+  /** The request's creator, if they have an account (a guest's request has none). */
+  private async creator(row: RequestRow): Promise<Recipient[]> {
+    return row.createdBy === null ? [] : this.users([row.createdBy]);
   }
 
   /** The people who receive e-mail among these users. */
@@ -121,7 +128,7 @@ export class RequestNotifications {
   private receivers(row: RequestRow): Promise<Recipient[]> {
     if (row.receiverUserId !== null) return this.users([row.receiverUserId]);
     const roles = row.type === 'community-membership-request' ? MANAGER_ROLES : CURATOR_ROLES;
-    return this.members(row.receiverCommunityId, roles);
+    return this.members(receivingCommunity(row), roles);
   }
 
   /** The community's members of `roles` who receive e-mail. */

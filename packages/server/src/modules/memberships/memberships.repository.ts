@@ -10,7 +10,7 @@ export interface MemberRequestHit extends MemberRequestRow {
   status: string;
   expiresAt: string | null;
   updatedAt: string;
-  createdBy: number;
+  createdBy: number | null;
   name: string;
   email: string;
 }

@@ -18,6 +18,7 @@ export const PAGE_MODULES = {
   uploads: 'src/features/dashboard/UploadsPage.tsx',
   deposit: 'src/features/deposit/DepositPage.tsx',
   record: 'src/features/records/RecordPage.tsx',
+  verifyAccessRequest: 'src/features/records/VerifyAccessRequestPage.tsx',
   request: 'src/features/requests/RequestPage.tsx',
   requests: 'src/features/requests/MyRequestsPage.tsx',
   communityRequests: 'src/features/requests/CommunityRequestsPage.tsx',

@@ -323,6 +323,10 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       ? render(request, reply, { title: 'Request', page: 'request' })
       : reply,
   );
+  // Where the link e-mailed to a guest who asked for access leads (no account needed).
+  app.get('/access-requests/verify', async (request, reply) =>
+    render(request, reply, { title: 'Confirm your request', page: 'verifyAccessRequest' }),
+  );
   app.get('/communities', async (request, reply) =>
     render(request, reply, { title: 'Communities', page: 'communities' }),
   );

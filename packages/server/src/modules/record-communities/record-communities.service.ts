@@ -19,7 +19,7 @@ import {
 import type { ParentData, ParentRow } from '../records/records.rows.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
 import type { RecordResult, RecordStore } from '../records/records.shared.js';
-import type { RequestRow } from '../requests/requests.repository.js';
+import { receivingCommunity, type RequestRow } from '../requests/requests.repository.js';
 import {
   sanitizedComment,
   type CommentPayload,
@@ -155,7 +155,7 @@ export class RecordCommunitiesService {
     const record = await this.records.readVisible(user, id);
     if (!(await this.mayManage(user, record.parent))) throw permissionDenied();
     const requested = (await this.requests.openAbout('community-inclusion', record.row.id)).map(
-      (r) => r.receiverCommunityId,
+      receivingCommunity,
     );
     const [flag] = (query.membership as string[] | undefined) ?? [];
     const membership = flag === 'true' || flag === '1';
@@ -251,7 +251,7 @@ export class RecordCommunitiesService {
       ? await this.records.recordAsSystem(row.topicRecordId)
       : undefined;
     if (!record) throw new AppError('VALIDATION_FAILED', 'The record of this request was deleted.');
-    const community = await this.live(row.receiverCommunityId);
+    const community = await this.live(receivingCommunity(row));
     if (!community)
       throw new AppError('VALIDATION_FAILED', 'The community of this request was deleted.');
     this.assertAccessFits(record.row.data, community);

@@ -86,8 +86,8 @@ function doiOf(data: RecordData): string | undefined {
 }
 
 /**
- * Links both a draft and a record carry. InvenioRDM lists more (IIIF, media files, access
- * requests, quota increase, deletion and file-modification requests); Cairn
+ * Links both a draft and a record carry. InvenioRDM lists more (IIIF, media files, quota
+ * increase, deletion and file-modification requests); Cairn
  * answers none of those routes yet, and a client that follows a link must not meet a 404, so
  * they are left out until their routes exist.
  */
@@ -96,6 +96,8 @@ function commonLinks(api: string, id: string, site: string) {
     access_links: `${api}/records/${id}/access/links`,
     access_grants: `${api}/records/${id}/access/grants`,
     access_users: `${api}/records/${id}/access/users`,
+    access: `${api}/records/${id}/access`,
+    access_request: `${api}/records/${id}/access/request`,
     versions: `${api}/records/${id}/versions`,
     communities: `${api}/records/${id}/communities`,
     requests: `${api}/records/${id}/requests`,

@@ -62,6 +62,8 @@ describe.each(ENGINES)('records and drafts API on %s', (engine) => {
         'access_links',
         'access_grants',
         'access_users',
+        'access',
+        'access_request',
         'files',
         'archive',
         'reserve_doi',

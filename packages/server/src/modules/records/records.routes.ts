@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  AccessSettingsBody,
   CommunityIdParams,
   RecordHitsSchema,
   RecordJsonSchema,
@@ -103,6 +104,10 @@ export interface RecordsRouteDeps {
     user: User | undefined,
     idOrSlug: string,
   ) => Promise<{ communityId: string; seesAll: boolean }>;
+  /** The parent's access settings (access module), for their managers. */
+  accessSettings: {
+    updateSettings(user: User | undefined, id: string, body: unknown): Promise<void>;
+  };
 }
 
 /** InvenioRDM's records and drafts resource, versions included. */
@@ -263,6 +268,33 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
       // The metadata names the landing page it describes and the linkset, as InvenioRDM's does.
       void reply.header('link', backLinkHeader('describes', config.siteUrl, result.row.id));
       return sendRecord(request, reply, 200, result);
+    },
+  );
+
+  api.put(
+    '/api/records/:id/access',
+    {
+      onRequest: acceptRecordTypes,
+      schema: {
+        response: {
+          200: documentedResponse(RecordJsonSchema, 'The record (or draft), settings changed'),
+        },
+        tags: ['Access'],
+        summary: "Change the record's access settings: who may request access, on what conditions",
+        description:
+          "InvenioRDM's flat body, read back under `parent.access.settings` of every version and the draft: what it leaves out is back to its default (`false`, `null`, `0`). `secret_link_expiration`: the days (0 to 365; 0 no end) a guest's link lasts once their request is accepted. The record owner, administrators and `manage` grantees only.",
+        params: RecordIdParams,
+        body: documentedBody(AccessSettingsBody),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const user = request.identity.user;
+      await deps.accessSettings.updateSettings(user, id, request.body);
+      // The published record when the id names one, as InvenioRDM answers; else the draft.
+      const record = await access.recordAsSystem(id);
+      if (record) return sendRecord(request, reply, 200, record);
+      return sendDraft(request, reply, 200, await drafts.readDraft(user, id));
     },
   );
 

@@ -18,6 +18,15 @@ export function requestHtmlUrl(siteUrl: string, id: string): string {
  * about a record.
  */
 function parties(row: RequestRow) {
+  if (row.receiverCommunityId === null)
+    return {
+      created_by:
+        row.createdBy === null
+          ? { email: row.creatorEmail ?? '' }
+          : { user: String(row.createdBy) },
+      receiver: { user: String(row.receiverUserId) },
+      topic: row.topicRecordId ? { record: row.topicRecordId } : null,
+    };
   if (row.type === 'community-invitation')
     return {
       created_by: { community: row.receiverCommunityId },

@@ -14,6 +14,21 @@ import type { Database, RequestEventsTable, RequestsTable } from '../../database
 
 export type RequestRow = Selectable<RequestsTable>;
 
+/** Not created by `userId`: a guest's request (no creator) is nobody's own. */
+function notCreatedBy(userId: number) {
+  return (eb: ExpressionBuilder<RequestsFrom, 'r'>) =>
+    eb.or([eb('r.createdBy', 'is', null), eb('r.createdBy', '!=', userId)]);
+}
+
+/**
+ * The receiving community of a request of a type that always has one (every type but the access
+ * requests, which go to a person).
+ */
+export function receivingCommunity(row: RequestRow): string {
+  if (row.receiverCommunityId === null) throw new Error(`request ${row.id} has no community`);
+  return row.receiverCommunityId;
+}
+
 /** The migration that made `request_reads`. */
 const READS_MIGRATION = '0023_requests_inbox';
 export type EventRow = Selectable<RequestEventsTable>;
@@ -147,14 +162,14 @@ export class RequestsRepository {
       const received = filtered(
         requests()
           .where((eb) => this.receivedBy(eb, involving))
-          .where('r.createdBy', '!=', userId),
+          .where(notCreatedBy(userId)),
       );
       // Invitations to it, through the index of the people requests are addressed to.
       const invited = filtered(
         requests()
           .where('r.receiverUserId', '=', userId)
           .where('r.status', '!=', 'created')
-          .where('r.createdBy', '!=', userId),
+          .where(notCreatedBy(userId)),
       );
       listed = keys(sent).unionAll(keys(received)).unionAll(keys(invited));
     } else if (involving) {

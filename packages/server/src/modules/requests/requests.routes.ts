@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ActionPayload,
+  RequestActionBody,
   CommentPayload,
   CommunityIdParams,
   RecordIdParams,
@@ -71,7 +71,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
 
   /** `expanded` of each request: its creator and receiver, each person and community read once. */
   async function expandRequests(views: RequestView[]): Promise<Array<Record<string, unknown>>> {
-    const communityIds = [...new Set(views.map((v) => v.row.receiverCommunityId))];
+    const communityIds = [...new Set(views.flatMap((v) => v.row.receiverCommunityId ?? []))];
     const [people, found] = await Promise.all([
       userStubs(views.flatMap((v) => [v.row.createdBy, v.row.receiverUserId])),
       communities.getMany(communityIds),
@@ -81,14 +81,18 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
       communityIds.map((id) => [id, presentCommunityStub(byId.get(id), id, config.siteUrl)]),
     );
     // An invitation comes from its community and goes to its person (see `presentRequest`).
-    return views.map(({ row }) =>
-      row.type === 'community-invitation'
+    const creator = (row: RequestView['row']) =>
+      row.createdBy === null ? { email: row.creatorEmail } : people.get(row.createdBy);
+    return views.map(({ row }) => {
+      if (row.receiverCommunityId === null)
+        return { created_by: creator(row), receiver: people.get(row.receiverUserId!) };
+      return row.type === 'community-invitation'
         ? {
             created_by: stubs.get(row.receiverCommunityId),
             receiver: people.get(row.receiverUserId!),
           }
-        : { created_by: people.get(row.createdBy), receiver: stubs.get(row.receiverCommunityId) },
-    );
+        : { created_by: creator(row), receiver: stubs.get(row.receiverCommunityId) };
+    });
   }
 
   async function send(
@@ -311,7 +315,7 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         tags,
         summary: 'Run an action (200); an optional payload becomes a comment',
         params: RequestActionParams,
-        body: ActionPayload,
+        body: RequestActionBody,
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { REQUEST_TYPE_IDS, type ActionPayload, type REQUEST_SORTS } from '@cairn/shared';
+import { REQUEST_TYPE_IDS, type RequestActionBody, type REQUEST_SORTS } from '@cairn/shared';
 import { isUuid, type SearchQueryValues } from '@cairn/shared';
 import crypto from 'node:crypto';
 import type { BodyReader } from '../../lib/body.js';
@@ -55,8 +55,19 @@ export type Actor = User | 'system';
  * What a request type does when an action runs: a community submission publishes its draft on
  * accept. Throwing refuses the action and leaves the request as it was.
  */
+/** What an action's body says beyond its comment. */
+export interface ActionOptions {
+  /** Accepting a guest's access request: the days their link lasts (0: no end). */
+  linkExpirationDays?: number;
+}
+
 export interface RequestTypeHandler {
-  onAction?(action: RequestAction, request: RequestRow, actor: Actor): Promise<void>;
+  onAction?(
+    action: RequestAction,
+    request: RequestRow,
+    actor: Actor,
+    options?: ActionOptions,
+  ): Promise<void>;
   /**
    * Submits a request of this type for a user allowed to, when the type has rules of its own
    * (a review's draft must be publishable and the community open to the submitter).
@@ -132,7 +143,10 @@ export class RequestsService {
 
   /** The actions the caller may run now: possible in this status and allowed for them. */
   async view(user: User | undefined, row: RequestRow): Promise<RequestView> {
-    const role = user && (await this.communities.roleOf(row.receiverCommunityId, user.id));
+    const role =
+      user && row.receiverCommunityId !== null
+        ? await this.communities.roleOf(row.receiverCommunityId, user.id)
+        : undefined;
     return this.viewAs(user, row, role);
   }
 
@@ -183,9 +197,12 @@ export class RequestsService {
   /** A new request in status `created`, made by the records module (reviews, inclusions). */
   async create(input: {
     type: RequestType;
-    createdBy: number;
-    communityId: string;
-    /** An invitation's invited person. */
+    /** null: a guest, named by `creatorEmail`. */
+    createdBy: number | null;
+    creatorEmail?: string;
+    /** null: a request to a person (an access request to a record's owner). */
+    communityId: string | null;
+    /** An invitation's invited person; an access request's record owner. */
     receiverUserId?: number;
     topicRecordId: string | null;
     title: string;
@@ -197,6 +214,7 @@ export class RequestsService {
       status: 'created',
       title: input.title,
       createdBy: input.createdBy,
+      creatorEmail: input.creatorEmail ?? null,
       receiverCommunityId: input.communityId,
       receiverUserId: input.receiverUserId ?? null,
       topicRecordId: input.topicRecordId,
@@ -273,7 +291,7 @@ export class RequestsService {
     user: User | undefined,
     id: string,
     action: string,
-    body: BodyReader<z.output<typeof ActionPayload>>,
+    body: BodyReader<z.output<typeof RequestActionBody>>,
   ): Promise<RequestView> {
     return this.serialized(await this.load(id), (row) => this.actOn(user, row, action, body));
   }
@@ -282,7 +300,7 @@ export class RequestsService {
     user: User | undefined,
     row: RequestRow,
     action: string,
-    body: BodyReader<z.output<typeof ActionPayload>>,
+    body: BodyReader<z.output<typeof RequestActionBody>>,
   ): Promise<RequestView> {
     if (!(REQUEST_ACTIONS as readonly string[]).includes(action)) {
       throw new AppError('VALIDATION_FAILED', `Unknown action '${action}'.`);
@@ -298,13 +316,16 @@ export class RequestsService {
           : view.isReceiver;
     if (!mayEver) throw permissionDenied();
     const comment = body().payload;
-    const payload = comment ? sanitizedComment(comment) : undefined;
+    const payload = comment?.content
+      ? sanitizedComment({ content: comment.content, format: 'html' })
+      : undefined;
+    const linkExpirationDays = comment?.secret_link_expiration ?? undefined;
     if (!view.actions.includes(name)) {
       throw new AppError('VALIDATION_FAILED', `Cannot ${name} a request that is ${row.status}.`);
     }
     const handler = this.handlers.get(row.type);
     if (name === 'submit' && handler?.submit) return handler.submit(row, user!, payload);
-    return this.run(row, name, user!, payload);
+    return this.run(row, name, user!, payload, { linkExpirationDays });
   }
 
   /**
@@ -317,9 +338,11 @@ export class RequestsService {
     action: RequestAction,
     actor: Actor,
     payload?: CommentPayload,
-    { notify = true }: { notify?: boolean } = {},
+    { notify = true, ...options }: { notify?: boolean } & ActionOptions = {},
   ): Promise<RequestView> {
-    return this.serialized(request, (row) => this.runOn(row, action, actor, payload, notify));
+    return this.serialized(request, (row) =>
+      this.runOn(row, action, actor, payload, notify, options),
+    );
   }
 
   private async runOn(
@@ -328,12 +351,13 @@ export class RequestsService {
     actor: Actor,
     payload: CommentPayload | undefined,
     notify: boolean,
+    options: ActionOptions,
   ): Promise<RequestView> {
     const transition = TRANSITIONS[action];
     if (row.status !== transition.from) {
       throw new AppError('VALIDATION_FAILED', `Cannot ${action} a request that is ${row.status}.`);
     }
-    await this.handlers.get(row.type)?.onAction?.(action, row, actor);
+    await this.handlers.get(row.type)?.onAction?.(action, row, actor, options);
     const now = monotonicNow();
     const expiresAt =
       action === 'submit' && this.expiryDays > 0
@@ -436,11 +460,13 @@ export class RequestsService {
       ? undefined
       : await this.communities.rolesOf(
           user.id,
-          rows.map((r) => r.receiverCommunityId),
+          rows.flatMap((r) => r.receiverCommunityId ?? []),
         );
     return {
       params,
-      views: rows.map((r) => this.viewAs(user, r, roles?.get(r.receiverCommunityId))),
+      views: rows.map((r) =>
+        this.viewAs(user, r, r.receiverCommunityId ? roles?.get(r.receiverCommunityId) : undefined),
+      ),
       total,
     };
   }

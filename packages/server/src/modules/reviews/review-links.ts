@@ -7,7 +7,7 @@ import type { CommunitiesService } from '../communities/communities.service.js';
 import type { ParentReview } from '../records/records.rows.js';
 import type { PreparedReview, ReviewOpening } from '../records/records-drafts.service.js';
 import type { LoadedDraft, RecordStore } from '../records/records.shared.js';
-import type { RequestRow } from '../requests/requests.repository.js';
+import { receivingCommunity, type RequestRow } from '../requests/requests.repository.js';
 import type { RequestsService } from '../requests/requests.service.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -44,7 +44,7 @@ export class ReviewLinks implements ReviewOpening {
     await this.store.setReview(loaded.parent.id, {
       id: row.id,
       type: 'community-submission',
-      receiver: { community: row.receiverCommunityId },
+      receiver: { community: receivingCommunity(row) },
       status: row.status as ParentReview['status'],
     });
   }

@@ -14,7 +14,7 @@ import type { RecordDraftsService } from '../records/records-drafts.service.js';
 import type { RecordPublishingService } from '../records/records-publishing.service.js';
 import { reviewOf, type LoadedDraft, type RecordStore } from '../records/records.shared.js';
 import type { Review, ReviewLinks } from './review-links.js';
-import type { RequestRow } from '../requests/requests.repository.js';
+import { receivingCommunity, type RequestRow } from '../requests/requests.repository.js';
 import {
   sanitizedComment,
   type Actor,
@@ -198,7 +198,7 @@ export class ReviewsService {
     { direct }: { direct: boolean },
   ): Promise<{ view: RequestView; nextHtml: string }> {
     let row = current;
-    const community = await this.communities.find(row.receiverCommunityId);
+    const community = await this.communities.find(receivingCommunity(row));
     if (!community || community.row.deletedAt)
       throw validationFailed([{ field: 'receiver.community', messages: ['Community not found.'] }]);
     const permissions = await this.communities.permissions(user, community);
@@ -209,7 +209,7 @@ export class ReviewsService {
 
     if (CLOSED.has(row.status)) {
       // A declined, expired or cancelled review is resubmitted as a new request to the same place.
-      row = await this.links.newRequest(user!, loaded, row.receiverCommunityId);
+      row = await this.links.newRequest(user!, loaded, receivingCommunity(row));
       await this.links.link(loaded, row);
     } else {
       await this.requests.setTitle(row, loaded.row.title);
@@ -245,7 +245,7 @@ export class ReviewsService {
         'The draft of this request is no longer under review.',
       );
     if (action === 'accept') {
-      const community = await this.communities.find(row.receiverCommunityId);
+      const community = await this.communities.find(receivingCommunity(row));
       if (!community || community.row.deletedAt)
         throw new AppError('VALIDATION_FAILED', 'The community of this request was deleted.');
       this.assertAccessFits(loaded.row.data, community.data.access.visibility);

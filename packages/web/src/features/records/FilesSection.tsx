@@ -17,6 +17,7 @@ import { formatBytes } from '../../lib/format-bytes';
 import { FilePreview, firstPreview, previewKind } from './FilePreview';
 import { canReadFiles, type LandingRecord } from '../shared/landing';
 import { PagePagination } from '../../components/PagePagination';
+import { AccessRequestForm } from './AccessRequestForm';
 
 export const FILES_PAGE_SIZE = 25;
 
@@ -65,6 +66,7 @@ export function FilesSection({ record }: { record: LandingRecord }) {
           )}
           {!embargo && <Text size="sm">{t('records.filesRestrictedText')}</Text>}
         </Alert>
+        <AccessRequestForm record={record} />
       </Section>
     );
   }

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, Stack, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, Textarea, Title } from '@mantine/core';
+import { LINK_EXPIRATION_MAX_DAYS } from '@cairn/shared';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serverMessageOf } from '../../api/client';
@@ -21,15 +22,22 @@ export function RequestActions({ request }: { request: RequestJson }) {
   const run = useRequestAction(request);
   const [open, setOpen] = useState<Action | null>(null);
   const [text, setText] = useState('');
+  // A guest's link: how many days it lasts (0: no end), chosen when accepting their request.
+  const [linkDays, setLinkDays] = useState<number>(30);
+  const guestAccess = request.type === 'guest-access-request';
   const offered = ACTIONS.filter((action) => request.links.actions[action] !== undefined);
   if (offered.length === 0) return null;
-  // Accepting an invitation or a request to join publishes nothing: it makes someone a member.
+  // Accepting an invitation, a request to join or for access publishes nothing.
   const joining =
     request.type === 'community-invitation'
       ? 'acceptInvitation'
       : request.type === 'community-membership-request'
         ? 'acceptMembership'
-        : undefined;
+        : request.type === 'user-access-request'
+          ? 'acceptUserAccess'
+          : guestAccess
+            ? 'acceptGuestAccess'
+            : undefined;
   const label = (action: Action) =>
     action === 'accept' && joining
       ? t('requests.action.acceptMember')
@@ -44,7 +52,14 @@ export function RequestActions({ request }: { request: RequestJson }) {
   function confirm(event: FormEvent) {
     event.preventDefault();
     if (!open) return;
-    run.mutate({ action: open, html: textToCommentHtml(text) }, { onSuccess: () => setOpen(null) });
+    run.mutate(
+      {
+        action: open,
+        html: textToCommentHtml(text),
+        ...(open === 'accept' && guestAccess ? { linkDays } : {}),
+      },
+      { onSuccess: () => setOpen(null) },
+    );
   }
 
   return (
@@ -78,6 +93,20 @@ export function RequestActions({ request }: { request: RequestJson }) {
       >
         <form onSubmit={confirm}>
           <Stack>
+            {open === 'accept' && guestAccess && (
+              <NumberInput
+                label={t('requests.linkDays')}
+                description={t('requests.linkDaysHint')}
+                min={0}
+                max={LINK_EXPIRATION_MAX_DAYS}
+                allowDecimal={false}
+                allowNegative={false}
+                value={linkDays}
+                onChange={(value) =>
+                  setLinkDays(typeof value === 'number' ? value : Number(value) || 0)
+                }
+              />
+            )}
             <Textarea
               label={t('requests.actionComment')}
               value={text}

@@ -136,9 +136,26 @@ export function useRequestAction(request: RequestJson) {
   const invalidate = () =>
     Promise.all([invalidateRequest(), queryClient.invalidateQueries({ queryKey: inboxKeys.all })]);
   return useMutation({
-    mutationFn: ({ action, html }: { action: string; html: string }) => {
+    mutationFn: ({
+      action,
+      html,
+      linkDays,
+    }: {
+      action: string;
+      html: string;
+      linkDays?: number;
+    }) => {
       const link = request.links.actions[action];
       if (!link) throw new Error(`The request offers no ${action} action.`);
+      // Accepting a guest's access request: the days their link lasts go with the comment.
+      if (linkDays !== undefined)
+        return client.post(link, {
+          payload: {
+            ...(html ? { content: html } : {}),
+            format: 'html',
+            secret_link_expiration: linkDays,
+          },
+        });
       return client.post(link, html ? commentBody(html) : {});
     },
     onSuccess: invalidate,

@@ -96,6 +96,8 @@ export interface LandingRecord {
   isDraft: boolean;
   links: Record<string, string | undefined>;
   versionIndex?: number;
+  /** Who may ask the owner for restricted files, and on what conditions (`parent.access.settings`). */
+  requests: { users: boolean; guests: boolean; conditions: string | null };
 }
 
 /** The landing page's view of a record or draft. */
@@ -109,7 +111,19 @@ export function landingView(record: RecordJson): LandingRecord {
     default_preview?: string | null;
   };
   const parent = raw.parent as
-    { id?: string; access?: { owned_by?: { user?: string } } } | undefined;
+    | {
+        id?: string;
+        access?: {
+          owned_by?: { user?: string };
+          settings?: {
+            allow_user_requests?: boolean;
+            allow_guest_requests?: boolean;
+            accept_conditions_text?: string | null;
+          };
+        };
+      }
+    | undefined;
+  const settings = parent?.access?.settings ?? {};
   const pids = (record.pids ?? {}) as { doi?: { identifier?: string } };
   const entries = Object.values(files.entries ?? {}).sort((a, b) => a.key.localeCompare(b.key));
   return {
@@ -128,6 +142,11 @@ export function landingView(record: RecordJson): LandingRecord {
     ...(parent?.id ? { parentId: parent.id } : {}),
     isDraft: record.is_draft === true,
     links: record.links as Record<string, string | undefined>,
+    requests: {
+      users: settings.allow_user_requests === true,
+      guests: settings.allow_guest_requests === true,
+      conditions: settings.accept_conditions_text || null,
+    },
     ...(typeof (raw.versions as { index?: unknown } | undefined)?.index === 'number'
       ? { versionIndex: (raw.versions as { index: number }).index }
       : {}),
