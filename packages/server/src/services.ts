@@ -40,6 +40,7 @@ import { SitemapsRepository } from './modules/sitemaps/sitemaps.repository.js';
 import { SitemapsService } from './modules/sitemaps/sitemaps.service.js';
 import { MailOutboxRepository } from './modules/mail/outbox.repository.js';
 import { MailSender } from './modules/mail/mail-sender.js';
+import { GrantNotifications } from './modules/mail/grant-notifications.js';
 import { RequestNotifications } from './modules/mail/request-notifications.js';
 import { SecretLinksRepository } from './modules/access/secret-links.repository.js';
 import { SecretLinksService } from './modules/access/secret-links.service.js';
@@ -112,14 +113,12 @@ export async function createServices(config: Config, database: DatabaseHandle): 
   );
   const outbox = new MailOutboxRepository(database.db, database.engine);
   const mail = new MailSender(outbox, config.mail, config.siteUrl);
+  const site = { url: config.siteUrl, name: config.siteName };
   const requests = new RequestsService(
     new RequestsRepository(database.db),
     communities,
     config.requestExpiryDays,
-    new RequestNotifications(database.db, outbox, mail, {
-      url: config.siteUrl,
-      name: config.siteName,
-    }),
+    new RequestNotifications(database.db, outbox, mail, site),
   );
   const grants = new GrantsRepository(database.db);
   const recordStore = new RecordStore(recordsRepo, communities, grants);
@@ -209,6 +208,11 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     ),
     mail,
     secretLinks: new SecretLinksService(new SecretLinksRepository(database.db), recordStore),
-    grants: new GrantsService(grants, recordStore, users),
+    grants: new GrantsService(
+      grants,
+      recordStore,
+      users,
+      new GrantNotifications(database.db, outbox, mail, site),
+    ),
   };
 }
