@@ -128,6 +128,15 @@ const sent = (requests: RecordedRequest[], method: string, path: string) =>
     (r) => r.method === method && new URL(r.url, window.location.origin).pathname === path,
   );
 
+/** The access routes answer plain JSON only: every request of the dialog asks for it. */
+function expectPlainJson(requests: RecordedRequest[]) {
+  const accepts = requests
+    .filter((r) => r.url.includes('/access/'))
+    .map((r) => `${r.method} ${r.headers.get('accept')}`);
+  expect(new Set(accepts.map((a) => a.split(' ')[1]))).toEqual(new Set(['application/json']));
+  expect(accepts.some((a) => a.startsWith('POST'))).toBe(true);
+}
+
 async function openDialog() {
   const button = await screen.findByRole('button', { name: 'Share' });
   fireEvent.click(button);
@@ -217,6 +226,7 @@ describe('the Share dialog', () => {
       ).toBeNull(),
     );
     expect(sent(requests, 'DELETE', `${API}/links/l-1`)).toHaveLength(1);
+    expectPlainJson(requests);
   });
 
   it('leads a never-published draft’s links to its preview', async () => {
@@ -285,6 +295,7 @@ describe('the Share dialog', () => {
       expect(within(dialog).queryByRole('cell', { name: 'Grace Hopper' })).toBeNull(),
     );
     expect(sent(requests, 'DELETE', `${API}/users/2`)).toHaveLength(1);
+    expectPlainJson(requests);
   });
 
   it('closes with Escape and gives the focus back to Share', async () => {

@@ -85,10 +85,12 @@ function permissionOptions(permissions: readonly GrantPermission[], t: TFunction
   return permissions.map((p) => ({ value: p, label: t(`share.permission.${p}`) }));
 }
 
-/** Tomorrow in UTC: a link works until its expiry day begins, so today would end it at once. */
-function tomorrow(): string {
-  return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-}
+/**
+ * A day as the API takes it. A text box rather than the browser's date input, whose inner fields
+ * take the focus without showing it (no :focus-visible on the input); the server judges the date
+ * and says what is wrong with it.
+ */
+const DATE_INPUT = { inputMode: 'numeric', maxLength: 10 } as const;
 
 function ErrorText({ error }: { error: unknown }) {
   const { t } = useTranslation();
@@ -135,9 +137,9 @@ function LinksTab({ recordId, isPublished }: { recordId: string; isPublished: bo
               data={permissionOptions(SECRET_LINK_PERMISSIONS, t)}
             />
             <TextInput
-              type="date"
               label={t('share.expiresLabel')}
-              min={tomorrow()}
+              {...DATE_INPUT}
+              placeholder={t('share.datePlaceholder')}
               value={expiresAt}
               onChange={(e) => setExpiresAt(e.currentTarget.value)}
             />
@@ -263,11 +265,10 @@ function LinkRow({
       <Table.Td>
         <TextInput
           size="xs"
-          type="date"
           aria-label={t('share.expiryOf', { name })}
           description={link.expires_at ? undefined : t('share.noExpiry')}
-          min={tomorrow()}
-          max={link.expires_at ?? undefined}
+          {...DATE_INPUT}
+          placeholder={t('share.datePlaceholder')}
           value={expiry}
           disabled={mutation.isPending}
           onChange={(e) => setExpiry(e.currentTarget.value)}

@@ -15,13 +15,16 @@ const shareKeys = {
 };
 
 const access = (id: string) => `/api/records/${encodeURIComponent(id)}/access`;
+/** The access routes answer plain JSON only, as InvenioRDM's do. */
+const JSON_ONLY = { accept: 'application/json' };
 
 /** The record's secret links (those who manage it only). */
 export function useSecretLinks(id: string) {
   const client = useApiClient();
   return useQuery({
     queryKey: shareKeys.links(id),
-    queryFn: async () => SecretLinkHitsSchema.parse(await client.get(`${access(id)}/links`)).hits,
+    queryFn: async () =>
+      SecretLinkHitsSchema.parse(await client.get(`${access(id)}/links`, JSON_ONLY)).hits,
   });
 }
 
@@ -31,8 +34,9 @@ export function useGrants(id: string) {
   return useQuery({
     queryKey: shareKeys.grants(id),
     queryFn: async () =>
-      GrantHitsSchema.parse(await client.get(`${access(id)}/users`, { query: { expand: '1' } }))
-        .hits,
+      GrantHitsSchema.parse(
+        await client.get(`${access(id)}/users`, { ...JSON_ONLY, query: { expand: '1' } }),
+      ).hits,
   });
 }
 
@@ -64,13 +68,18 @@ export function useShareMutation(id: string) {
     mutationFn: async (change: ShareChange): Promise<unknown> => {
       switch (change.kind) {
         case 'create-link':
-          return client.post(`${base}/links`, {
-            permission: change.permission,
-            ...(change.expiresAt ? { expires_at: change.expiresAt } : {}),
-            ...(change.description ? { description: change.description } : {}),
-          });
+          return client.post(
+            `${base}/links`,
+            {
+              permission: change.permission,
+              ...(change.expiresAt ? { expires_at: change.expiresAt } : {}),
+              ...(change.description ? { description: change.description } : {}),
+            },
+            JSON_ONLY,
+          );
         case 'update-link':
           return client.request(`${base}/links/${encodeURIComponent(change.linkId)}`, {
+            ...JSON_ONLY,
             method: 'PATCH',
             body: {
               ...(change.permission ? { permission: change.permission } : {}),
@@ -79,23 +88,30 @@ export function useShareMutation(id: string) {
           });
         case 'revoke-link':
           return client.request(`${base}/links/${encodeURIComponent(change.linkId)}`, {
+            ...JSON_ONLY,
             method: 'DELETE',
           });
         case 'grant':
-          return client.post(`${base}/grants`, {
-            grants: [
-              { subject: { type: 'user', id: change.userId }, permission: change.permission },
-            ],
-            ...(change.message ? { message: change.message } : {}),
-            notify: change.notify,
-          });
+          return client.post(
+            `${base}/grants`,
+            {
+              grants: [
+                { subject: { type: 'user', id: change.userId }, permission: change.permission },
+              ],
+              ...(change.message ? { message: change.message } : {}),
+              notify: change.notify,
+            },
+            JSON_ONLY,
+          );
         case 'update-grant':
           return client.request(`${base}/users/${encodeURIComponent(change.userId)}`, {
+            ...JSON_ONLY,
             method: 'PATCH',
             body: { permission: change.permission },
           });
         case 'revoke-grant':
           return client.request(`${base}/users/${encodeURIComponent(change.userId)}`, {
+            ...JSON_ONLY,
             method: 'DELETE',
           });
       }
