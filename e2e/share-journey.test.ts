@@ -120,7 +120,8 @@ describe('sharing a draft', () => {
       await textbox(other.page, 'Publisher').fill(PUBLISHER_FROM_B);
       await saveAndWait(other.page);
       await expectEventually(
-        async () => (await api('GET', `/api/records/${id}/draft`)).metadata.publisher,
+        async (): Promise<unknown> =>
+          (await api('GET', `/api/records/${id}/draft`)).metadata.publisher,
         PUBLISHER_FROM_B,
       );
       expect(other.pageErrors).toEqual([]);

@@ -65,7 +65,8 @@ function shareServer() {
       return jsonResponse(201, link);
     }
     if (pathname.startsWith(`${API}/links/`) && request.method === 'PATCH') {
-      if (body!.expires_at && String(body!.expires_at) > '2026-12-31')
+      const expiry = body!.expires_at as string | undefined;
+      if (expiry && expiry > '2026-12-31')
         return jsonResponse(400, {
           status: 400,
           message: 'A validation error occurred.',
@@ -154,7 +155,7 @@ describe('the Share dialog', () => {
     const first = renderApp({ path: `/records/${ID}`, bootstrap: { record } });
     expect(await screen.findByRole('button', { name: 'Share' })).toBeTruthy();
     first.unmount();
-    const stranger = { ...ADA, id: '7' };
+    const stranger = { ...ADA, id: '7', locale: null, emailNotifications: true };
     const second = renderApp({ path: `/records/${ID}`, bootstrap: { record, user: stranger } });
     await screen.findByRole('heading', { name: 'Ocean temperatures' });
     expect(screen.queryByRole('button', { name: 'Share' })).toBeNull();
