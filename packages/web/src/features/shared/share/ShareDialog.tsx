@@ -21,7 +21,8 @@ import {
   type SecretLinkJson,
   type SecretLinkPermission,
 } from '@cairn/shared';
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { PageLoader } from '../../../components/PageLoader';
@@ -158,36 +159,26 @@ function LinksTab({ recordId, isPublished }: { recordId: string; isPublished: bo
           {create.isError && <ErrorText error={create.error} />}
         </Stack>
       </form>
-      {links.isPending ? (
-        <PageLoader label={t('app.loading')} />
-      ) : links.isError ? (
-        <ErrorText error={links.error} />
-      ) : links.data.hits.length === 0 ? (
-        <Text>{t('share.noLinks')}</Text>
-      ) : (
-        <Table>
-          <Table.Caption>{t('share.linksCaption', { count: links.data.total })}</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('share.link')}</Table.Th>
-              <Table.Th>{t('share.permissionLabel')}</Table.Th>
-              <Table.Th>{t('share.expiresLabel')}</Table.Th>
-              <Table.Th>{t('share.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {links.data.hits.map((link, index) => (
-              <LinkRow
-                key={link.id}
-                recordId={recordId}
-                link={link}
-                name={link.description || t('share.linkN', { n: index + 1 })}
-                url={secretLinkUrl(window.location.origin, recordId, link.token, isPublished)}
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <ShareTable
+        query={links}
+        empty={t('share.noLinks')}
+        caption={(total) => t('share.linksCaption', { count: total })}
+        columns={[
+          t('share.link'),
+          t('share.permissionLabel'),
+          t('share.expiresLabel'),
+          t('share.actions'),
+        ]}
+        row={(link: SecretLinkJson, index) => (
+          <LinkRow
+            key={link.id}
+            recordId={recordId}
+            link={link}
+            name={link.description || t('share.linkN', { n: index + 1 })}
+            url={secretLinkUrl(window.location.origin, recordId, link.token, isPublished)}
+          />
+        )}
+      />
     </Stack>
   );
 }
@@ -281,22 +272,12 @@ function LinkRow({
           }}
         />
       </Table.Td>
-      <Table.Td>
-        <Button
-          size="xs"
-          variant="light"
-          color="red"
-          loading={mutation.isPending && mutation.variables.kind === 'revoke-link'}
-          aria-label={t('share.revokeName', { name })}
-          onClick={() => {
-            if (window.confirm(t('share.confirmRevokeLink', { name })))
-              change({ kind: 'revoke-link', linkId: link.id });
-          }}
-        >
-          {t('share.revoke')}
-        </Button>
-        {mutation.isError && <ErrorText error={mutation.error} />}
-      </Table.Td>
+      <RevokeCell
+        name={name}
+        question={t('share.confirmRevokeLink', { name })}
+        mutation={mutation}
+        change={{ kind: 'revoke-link', linkId: link.id }}
+      />
     </Table.Tr>
   );
 }
@@ -372,29 +353,15 @@ function PeopleTab({ recordId }: { recordId: string }) {
           )}
         </Stack>
       </form>
-      {grants.isPending ? (
-        <PageLoader label={t('app.loading')} />
-      ) : grants.isError ? (
-        <ErrorText error={grants.error} />
-      ) : grants.data.hits.length === 0 ? (
-        <Text>{t('share.noPeople')}</Text>
-      ) : (
-        <Table>
-          <Table.Caption>{t('share.peopleCaption', { count: grants.data.total })}</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('share.name')}</Table.Th>
-              <Table.Th>{t('share.permissionLabel')}</Table.Th>
-              <Table.Th>{t('share.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {grants.data.hits.map((grant) => (
-              <GrantRow key={grant.subject.id} recordId={recordId} grant={grant} />
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <ShareTable
+        query={grants}
+        empty={t('share.noPeople')}
+        caption={(total) => t('share.peopleCaption', { count: total })}
+        columns={[t('share.name'), t('share.permissionLabel'), t('share.actions')]}
+        row={(grant: GrantJson) => (
+          <GrantRow key={grant.subject.id} recordId={recordId} grant={grant} />
+        )}
+      />
     </Stack>
   );
 }
@@ -423,22 +390,77 @@ function GrantRow({ recordId, grant }: { recordId: string; grant: GrantJson }) {
           }
         />
       </Table.Td>
-      <Table.Td>
-        <Button
-          size="xs"
-          variant="light"
-          color="red"
-          loading={mutation.isPending && mutation.variables.kind === 'revoke-grant'}
-          aria-label={t('share.revokeName', { name })}
-          onClick={() => {
-            if (window.confirm(t('share.confirmRevokeGrant', { name })))
-              mutation.mutate({ kind: 'revoke-grant', userId });
-          }}
-        >
-          {t('share.revoke')}
-        </Button>
-        {mutation.isError && <ErrorText error={mutation.error} />}
-      </Table.Td>
+      <RevokeCell
+        name={name}
+        question={t('share.confirmRevokeGrant', { name })}
+        mutation={mutation}
+        change={{ kind: 'revoke-grant', userId }}
+      />
     </Table.Tr>
+  );
+}
+
+/** A list of links or grants: loading, its error, "none yet", or the table of its rows. */
+function ShareTable<T>({
+  query,
+  empty,
+  caption,
+  columns,
+  row,
+}: {
+  query: UseQueryResult<{ hits: T[]; total: number }>;
+  empty: string;
+  caption: (total: number) => string;
+  columns: string[];
+  row: (hit: T, index: number) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (query.isPending) return <PageLoader label={t('app.loading')} />;
+  if (query.isError) return <ErrorText error={query.error} />;
+  if (query.data.hits.length === 0) return <Text>{empty}</Text>;
+  return (
+    <Table>
+      <Table.Caption>{caption(query.data.total)}</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((column) => (
+            <Table.Th key={column}>{column}</Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>{query.data.hits.map(row)}</Table.Tbody>
+    </Table>
+  );
+}
+
+/** Revoke, after asking; with the row's error, if its last change was refused. */
+function RevokeCell({
+  name,
+  question,
+  mutation,
+  change,
+}: {
+  name: string;
+  question: string;
+  mutation: ReturnType<typeof useShareMutation>;
+  change: ShareChange;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.Td>
+      <Button
+        size="xs"
+        variant="light"
+        color="red"
+        loading={mutation.isPending && mutation.variables.kind === change.kind}
+        aria-label={t('share.revokeName', { name })}
+        onClick={() => {
+          if (window.confirm(question)) mutation.mutate(change);
+        }}
+      >
+        {t('share.revoke')}
+      </Button>
+      {mutation.isError && <ErrorText error={mutation.error} />}
+    </Table.Td>
   );
 }
