@@ -40,6 +40,7 @@ import { SitemapsRepository } from './modules/sitemaps/sitemaps.repository.js';
 import { SitemapsService } from './modules/sitemaps/sitemaps.service.js';
 import { MailOutboxRepository } from './modules/mail/outbox.repository.js';
 import { MailSender } from './modules/mail/mail-sender.js';
+import { GrantNotifications } from './modules/mail/grant-notifications.js';
 import { RequestNotifications } from './modules/mail/request-notifications.js';
 import { SecretLinksRepository } from './modules/access/secret-links.repository.js';
 import { SecretLinksService } from './modules/access/secret-links.service.js';
@@ -116,14 +117,12 @@ export async function createServices(config: Config, database: DatabaseHandle): 
   );
   const outbox = new MailOutboxRepository(database.db, database.engine);
   const mail = new MailSender(outbox, config.mail, config.siteUrl);
+  const site = { url: config.siteUrl, name: config.siteName };
   const requests = new RequestsService(
     new RequestsRepository(database.db),
     communities,
     config.requestExpiryDays,
-    new RequestNotifications(database.db, outbox, mail, {
-      url: config.siteUrl,
-      name: config.siteName,
-    }),
+    new RequestNotifications(database.db, outbox, mail, site),
   );
   const grants = new GrantsRepository(database.db);
   const recordStore = new RecordStore(recordsRepo, communities, grants);
@@ -164,7 +163,12 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     config.siteUrl,
   );
   const secretLinks = new SecretLinksService(new SecretLinksRepository(database.db), recordStore);
-  const grantsService = new GrantsService(grants, recordStore, users);
+  const grantsService = new GrantsService(
+    grants,
+    recordStore,
+    users,
+    new GrantNotifications(database.db, outbox, mail, site),
+  );
   return {
     config,
     database,
@@ -225,7 +229,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
       grantsService,
       secretLinks,
       { outbox, sender: mail },
-      { url: config.siteUrl, name: config.siteName },
+      site,
     ),
   };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MESSAGES } from '../validation/messages.js';
 import { COMMENT_MAX, idParams, linkExpirationDays, objectOrEmpty } from './common.js';
+import { Flag } from './search.js';
+import { PublicUserSchema } from './users.js';
 
 /** What a secret link lets its holder do: read, also read the draft, also edit the draft. */
 export const SECRET_LINK_PERMISSIONS = ['view', 'preview', 'edit'] as const;
@@ -133,11 +135,22 @@ export const GrantUserParams = idParams('Record or draft id, e.g. ha4g3-7x208').
   user_id: z.string().describe("The grantee's user id"),
 });
 
-/** A grant as InvenioRDM answers it. */
+/** `?expand=1` (InvenioRDM's `expand`) on a record's grants: each names its person. */
+export const GrantListQuery = z.looseObject({ expand: Flag });
+
+/** A grant as InvenioRDM answers it; `expanded.subject` with `?expand=1` on the lists. */
 export const GrantSchema = z.object({
   subject: z.object({ type: z.literal('user'), id: z.string() }),
   permission: z.enum(GRANT_PERMISSIONS),
   origin: z.string().nullable(),
+  expanded: z
+    .object({
+      subject: PublicUserSchema.extend({
+        username: z.string().nullable().optional(),
+        is_ghost: z.boolean().optional(),
+      }).describe('The person: their name, never their e-mail address'),
+    })
+    .optional(),
 });
 export type GrantJson = z.infer<typeof GrantSchema>;
 

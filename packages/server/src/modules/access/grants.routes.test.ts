@@ -66,6 +66,30 @@ describe.each(ENGINES)('grants to people on %s', (engine) => {
     return res.json<{ hits: { total: number } }>().hits.total;
   }
 
+  it("names each grant's person with expand, never their address", async () => {
+    const id = await restrictedRecord();
+    const named = await t.user();
+    await grant(id, named, 'edit');
+    for (const path of ['grants', 'users']) {
+      const plain = await call(owner, 'GET', `/api/records/${id}/access/${path}`);
+      expect(plain.json().hits.hits[0]).not.toHaveProperty('expanded');
+      for (const flag of ['1', 'true']) {
+        const res = await call(owner, 'GET', `/api/records/${id}/access/${path}?expand=${flag}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const [hit] = res.json().hits.hits;
+        expect(hit.expanded.subject).toEqual({
+          id: String(named.id),
+          username: null,
+          profile: { full_name: expect.any(String) },
+        });
+        expect(res.body).not.toContain(named.email);
+      }
+    }
+    // Who may not list the grants learns no names either.
+    const refused = await call(stranger, 'GET', `/api/records/${id}/access/users?expand=1`);
+    expect(refused.statusCode).toBe(403);
+  });
+
   it('creates, lists, reads, changes and revokes grants as InvenioRDM answers them', async () => {
     const id = await restrictedRecord();
     const [a, b] = [await t.user(), await t.user()];

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   GrantHitsSchema,
+  GrantListQuery,
   GrantParams,
   GrantSchema,
   GrantsBody,
@@ -35,7 +36,7 @@ export const grantRoutes = routesPlugin<{ grants: GrantsService }>(
           response: { 201: GRANTS },
           tags,
           summary: 'Grant people access to the record, all its versions and its draft (201)',
-          description: `${who} view: the record and its files, restricted or not; preview: also the draft; edit: also editing the draft, as an edit link gives a signed-in person; manage: also sharing it (links, grants), new versions and discarding drafts, as its owner. A second grant to the same person, a grant to the owner or to oneself, or to an unknown user is 400, and then none of the request's grants is given. \`message\` and \`notify\` are accepted; no notification is sent yet.`,
+          description: `${who} view: the record and its files, restricted or not; preview: also the draft; edit: also editing the draft, as an edit link gives a signed-in person; manage: also sharing it (links, grants), new versions and discarding drafts, as its owner. A second grant to the same person, a grant to the owner or to oneself, or to an unknown user is 400, and then none of the request's grants is given. With \`notify: true\` (on the body or a grant) each new grantee is e-mailed, in their language, with the \`message\` and a link to the record (to its editor for an edit or manage grant on a draft never published), unless they turned e-mail off.`,
           params: RecordIdParams,
           body: documentedBody(GrantsBody),
         },
@@ -59,12 +60,18 @@ export const grantRoutes = routesPlugin<{ grants: GrantsService }>(
             response: { 200: GRANTS },
             tags,
             summary,
-            description: who,
+            description: `${who} With \`expand=1\` (or \`true\`) each grant names its person in \`expanded.subject\` (their name, never their address).`,
             params: RecordIdParams,
+            querystring: GrantListQuery,
           },
         },
-        async (request, reply) =>
-          reply.type(JSON_TYPE).send(await grants.list(request.identity.user, request.params.id)),
+        async (request, reply) => {
+          const { expand } = request.query;
+          const expanded = expand === '1' || expand === 'true';
+          return reply
+            .type(JSON_TYPE)
+            .send(await grants.list(request.identity.user, request.params.id, expanded));
+        },
       );
     }
 

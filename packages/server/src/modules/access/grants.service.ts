@@ -5,9 +5,11 @@ import { isUniqueViolation } from '../../database/errors.js';
 import { nowIso } from '../../database/database.js';
 import { parsedBody } from '../../lib/zod-errors.js';
 import type { ParentRow } from '../records/records.rows.js';
+import { presentUserStub } from '../requests/requests.presenter.js';
 import type { RecordStore } from '../records/records.shared.js';
 import { isUserId } from '../users/users.repository.js';
 import type { User } from '../users/users.service.js';
+import type { GrantNotifications, NotifiedGrant } from '../mail/grant-notifications.js';
 import type { GrantRow, GrantsRepository } from './grants.repository.js';
 
 const NOT_FOUND = 'No grant found with the given ID.';
@@ -17,10 +19,12 @@ const OWNER = "The record's owner already has every permission on it.";
 const SELF = 'You cannot grant yourself access.';
 
 type GrantHits = { hits: { hits: GrantJson[]; total: number } };
+type Subject = NonNullable<GrantJson['expanded']>['subject'];
 
-/** Whom grants are looked up for: a user by id (the users module). */
+/** Whom grants are looked up for: users by id (the users module). */
 export interface GrantSubjects {
   findById(id: number): Promise<User | undefined>;
+  findByIds(ids: number[]): Promise<Map<number, User>>;
 }
 
 function present(row: GrantRow): GrantJson {
@@ -56,11 +60,14 @@ export class GrantsService {
     private readonly repo: GrantsRepository,
     private readonly store: RecordStore,
     private readonly users: GrantSubjects,
+    private readonly notifications?: GrantNotifications,
   ) {}
 
   /**
    * POST …/access/grants: every grant is checked before any is written, under the parent's lock,
    * so a refused one leaves the others ungiven and two parallel grants to one person give one.
+   * Each grant with `notify` (its own, else the body's) e-mails its person, with the `message`
+   * (likewise), in the same transaction.
    */
   async create(user: User | undefined, id: string, body: unknown): Promise<GrantHits> {
     const input = parsedBody(GrantsBody, body);
@@ -70,6 +77,7 @@ export class GrantsService {
       let position = existing.reduce((max, g) => Math.max(max, g.position), 0);
       const createdAt = nowIso();
       const rows: GrantRow[] = [];
+      const notified: NotifiedGrant[] = [];
       for (const grant of input.grants) {
         const userId = userIdOf(grant.subject.id);
         if (userId !== undefined && taken.has(userId))
@@ -79,6 +87,14 @@ export class GrantsService {
         if (userId === parent.ownerId) throw badSubject(OWNER);
         if (userId === caller.id) throw badSubject(SELF);
         taken.add(userId);
+        if (grant.notify ?? input.notify ?? false) {
+          const message = grant.message ?? input.message;
+          notified.push({
+            userId,
+            permission: grant.permission,
+            ...(message ? { message } : {}),
+          });
+        }
         rows.push({
           id: crypto.randomUUID(),
           parentId: parent.id,
@@ -97,6 +113,8 @@ export class GrantsService {
         if (isUniqueViolation(error)) throw new AppError('VALIDATION_FAILED', EXISTS);
         throw error;
       }
+      if (notified.length > 0 && this.notifications)
+        await this.notifications.granted(await this.recordOf(id), caller, notified);
       return hits(rows);
     });
   }
@@ -127,9 +145,27 @@ export class GrantsService {
     ]);
   }
 
-  async list(user: User | undefined, id: string): Promise<GrantHits> {
+  /** The record or draft `id` names (the sharer's address), for a grantee's message. */
+  private async recordOf(id: string) {
+    const record = await this.store.repo.getRecord(id);
+    const row = record ?? (await this.store.repo.getDraft(id));
+    return { id, title: row?.title ?? '', published: record !== undefined };
+  }
+
+  /** The parent's grants; with `expand`, each names its person (`expanded.subject`). */
+  async list(user: User | undefined, id: string, expand = false): Promise<GrantHits> {
     const parent = await this.store.managedParent(user, id);
-    return hits(await this.repo.ofParent(parent.id));
+    const rows = await this.repo.ofParent(parent.id);
+    const result = hits(rows);
+    if (!expand) return result;
+    const people = await this.users.findByIds(rows.map((r) => r.userId));
+    result.hits.hits = result.hits.hits.map((grant, i) => ({
+      ...grant,
+      expanded: {
+        subject: presentUserStub(rows[i]!.userId, people.get(rows[i]!.userId)) as Subject,
+      },
+    }));
+    return result;
   }
 
   /** The grant at `index` of the parent's list (InvenioRDM's grant id), else 404. */

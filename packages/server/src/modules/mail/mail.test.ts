@@ -460,6 +460,119 @@ describe.each(ENGINES)('e-mail notifications on %s', (engine) => {
       await req('PUT', '/api/user/preferences', quiet, { email_notifications: false });
     }
   });
+
+  /** A draft of `depositor`'s titled TITLE; published first when `published`. */
+  async function sharedRecord(published: boolean): Promise<string> {
+    const made = await req('POST', '/api/records', depositor, {
+      metadata: { ...PUBLISHABLE_METADATA, title: TITLE },
+      files: { enabled: false },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json<{ id: string }>().id;
+    if (published) {
+      const res = await req('POST', `/api/records/${id}/draft/actions/publish`, depositor);
+      expect(res.statusCode, res.body).toBe(202);
+    }
+    return id;
+  }
+
+  const grantTo = (caller: Caller, permission: string, extra: object = {}) => ({
+    subject: { type: 'user', id: String(caller.id) },
+    permission,
+    ...extra,
+  });
+
+  it('tells each new grantee with notify, in their language, with the message and a link to the record or its editor', async () => {
+    const [editor, viewer, silent] = [await t.user(), await t.user(), await t.user()];
+    await setLocale(editor, 'de');
+    const draft = await sharedRecord(false);
+    const mails = await arrivals(async () => {
+      const res = await req('POST', `/api/records/${draft}/access/grants`, depositor, {
+        grants: [
+          grantTo(editor, 'edit'),
+          grantTo(viewer, 'preview'),
+          // A grant's own switch wins over the body's.
+          grantTo(silent, 'view', { notify: false }),
+        ],
+        message: 'Please check the <b>units</b>\nbefore Friday',
+        notify: true,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    });
+    expect(to(mails)).toEqual([editor.email, viewer.email].sort());
+    const sharer = (await t.services.users.findByEmail(depositor.email))!.name;
+    const german = mails.find((m) => recipientsOf(m)[0] === editor.email)!;
+    expect(german.subject).toBe(`${sharer} hat „${TITLE}“ mit Ihnen geteilt`);
+    expect(german.text).toContain('Sie können seinen Entwurf lesen und bearbeiten.');
+    // Never published: the editor is where an edit grant leads.
+    expect(german.text).toContain(`Zum Datensatz: ${SITE}/uploads/${draft}`);
+    expect(german.text).toContain('> Please check the <b>units</b>\n> before Friday');
+    expect(german.html).toContain('Please check the &#60;b&#62;units&#60;/b&#62;<br>before Friday');
+    expect(german.html).not.toContain('<script>');
+    const english = mails.find((m) => recipientsOf(m)[0] === viewer.email)!;
+    expect(english.subject).toBe(`${sharer} shared “${TITLE}” with you`);
+    expect(english.text).toContain('you may read the record, its files and its draft.');
+    expect(english.text).toContain(`Open the record: ${SITE}/records/${draft}?preview=1`);
+    expect(english.html).toContain(`href="${SITE}/records/${draft}?preview=1"`);
+
+    // Once published, the landing page is the way in for every permission.
+    const record = await sharedRecord(true);
+    const later = await arrivals(async () => {
+      const res = await req('POST', `/api/records/${record}/access/grants`, depositor, {
+        grants: [grantTo(editor, 'manage', { message: 'Yours too', notify: true })],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    });
+    expect(to(later)).toEqual([editor.email]);
+    expect(later[0]!.text).toContain(`Zum Datensatz: ${SITE}/records/${record}\n`);
+    expect(later[0]!.text).toContain('> Yours too');
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('sends nothing for grants without notify or with notify false, nor for a refused request', async () => {
+    const record = await sharedRecord(true);
+    const [a, b, c] = [await t.user(), await t.user(), await t.user()];
+    const mails = await arrivals(async () => {
+      for (const body of [
+        { grants: [grantTo(a, 'view')], message: 'hello' },
+        { grants: [grantTo(b, 'edit')], notify: false },
+        // The second grant is refused, so the first is not given and no one hears of it.
+        { grants: [grantTo(c, 'view'), grantTo(depositor, 'view')], notify: true },
+      ]) {
+        const res = await req('POST', `/api/records/${record}/access/grants`, depositor, body);
+        expect(res.statusCode, res.body).toBe(body.grants.length === 2 ? 400 : 201);
+      }
+    });
+    expect(mails).toEqual([]);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it('tells a person once of parallel grants to them, the one that was given', async () => {
+    const record = await sharedRecord(true);
+    const grantee = await t.user();
+    const mails = await arrivals(async () => {
+      const answers = await Promise.all(
+        ['view', 'preview', 'edit', 'manage'].map((permission) =>
+          req('POST', `/api/records/${record}/access/grants`, depositor, {
+            grants: [grantTo(grantee, permission)],
+            notify: true,
+          }),
+        ),
+      );
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 400, 400, 400]);
+    });
+    expect(to(mails)).toEqual([grantee.email]);
+    const given = await req('GET', `/api/records/${record}/access/users/${grantee.id}`, depositor);
+    const permission = given.json<{ permission: string }>().permission;
+    expect(mails[0]!.text).toContain(
+      {
+        view: 'you may read the record and its files.',
+        preview: 'you may read the record, its files and its draft.',
+        edit: 'you may read and edit its draft.',
+        manage: 'you may read, edit, publish and share it.',
+      }[permission],
+    );
+  });
 });
 
 describe.each(ENGINES)('e-mail without an SMTP server on %s', (engine) => {

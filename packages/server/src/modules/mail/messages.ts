@@ -1,3 +1,4 @@
+import type { GrantPermission } from '@cairn/shared';
 import { escapeHtml } from '../../lib/html.js';
 import { htmlToText } from '../../lib/record-text.js';
 import type { OutgoingMail } from './outbox.repository.js';
@@ -187,6 +188,57 @@ export function mailLanguage(locale: string | null | undefined): keyof typeof WO
     : 'en';
 }
 
+/** A message's parts in the reader's language, laid out by `composeMail`. */
+interface MailParts {
+  subject: string;
+  lead: string;
+  /** Words someone wrote, as text, quoted below the lead. */
+  quote: string;
+  link: string;
+  open: string;
+  footer: string;
+  settingsLink: string;
+}
+
+/** Plain text and HTML of one message; every part is text, escaped in the HTML. */
+function composeMail(
+  to: string,
+  locale: string | null | undefined,
+  parts: MailParts,
+): OutgoingMail {
+  const { subject, lead, quote, link, open, footer, settingsLink } = parts;
+  const text = [
+    lead,
+    ...(quote ? ['', ...quote.split('\n').map((line) => `> ${line}`)] : []),
+    '',
+    `${open}: ${link}`,
+    '',
+    '-- ',
+    footer,
+    settingsLink,
+    '',
+  ].join('\n');
+  const paragraph = (body: string) => `<p>${body}</p>`;
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="${mailLanguage(locale)}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
+    paragraph(escapeHtml(lead)),
+    ...(quote
+      ? [
+          `<blockquote>${quote
+            .split('\n')
+            .map((line) => escapeHtml(line))
+            .join('<br>')}</blockquote>`,
+        ]
+      : []),
+    paragraph(`<a href="${escapeHtml(link)}">${escapeHtml(open)}</a>`),
+    `<hr><p><small>${escapeHtml(footer)} <a href="${escapeHtml(settingsLink)}">${escapeHtml(settingsLink)}</a></small></p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+  return { recipient: to, subject: oneLine(subject), text, html };
+}
+
 /**
  * One message about a request to one person, as plain text and HTML. User input (titles, names,
  * comments) goes into the HTML escaped; a comment is reduced to its text first, since a mail
@@ -204,38 +256,86 @@ export function requestMail(
     ...(message.actor === undefined ? {} : { actor: oneLine(message.actor) }),
   };
   const words = WORDINGS[mailLanguage(locale)];
-  const { subject, lead } = words.events[clean.event](clean);
-  const { open } = words;
-  const footer = words.footer(clean);
-  const comment = clean.comment ? htmlToText(clean.comment) : '';
-  const text = [
-    lead,
-    ...(comment ? ['', ...comment.split('\n').map((line) => `> ${line}`)] : []),
-    '',
-    `${open}: ${clean.link}`,
-    '',
-    '-- ',
-    footer,
-    clean.settingsLink,
-    '',
-  ].join('\n');
-  const paragraph = (body: string) => `<p>${body}</p>`;
-  const html = [
-    '<!DOCTYPE html>',
-    `<html lang="${mailLanguage(locale)}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
-    paragraph(escapeHtml(lead)),
-    ...(comment
-      ? [
-          `<blockquote>${comment
-            .split('\n')
-            .map((line) => escapeHtml(line))
-            .join('<br>')}</blockquote>`,
-        ]
-      : []),
-    paragraph(`<a href="${escapeHtml(clean.link)}">${escapeHtml(open)}</a>`),
-    `<hr><p><small>${escapeHtml(footer)} <a href="${escapeHtml(clean.settingsLink)}">${escapeHtml(clean.settingsLink)}</a></small></p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
-  return { recipient: to, subject: oneLine(subject), text, html };
+  return composeMail(to, locale, {
+    ...words.events[clean.event](clean),
+    quote: clean.comment ? htmlToText(clean.comment) : '',
+    link: clean.link,
+    open: words.open,
+    footer: words.footer(clean),
+    settingsLink: clean.settingsLink,
+  });
+}
+
+/** What a message about a grant says; `actor`, `title` and `message` are user input. */
+export interface GrantMessage {
+  permission: GrantPermission;
+  title: string;
+  /** Who gave the grant (their display name). */
+  actor: string;
+  /** The words the sharer added, as text. */
+  message?: string;
+  /** The record's landing page, or its draft's editor for an edit or manage grant. */
+  link: string;
+  siteName: string;
+  settingsLink: string;
+}
+
+const GRANT_WORDINGS: Record<
+  keyof typeof WORDINGS,
+  {
+    subject: (m: GrantMessage) => string;
+    lead: (m: GrantMessage) => string;
+    open: string;
+    footer: (m: GrantMessage) => string;
+  }
+> = {
+  en: {
+    subject: (m) => `${m.actor} shared “${m.title}” with you`,
+    lead: (m) =>
+      `${m.actor} gave you access to “${m.title}” on ${m.siteName}: ${
+        {
+          view: 'you may read the record and its files',
+          preview: 'you may read the record, its files and its draft',
+          edit: 'you may read and edit its draft',
+          manage: 'you may read, edit, publish and share it',
+        }[m.permission]
+      }.`,
+    open: 'Open the record',
+    footer: (m) =>
+      `You receive this e-mail because someone shared a record with you on ${m.siteName}. You can turn e-mail notifications off on your account page:`,
+  },
+  de: {
+    subject: (m) => `${m.actor} hat „${m.title}“ mit Ihnen geteilt`,
+    lead: (m) =>
+      `${m.actor} hat Ihnen auf ${m.siteName} Zugriff auf „${m.title}“ gegeben: ${
+        {
+          view: 'Sie können den Datensatz und seine Dateien lesen',
+          preview: 'Sie können den Datensatz, seine Dateien und seinen Entwurf lesen',
+          edit: 'Sie können seinen Entwurf lesen und bearbeiten',
+          manage: 'Sie können ihn lesen, bearbeiten, veröffentlichen und teilen',
+        }[m.permission]
+      }.`,
+    open: 'Zum Datensatz',
+    footer: (m) =>
+      `Sie erhalten diese E-Mail, weil jemand auf ${m.siteName} einen Datensatz mit Ihnen geteilt hat. E-Mail-Benachrichtigungen schalten Sie auf Ihrer Kontoseite ab:`,
+  },
+};
+
+/** One message to a new grantee, in their language, with the sharer's words quoted. */
+export function grantMail(
+  to: string,
+  locale: string | null | undefined,
+  message: GrantMessage,
+): OutgoingMail {
+  const clean = { ...message, title: oneLine(message.title), actor: oneLine(message.actor) };
+  const words = GRANT_WORDINGS[mailLanguage(locale)];
+  return composeMail(to, locale, {
+    subject: words.subject(clean),
+    lead: words.lead(clean),
+    quote: (clean.message ?? '').trim(),
+    link: clean.link,
+    open: words.open,
+    footer: words.footer(clean),
+    settingsLink: clean.settingsLink,
+  });
 }

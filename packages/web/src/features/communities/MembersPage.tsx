@@ -5,7 +5,6 @@ import {
   Button,
   Group,
   NativeSelect,
-  Select,
   Stack,
   Switch,
   Table,
@@ -30,13 +29,13 @@ import { CommunityLoader } from '../shared/CommunityLoader';
 import { CommunitySubpageHeading } from '../shared/CommunitySubpageHeading';
 import { roleKey } from '../shared/community-roles';
 import { RequestStatusBadge } from '../shared/request-status';
+import { UserPicker, type PickedUser } from '../shared/UserPicker';
 import { MEMBERS_PAGE_SIZE } from './api';
 import {
   manageableRoles,
   useMemberRequests,
   useMembersMutation,
   useMembersPage,
-  useUserSearch,
   type MemberRequestKind,
 } from './members-api';
 
@@ -239,26 +238,21 @@ function MemberRow({
 /** Find a person by name or address, choose the role and send them an invitation. */
 function InviteForm({ c, roles }: { c: CommunityJson; roles: readonly string[] }) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [userId, setUserId] = useState<string | null>(null);
+  const [person, setPerson] = useState<PickedUser | null>(null);
   const [role, setRole] = useState<string>('reader');
   const [message, setMessage] = useState('');
   const [sent, setSent] = useState<string | null>(null);
-  const found = useUserSearch(search);
   const mutation = useMembersMutation(c);
-  const options = (found.data ?? []).map((u) => ({ value: u.id, label: u.profile.full_name }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!userId) return;
-    const name = options.find((o) => o.value === userId)?.label ?? userId;
+    if (!person) return;
     mutation.mutate(
-      { kind: 'invite', userId, role, message: message.trim() },
+      { kind: 'invite', userId: person.id, role, message: message.trim() },
       {
         onSuccess: () => {
-          setSent(name);
-          setUserId(null);
-          setSearch('');
+          setSent(person.name);
+          setPerson(null);
           setMessage('');
         },
       },
@@ -271,19 +265,13 @@ function InviteForm({ c, roles }: { c: CommunityJson; roles: readonly string[] }
         <Title order={2} size="h3" id="invite-heading">
           {t('members.invite')}
         </Title>
-        <Select
+        <UserPicker
           label={t('members.person')}
           description={t('members.personHint')}
           placeholder={t('members.personPlaceholder')}
-          searchable
-          searchValue={search}
-          onSearchChange={setSearch}
-          // The server found them: every option it answered matches.
-          filter={({ options: all }) => all}
-          data={options}
-          value={userId}
-          onChange={setUserId}
-          nothingFoundMessage={search.trim().length >= 2 ? t('members.nobodyFound') : undefined}
+          nothingFound={t('members.nobodyFound')}
+          value={person}
+          onChange={setPerson}
         />
         <NativeSelect
           label={t('members.role')}
@@ -299,7 +287,7 @@ function InviteForm({ c, roles }: { c: CommunityJson; roles: readonly string[] }
           minRows={2}
         />
         <Group>
-          <Button type="submit" disabled={!userId} loading={mutation.isPending}>
+          <Button type="submit" disabled={!person} loading={mutation.isPending}>
             {t('members.sendInvitation')}
           </Button>
         </Group>

@@ -2,7 +2,6 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import {
   MemberHitsSchema,
   MemberRequestHitsSchema,
-  PublicUserHitsSchema,
   RequestJsonSchema,
   type CommunityJson,
 } from '@cairn/shared';
@@ -59,19 +58,6 @@ export function useMemberRequests(community: CommunityJson, kind: MemberRequestK
       MemberRequestHitsSchema.parse(
         await client.get(`${base(community)}/${kind}`, { query: { size: '50' } }),
       ).hits,
-  });
-}
-
-/** People found by part of their name or their whole address (two characters at least). */
-export function useUserSearch(q: string) {
-  const client = useApiClient();
-  const query = q.trim();
-  return useQuery({
-    queryKey: ['users', 'search', query] as const,
-    queryFn: async () =>
-      PublicUserHitsSchema.parse(await client.get('/api/users', { query: { q: query } })).hits.hits,
-    enabled: query.length >= 2,
-    placeholderData: keepPreviousData,
   });
 }
 

@@ -39,6 +39,31 @@ describe('UploadsPage', () => {
     expect(requests[0]?.url).toBe('/api/user/records?sort=updated-desc&page=1&size=10');
   });
 
+  it('lists what others shared under its own tab, kept in the address, drafts to edit only', async () => {
+    const requests = stubFetchSequence(
+      page([buildRecord({ id: 'rec-1', metadata: { title: 'Mine' } })]),
+      page([
+        buildDraft({ id: 'draft-9', metadata: { title: 'Their draft' } }),
+        buildRecord({ id: 'rec-9', metadata: { title: 'Their record' } }),
+      ]),
+    );
+    const { history } = renderApp({ path: '/me/uploads' });
+    await screen.findByRole('link', { name: 'Mine' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Shared with me' }));
+    expect(await screen.findByRole('link', { name: 'Their draft' })).toBeTruthy();
+    expect(history.location.search).toBe('?shared_with_me=true');
+    expect(requests[1]?.url).toBe(
+      '/api/user/records?sort=updated-desc&page=1&size=10&shared_with_me=true',
+    );
+    expect(
+      screen.getByRole('link', { name: 'Continue editing: Their draft' }).getAttribute('href'),
+    ).toBe('/uploads/draft-9');
+    // A new version or an edit of a published record is for those who manage it.
+    const record = screen.getByRole('link', { name: 'Their record' }).closest('tr')!;
+    expect(within(record).queryByRole('button')).toBeNull();
+    expect(screen.getAllByLabelText('Search what is shared with me').length).toBeGreaterThan(0);
+  });
+
   it("names each upload's version as its landing page does", async () => {
     stubFetchSequence(
       page([

@@ -7,6 +7,7 @@ import {
   SegmentedControl,
   Stack,
   Table,
+  Tabs,
   Text,
   Title,
   VisuallyHidden,
@@ -42,6 +43,7 @@ function readQuery(params: URLSearchParams): UploadsQuery {
     sort:
       sort && (SORTS as readonly string[]).includes(sort) ? sort : q ? 'bestmatch' : 'updated-desc',
     page: Number.isInteger(page) && page > 0 ? page : 1,
+    shared: params.get('shared_with_me') === 'true',
   };
 }
 
@@ -59,6 +61,7 @@ export function UploadsPage() {
     if (next.status !== 'all') out.set('status', next.status);
     if (next.sort !== (next.q ? 'bestmatch' : 'updated-desc')) out.set('sort', next.sort);
     if (next.page > 1) out.set('page', String(next.page));
+    if (next.shared) out.set('shared_with_me', 'true');
     setParams(out);
   }
 
@@ -76,8 +79,19 @@ export function UploadsPage() {
           {t('dashboard.newUpload')}
         </Button>
       </Group>
+      <Tabs
+        value={query.shared ? 'shared' : 'mine'}
+        // A new list: its own search starts empty.
+        onChange={(value) => update({ shared: value === 'shared', q: '', sort: 'updated-desc' })}
+      >
+        <Tabs.List>
+          <Tabs.Tab value="mine">{t('dashboard.mine')}</Tabs.Tab>
+          <Tabs.Tab value="shared">{t('dashboard.sharedWithMe')}</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
       <SearchForm
-        label={t('dashboard.searchLabel')}
+        key={query.shared ? 'shared' : 'mine'}
+        label={query.shared ? t('dashboard.searchSharedLabel') : t('dashboard.searchLabel')}
         submitLabel={t('dashboard.search')}
         initialQuery={query.q}
         onSearch={(q) => update({ q, sort: q ? 'bestmatch' : 'updated-desc' })}
@@ -110,7 +124,11 @@ export function UploadsPage() {
         )
       ) : uploads.data.hits.hits.length === 0 ? (
         <Text>
-          {query.q || query.status !== 'all' ? t('dashboard.noMatch') : t('dashboard.empty')}
+          {query.q || query.status !== 'all'
+            ? t('dashboard.noMatch')
+            : query.shared
+              ? t('dashboard.sharedEmpty')
+              : t('dashboard.empty')}
         </Text>
       ) : (
         <>
@@ -130,7 +148,11 @@ export function UploadsPage() {
             </Table.Thead>
             <Table.Tbody>
               {uploads.data.hits.hits.map((upload) => (
-                <UploadRow key={`${upload.id}-${String(upload.is_draft)}`} upload={upload} />
+                <UploadRow
+                  key={`${upload.id}-${String(upload.is_draft)}`}
+                  upload={upload}
+                  shared={query.shared}
+                />
               ))}
             </Table.Tbody>
           </Table>
@@ -141,7 +163,12 @@ export function UploadsPage() {
   );
 }
 
-function UploadRow({ upload }: { upload: RecordJson }) {
+/**
+ * One draft or record and what may be done with it. Of a shared one, only its draft is offered
+ * for editing: a new version, or an edit of a published record, stays with those who manage it
+ * (the server refuses the others).
+ */
+function UploadRow({ upload, shared }: { upload: RecordJson; shared: boolean }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const open = useOpenDraft();
@@ -184,7 +211,7 @@ function UploadRow({ upload }: { upload: RecordJson }) {
               {t('dashboard.continueEditing')}
               <VisuallyHidden>: {title}</VisuallyHidden>
             </Button>
-          ) : (
+          ) : shared ? null : (
             <>
               <Button
                 size="compact-sm"

@@ -4,12 +4,14 @@ import { useApiClient } from '../../api/useApiClient';
 
 export const UPLOADS_PAGE_SIZE = 10;
 
-/** The dashboard's `GET /api/user/records` query: search text, status filter, sort and page. */
+/** The dashboard's `GET /api/user/records` query: whose, search text, status filter, sort and page. */
 export interface UploadsQuery {
   q: string;
   status: 'all' | 'published' | 'draft';
   sort: string;
   page: number;
+  /** The records and drafts others granted the caller (`shared_with_me`), not their own. */
+  shared: boolean;
 }
 
 export const userRecordsKeys = {
@@ -29,6 +31,7 @@ export function useUserRecords(query: UploadsQuery) {
             sort: query.sort,
             page: String(query.page),
             size: String(UPLOADS_PAGE_SIZE),
+            ...(query.shared ? { shared_with_me: 'true' } : {}),
             ...(query.status === 'all'
               ? {}
               : { is_published: query.status === 'published' ? 'true' : 'false' }),

@@ -54,6 +54,7 @@ import { FileUploader } from './files/FileUploader';
 import type { FileEntry } from './files/uploader-state';
 import { SectionNav } from './SectionNav';
 import { StatusHeader } from './StatusHeader';
+import { ShareButton } from '../shared/share/ShareButton';
 import { useDepositController } from './useDepositController';
 import { useDraftSafety } from './useDraftSafety';
 import { useLeaveGuard } from './useLeaveGuard';
@@ -298,6 +299,15 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
               <Box pos="sticky" top={16}>
                 <Stack>
                   <StatusHeader record={record} />
+                  {draft !== null && permissions.can_manage && (
+                    <Group>
+                      <ShareButton
+                        recordId={draft.id}
+                        title={draft.metadata.title || t('records.untitled')}
+                        isPublished={record.is_published}
+                      />
+                    </Group>
+                  )}
                   {safety.autosavedAt && (
                     <Text size="xs" c="dimmed" role="status">
                       {t('deposit.journal.autosaved', {

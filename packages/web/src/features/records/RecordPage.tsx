@@ -21,6 +21,7 @@ import { OwnerActions } from './OwnerActions';
 import { RecordCommunities } from './RecordCommunities';
 import { useVersionLabel } from '../shared/useVersionLabel';
 import { VersionsList } from './VersionsList';
+import { ShareButton } from '../shared/share/ShareButton';
 
 /** `/records/:id`, the landing page; `?preview=1` shows the draft, as InvenioRDM links it. */
 export function RecordPage() {
@@ -55,7 +56,7 @@ export function RecordPage() {
 
 function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPreview: boolean }) {
   const { t, i18n } = useTranslation();
-  const { vocabularies, user } = useBootstrap();
+  const { vocabularies, user, grant } = useBootstrap();
   const versionLabel = useVersionLabel();
   const record = useMemo(() => landingView(json), [json]);
   const { metadata, access } = record;
@@ -131,6 +132,15 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
       <Grid.Col span={{ base: 12, md: 4 }}>
         <Stack gap="lg" component="aside" aria-label={t('records.sidebar')}>
           {isPublished && !isPreview && isOwner(record, user) && <OwnerActions id={record.id} />}
+          {(isOwner(record, user) || grant?.permission === 'manage') && (
+            <Group>
+              <ShareButton
+                recordId={record.id}
+                title={metadata.title || t('records.untitled')}
+                isPublished={json.is_published === true}
+              />
+            </Group>
+          )}
           {record.doi && (
             <Stack gap={4}>
               <Text fw={600} size="sm">
