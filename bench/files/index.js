@@ -215,7 +215,9 @@ function client(baseUrl, token) {
      * @param {unknown} [body]
      */
     async json(method, path, body) {
-      return JSON.parse(await raw(method, path, body === undefined ? undefined : JSON.stringify(body)));
+      return JSON.parse(
+        await raw(method, path, body === undefined ? undefined : JSON.stringify(body)),
+      );
     },
     /**
      * @param {string} method

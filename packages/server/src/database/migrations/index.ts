@@ -25,6 +25,7 @@ import { communityMemberRequests } from './0025_community_member_requests.js';
 import { secretLinksMigration } from './0026_secret_links.js';
 import { requestsInboxCovering } from './0027_requests_inbox_covering.js';
 import { recordGrantsMigration } from './0028_record_grants.js';
+import { recordFilesListing } from './0030_record_files_listing.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -272,4 +273,5 @@ export const migrations: Record<string, Migration> = {
   '0026_secret_links': secretLinksMigration,
   '0027_requests_inbox_covering': requestsInboxCovering,
   '0028_record_grants': recordGrantsMigration,
+  '0030_record_files_listing': recordFilesListing,
 };

@@ -5,11 +5,13 @@ import {
   BinaryBody,
   FileItemSchema,
   FileKeyParams,
+  FilesListQuery,
   FilesListSchema,
   ReceivedPartsSchema,
   FileMetadataBody,
   FilesOwnerParams,
   InitFilesBody,
+  FILES_LIST_MAX,
   type ErrorCode,
 } from '@cairn/shared';
 import { z } from 'zod';
@@ -204,12 +206,15 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         schema: {
           response: { 200: FILES },
           tags: draftTags,
-          summary: 'List draft files',
+          summary: `List draft files: up to ${FILES_LIST_MAX}, or a page of them (?page=&size=, Cairn extension)`,
           params: FilesOwnerParams,
+          querystring: FilesListQuery,
         },
       },
       async (request, reply) =>
-        reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await draft(request)))),
+        reply
+          .type(JSON_TYPE)
+          .send(presentFiles(site, await files.list(await draft(request), request.query))),
     );
 
     api.post(
@@ -219,8 +224,7 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         schema: {
           response: { 201: FILES },
           tags: draftTags,
-          summary:
-            'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
+          summary: `Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry, or past ${FILES_LIST_MAX} files those announced`,
           params: FilesOwnerParams,
           body: documentedBody(InitFilesBody),
         },
@@ -428,12 +432,15 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         schema: {
           response: { 200: FILES },
           tags: recordTags,
-          summary: 'List record files',
+          summary: `List record files: up to ${FILES_LIST_MAX}, or a page of them (?page=&size=, Cairn extension)`,
           params: FilesOwnerParams,
+          querystring: FilesListQuery,
         },
       },
       async (request, reply) =>
-        reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await record(request)))),
+        reply
+          .type(JSON_TYPE)
+          .send(presentFiles(site, await files.list(await record(request), request.query))),
     );
 
     api.route({
