@@ -205,7 +205,7 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         onRequest: acceptFileTypes,
         schema: {
           response: { 200: FILES },
-          tags: draftTags,
+          tags: [...draftTags, 'Cairn extension'],
           summary: `List draft files: up to ${FILES_LIST_MAX}, or a page of them (?page=&size=, Cairn extension)`,
           params: FilesOwnerParams,
           querystring: FilesListQuery,
@@ -431,7 +431,7 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         onRequest: acceptFileTypes,
         schema: {
           response: { 200: FILES },
-          tags: recordTags,
+          tags: [...recordTags, 'Cairn extension'],
           summary: `List record files: up to ${FILES_LIST_MAX}, or a page of them (?page=&size=, Cairn extension)`,
           params: FilesOwnerParams,
           querystring: FilesListQuery,
