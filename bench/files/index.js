@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { percentile } from '../lib/load.js';
 import { scratchPostgres } from '../lib/postgres.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
@@ -34,6 +35,13 @@ export async function run(options = {}) {
   const failures = [];
   /** @type {ReturnType<typeof target>[]} */
   const targets = [];
+  /** @type {Record<string, string>} */
+  const notes = {
+    loadAverageBefore: os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' '),
+  };
   const engines = (process.env.CAIRN_BENCH_FILES_ENGINES ?? 'sqlite,postgres').split(',');
   for (const engine of engines) {
     const pg = engine === 'postgres' ? await scratchPostgres('files') : undefined;
@@ -71,8 +79,15 @@ export async function run(options = {}) {
     }
   }
   process.stdout.write(`${table(phases)}\n\n`);
+  notes.loadAverage = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   for (const t of targets) process.stdout.write(`${targetLine(t)}\n`);
-  return { name: 'files', startedAt, machine: machineInfo(), phases, targets, notes: {}, failures };
+  process.stdout.write(
+    `load average before ${notes.loadAverageBefore}, after ${notes.loadAverage}\n`,
+  );
+  return { name: 'files', startedAt, machine: machineInfo(), phases, targets, notes, failures };
 }
 
 /**
@@ -127,6 +142,9 @@ async function measure(server, engine) {
     announced += ROUNDS;
     const getDraft = await api.timed('GET', base);
     const getFiles = await api.timed('GET', `${base}/files`);
+    // The last page of 100 (Cairn's extension; an older server ignores the parameters).
+    const lastPage = Math.ceil(announced / 100);
+    const getPage = await api.timed('GET', `${base}/files?size=100&page=${lastPage}`);
     const draftJson = JSON.parse(getDraft.text);
     if (draftJson.files?.count !== announced)
       throw new Error(`the draft counts ${draftJson.files?.count} files, not ${announced}`);
@@ -147,6 +165,8 @@ async function measure(server, engine) {
       getDraftBytes: getDraft.text.length,
       getFilesMs: getFiles.ms,
       getFilesBytes: getFiles.text.length,
+      getPageMs: getPage.ms,
+      getPageBytes: getPage.text.length,
     });
   }
   return rows;
@@ -167,6 +187,7 @@ function table(rows) {
       'one file ms',
       'GET draft',
       'GET files',
+      'GET last page of 100',
     ],
     ...rows.map((r) => [
       r.engine,
@@ -178,6 +199,7 @@ function table(rows) {
       ms(r.fileP50),
       `${ms(r.getDraftMs)} ms ${kb(r.getDraftBytes)}`,
       `${ms(r.getFilesMs)} ms ${kb(r.getFilesBytes)}`,
+      `${ms(r.getPageMs)} ms ${kb(r.getPageBytes)}`,
     ]),
   ]);
 }
