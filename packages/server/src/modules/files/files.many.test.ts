@@ -1,4 +1,5 @@
 import { FILES_EMBEDDED_MAX, FILES_LIST_MAX } from '@cairn/shared';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import type { TestApp } from '../../test/app.js';
@@ -10,7 +11,7 @@ import {
   type Caller,
 } from '../../test/files.js';
 import { FilesRepository } from './files.repository.js';
-import { summarise, type FilesSummary } from './files.summary.js';
+import { entriesOf, summarise, type FilesSummary } from './files.summary.js';
 
 // Issue 20: a draft of thousands of files. Its own JSON leaves the entries out past
 // FILES_EMBEDDED_MAX, its summary stays small (a file change reads and writes it whole), the
@@ -151,6 +152,34 @@ describe.each(ENGINES)('a draft of many files (%s)', (engine) => {
     expect(text.length).toBeLessThan(200);
   });
 
+  it('counts a summary stored with every entry and no types again at its next change', async () => {
+    const { id } = await api.createDraft();
+    const n = FILES_EMBEDDED_MAX + 20;
+    const init = await api.init(
+      id,
+      Array.from({ length: n }, (_, i) => ({ key: i % 2 ? key(i) : `${key(i)}.txt`, size: 3 })),
+    );
+    expect(init.statusCode, init.body).toBe(201);
+    // As the previous release wrote it: every entry, and no count of types.
+    const files = await repo.listStored(`draft:${id}`);
+    const { types: _, ...older } = { ...summarise(files), entries: entriesOf(files) };
+    await t.services.database.db
+      .updateTable('drafts')
+      .set({ filesSummary: JSON.stringify(older) })
+      .where('id', '=', id)
+      .execute();
+
+    expect((await api.init(id, [{ key: 'notes.md', size: 3 }])).statusCode).toBe(201);
+    const summary = await expectCounted(id);
+    expect(summary.entries).toBeUndefined();
+    expect(summary.types).toEqual({ csv: n / 2, txt: n / 2, md: 1 });
+    // The search's file types follow the counted summary.
+    const { rows: terms } = await sql<{ value: string }>`
+      select value from draft_terms where draft_id = ${id} and facet = 'file_type' order by value
+    `.execute(t.services.database.db);
+    expect(terms.map((r) => r.value)).toEqual(['csv', 'md', 'txt']);
+  });
+
   it('refuses pages and sizes out of range with the contract’s 400', async () => {
     const { id } = await api.createDraft();
     for (const query of [
@@ -229,7 +258,7 @@ describe.each(ENGINES)('a draft of many files (%s)', (engine) => {
         },
       });
       expect(res.statusCode, res.body).toBe(200);
-      return res.json();
+      return res.json<Record<string, any>>();
     };
     expect((await save('raw/00/missing.csv')).errors).toEqual([
       expect.objectContaining({ field: 'files.default_preview' }),

@@ -628,10 +628,7 @@ describe('FileUploader', () => {
       });
     });
     renderUploader({
-      draft: {
-        ...DRAFT,
-        files: { enabled: true, count: 7, entries: {}, entries_omitted: true },
-      } as RecordJson,
+      draft: { ...DRAFT, files: { enabled: true, count: 7, entries: {}, entries_omitted: true } },
     });
     expect(await screen.findByText('raw/f6.csv')).toBeTruthy();
     expect(screen.getByText('raw/f0.csv')).toBeTruthy();
