@@ -394,7 +394,18 @@ export function* generateRecords(options) {
       },
       filesSummary:
         fileCount > 0
-          ? { entries, count: fileCount, total_bytes: totalBytes, pending: 0, reserved_bytes: 0 }
+          ? {
+              entries,
+              count: fileCount,
+              total_bytes: totalBytes,
+              pending: 0,
+              reserved_bytes: 0,
+              // The file types the search's facet counts (the summary's `types`).
+              types: Object.values(entries).reduce(
+                (types, e) => ({ ...types, [e.ext]: (types[e.ext] ?? 0) + 1 }),
+                /** @type {Record<string, number>} */ ({}),
+              ),
+            }
           : null,
     });
     if (batch.length === batchSize) {

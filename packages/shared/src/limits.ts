@@ -88,3 +88,16 @@ export const CREATOR_FILTER_THRESHOLD = 10;
 
 /** Long creator lists are mounted in batches of this many rows per animation frame. */
 export const CREATOR_RENDER_BATCH = 30;
+
+/**
+ * A draft's or record's JSON embeds its `files.entries` up to this many files, as InvenioRDM
+ * does (100 is InvenioRDM's default number of files a record may hold); above it the entries
+ * are left out (`files.entries_omitted`) and read from the files listing a page at a time.
+ */
+export const FILES_EMBEDDED_MAX = 100;
+
+/**
+ * The files listing answers at most this many entries at once: unpaginated, as InvenioRDM
+ * answers it, up to this many, and pages of at most this size (`?size=&page=`).
+ */
+export const FILES_LIST_MAX = 1000;

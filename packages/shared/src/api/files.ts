@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MESSAGES } from '../validation/messages.js';
+import { FILES_LIST_MAX } from '../limits.js';
 import { idParams, objectOrEmpty } from './common.js';
+import { positiveInteger } from './search.js';
 
 export const FilesOwnerParams = idParams('Record or draft id, e.g. ha4g3-7x208');
 
@@ -78,6 +80,31 @@ export const FilesListSchema = z.looseObject({
   enabled: z.boolean().optional(),
   default_preview: z.string().nullable().optional(),
   entries: z.array(FileItemSchema).optional(),
+  total: z
+    .number()
+    .optional()
+    .describe(
+      `Cairn extension: how many files the bucket holds. A listing without page or size answers at most ${FILES_LIST_MAX} entries; when it holds more, links.next names the next page.`,
+    ),
+  links: z
+    .looseObject({
+      self: z.string().optional(),
+      next: z.string().optional().describe('Cairn extension: the next page of entries'),
+      prev: z.string().optional().describe('Cairn extension: the previous page of entries'),
+    })
+    .optional(),
+});
+
+/**
+ * `GET …/files`, a Cairn extension: the entries a page at a time, in the listing's order (by
+ * creation, then key). Without either, the first FILES_LIST_MAX entries, as InvenioRDM's
+ * unpaginated listing for any bucket up to that size.
+ */
+export const FilesListQuery = z.looseObject({
+  page: positiveInteger().describe('Cairn extension: page number, from 1'),
+  size: positiveInteger(FILES_LIST_MAX).describe(
+    `Cairn extension: entries per page, at most ${FILES_LIST_MAX} (the default)`,
+  ),
 });
 export type FilesList = z.infer<typeof FilesListSchema>;
 

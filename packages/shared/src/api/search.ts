@@ -84,7 +84,7 @@ function readInteger(value: unknown): unknown {
 }
 
 /** `page` or `size`: marshmallow's `Integer(validate=Range(min=1, max=max))`, messages included. */
-function positiveInteger(max?: number) {
+export function positiveInteger(max?: number) {
   // z.int() would refuse integers past 2^53, which are only past the result window.
   const integer = z
     .number({ error: NOT_INTEGER })

@@ -26,6 +26,7 @@ import { secretLinksMigration } from './0026_secret_links.js';
 import { requestsInboxCovering } from './0027_requests_inbox_covering.js';
 import { recordGrantsMigration } from './0028_record_grants.js';
 import { accessRequestsMigration } from './0029_access_requests.js';
+import { recordFilesListing } from './0030_record_files_listing.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -274,4 +275,5 @@ export const migrations: Record<string, Migration> = {
   '0027_requests_inbox_covering': requestsInboxCovering,
   '0028_record_grants': recordGrantsMigration,
   '0029_access_requests': accessRequestsMigration,
+  '0030_record_files_listing': recordFilesListing,
 };

@@ -10,7 +10,14 @@ import type { LinkGrant, RecordStore } from '../records/records.shared.js';
 import type { PresignedPart } from './storage/file-store.js';
 import type { FilesRepository, FileRow, StoredFile } from './files.repository.js';
 import { draftBucket, recordBucket } from './files.lifecycle.js';
-import { changeSummary, changeableSummary, summarise, type FilesSummary } from './files.summary.js';
+import {
+  changeSummary,
+  changeableSummary,
+  entriesOf,
+  needsEntries,
+  summarise,
+  type FilesSummary,
+} from './files.summary.js';
 import { keyProblem, normalizeKey } from './file-keys.js';
 
 /** What files need of the records module: drafts and records as the caller may see them, and the lock. */
@@ -51,9 +58,21 @@ export interface FileRef {
   found?: StoredFile;
 }
 
+/** A page of the files listing, as asked for (`?page=&size=`). */
+export interface ListPage {
+  page?: number | undefined;
+  size?: number | undefined;
+}
+
 export interface FilesListView {
   context: BucketContext;
   files: FileView[];
+  /** How many files the bucket holds. */
+  total: number;
+  /** The page asked for; none: the first FILES_LIST_MAX entries. */
+  page?: ListPage | undefined;
+  /** An init's answer past the listing's limit: the entries it announced, not the first page. */
+  announced?: boolean;
 }
 
 /**
@@ -197,28 +216,48 @@ export class FileBuckets {
     return changeableSummary(stored) ?? summarise(await trx.listStored(bucket));
   }
 
-  /** Writes the summary (and `data`, when given) and bumps the draft's revision. */
+  /**
+   * Writes the summary (and `data`, when given) and bumps the draft's revision. A draft back
+   * under the number of files whose entries are embedded has them read, once: at most that many.
+   */
   async writeSummary(
     trx: FilesRepository,
     recordId: string,
     summary: FilesSummary,
     data?: RecordData,
   ): Promise<void> {
+    if (needsEntries(summary))
+      summary.entries = entriesOf(await trx.listStored(draftBucket(recordId)));
     await trx.writeDraftFiles(recordId, summary, data && JSON.stringify(data), nowIso());
   }
 
   /**
    * Takes the deleted `rows` of a draft's bucket out of its summary inside `trx` (which holds the
    * draft's lock), clearing a default preview that named one of them, and writes the summary
-   * (bumping the revision).
+   * (bumping the revision). `known`: files read before, whose objects need not be read again.
    */
   async removeEntries(
     trx: FilesRepository,
     recordId: string,
     { summary, defaultPreview }: { summary: FilesSummary; defaultPreview: string | null },
     rows: FileRow[],
+    known: StoredFile[] = [],
   ): Promise<void> {
-    for (const row of rows) changeSummary(summary, row, undefined);
+    // A completed file takes its size out of the totals: its entry's while they are embedded,
+    // else its object's, as read before (objects never change) or now (still there: bytes are
+    // freed only after this commits).
+    const sizes = new Map(known.flatMap((f) => (f.object ? [[f.object.id, f.object.size]] : [])));
+    const sizeOf = (row: FileRow) =>
+      summary.entries?.[row.key]?.size ?? (row.objectId ? sizes.get(row.objectId) : undefined);
+    const objects = await trx.objects(
+      rows.flatMap((r) =>
+        r.status === 'completed' && r.objectId && sizeOf(r) === undefined ? [r.objectId] : [],
+      ),
+    );
+    for (const row of rows) {
+      const size = sizeOf(row) ?? (row.objectId ? objects.get(row.objectId)?.size : undefined);
+      changeSummary(summary, size === undefined ? { row } : { row, object: { size } }, undefined);
+    }
     // Deleting the default preview clears it (InvenioRDM does the same).
     const data = rows.some((r) => r.key === defaultPreview)
       ? await trx.draftData(recordId)

@@ -186,7 +186,7 @@ export class FileCommits {
         });
         if (!completed) throw new LeaseLost();
         // `row` is the file as the summary counts it: while leased, nothing else changes it.
-        changeSummary(summary, row, { row: completed, object });
+        changeSummary(summary, { row }, { row: completed, object });
         await this.buckets.writeSummary(trx, context.recordId, summary);
         return { row: completed, object };
       });
@@ -247,7 +247,7 @@ export class FileCommits {
           updatedAt: nowIso(),
         });
         if (!kept) return;
-        changeSummary(summary, row, { row: kept });
+        changeSummary(summary, { row }, { row: kept });
         await trx.writeFilesSummary(context.recordId, summary);
       });
       return;

@@ -6,6 +6,7 @@ import type { FileStore } from './storage/file-store.js';
 import { FilesRepository, type FileRow, type StoredFile } from './files.repository.js';
 import { summarise, type FilesSummary } from './files.summary.js';
 import { crashPoint } from '../../lib/crash-points.js';
+import { keyProblem, normalizeKey } from './file-keys.js';
 
 export const draftBucket = (id: string) => `draft:${id}`;
 export const recordBucket = (id: string) => `record:${id}`;
@@ -26,6 +27,15 @@ export class FilesLifecycle {
     private readonly db: Db,
     private readonly engine: Engine,
   ) {}
+
+  /**
+   * Whether the draft holds a file under `key`: for a check that the summary's entries answer
+   * while they are embedded, and one indexed lookup once a draft has too many files for that.
+   */
+  async draftHasFile(db: Db, draftId: string, key: string): Promise<boolean> {
+    if (keyProblem(key)) return false;
+    return (await this.repo(db).getFile(draftBucket(draftId), normalizeKey(key))) !== undefined;
+  }
 
   private repo(db: Db): FilesRepository {
     return new FilesRepository(db, this.engine);

@@ -1,4 +1,4 @@
-import type { FileItemSchema, FilesListSchema } from '@cairn/shared';
+import { FILES_LIST_MAX, type FileItemSchema, type FilesListSchema } from '@cairn/shared';
 import type { z } from 'zod';
 import { invenioTime } from '../records/records.presenter.js';
 import { readJson } from '../../database/schema.js';
@@ -54,22 +54,35 @@ export function presentFile(
   return item;
 }
 
-/** The files list: all entries of the bucket (an array here, unlike the record's map). */
+/**
+ * The files list (an array here, unlike the record's map): every entry of the bucket up to
+ * FILES_LIST_MAX, as InvenioRDM lists them, or the page asked for; `total` and the links to the
+ * next and previous pages are Cairn's extension.
+ */
 export function presentFiles(
   siteUrl: string,
   view: FilesListView,
 ): z.input<typeof FilesListSchema> {
-  const { context } = view;
-  const links = {
-    self: `${base(siteUrl, context)}/files`,
+  const { context, page, total } = view;
+  const files = `${base(siteUrl, context)}/files`;
+  const size = page?.size ?? FILES_LIST_MAX;
+  const number = page?.page ?? 1;
+  const pageLink = (n: number) => `${files}?page=${n}&size=${size}`;
+  const links: Record<string, string> = {
+    self: page?.page || page?.size ? pageLink(number) : files,
     archive: `${base(siteUrl, context)}/files-archive`,
   };
+  if (!view.announced) {
+    if (number * size < total) links.next = pageLink(number + 1);
+    if (number > 1) links.prev = pageLink(Math.min(number - 1, Math.ceil(total / size) || 1));
+  }
   if (!context.filesEnabled) return { enabled: false, links };
   return {
     enabled: true,
     default_preview: context.defaultPreview ?? null,
     order: [],
     entries: view.files.map((f) => presentFile(siteUrl, context, f)),
+    total,
     links,
   };
 }

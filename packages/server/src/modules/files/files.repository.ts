@@ -157,6 +157,60 @@ export class FilesRepository {
     return rows.map(stored);
   }
 
+  /**
+   * A page of the bucket's entries with their objects, in the order `listStored` gives them,
+   * read from the listing's index (migration 0030).
+   */
+  async listStoredPage(bucket: string, offset: number, limit: number): Promise<StoredFile[]> {
+    const rows = await withObjects(this.db)
+      .where('recordFiles.bucket', '=', bucket)
+      .orderBy('recordFiles.createdAt')
+      .orderBy('recordFiles.key')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map(stored);
+  }
+
+  /** How many entries the bucket holds, counted from its index. */
+  async countFiles(bucket: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('recordFiles')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('bucket', '=', bucket)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The entries `ids` with their objects, in the listing's order, a few hundred a statement. */
+  async storedByIds(ids: string[]): Promise<StoredFile[]> {
+    const files: StoredFile[] = [];
+    for (let start = 0; start < ids.length; start += INSERT_ROWS) {
+      const rows = await withObjects(this.db)
+        .where('recordFiles.id', 'in', ids.slice(start, start + INSERT_ROWS))
+        .orderBy('recordFiles.createdAt')
+        .orderBy('recordFiles.key')
+        .execute();
+      files.push(...rows.map(stored));
+    }
+    return files;
+  }
+
+  /** The objects `ids`, a few hundred a statement. */
+  async objects(ids: string[]): Promise<Map<string, FileObjectRow>> {
+    const found = new Map<string, FileObjectRow>();
+    if (ids.length === 0) return found;
+    for (let start = 0; start < ids.length; start += INSERT_ROWS) {
+      const rows = await this.db
+        .selectFrom('fileObjects')
+        .selectAll()
+        .where('id', 'in', ids.slice(start, start + INSERT_ROWS))
+        .execute();
+      for (const row of rows) found.set(row.id, { ...row, size: Number(row.size) });
+    }
+    return found;
+  }
+
   /** One entry with its object, in one statement. */
   async getStored(bucket: string, keyNormalized: string): Promise<StoredFile | undefined> {
     const row = await withObjects(this.db)

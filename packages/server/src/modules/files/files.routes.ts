@@ -5,12 +5,14 @@ import {
   BinaryBody,
   FileItemSchema,
   FileKeyParams,
+  FilesListQuery,
   FilesListSchema,
   ReceivedPartsSchema,
   ContainerListingSchema,
   FileMetadataBody,
   FilesOwnerParams,
   InitFilesBody,
+  FILES_LIST_MAX,
   type ErrorCode,
 } from '@cairn/shared';
 import { z } from 'zod';
@@ -218,13 +220,16 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         onRequest: acceptFileTypes,
         schema: {
           response: { 200: FILES },
-          tags: draftTags,
-          summary: 'List draft files',
+          tags: [...draftTags, 'Cairn extension'],
+          summary: `List draft files: up to ${FILES_LIST_MAX}, or a page of them (?page=&size=, Cairn extension)`,
           params: FilesOwnerParams,
+          querystring: FilesListQuery,
         },
       },
       async (request, reply) =>
-        reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await draft(request)))),
+        reply
+          .type(JSON_TYPE)
+          .send(presentFiles(site, await files.list(await draft(request), request.query))),
     );
 
     api.post(
@@ -234,8 +239,7 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         schema: {
           response: { 201: FILES },
           tags: draftTags,
-          summary:
-            'Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry',
+          summary: `Initialise files (array of {key, size?, checksum?, transfer?}); 201 with every entry, or past ${FILES_LIST_MAX} files those announced`,
           params: FilesOwnerParams,
           body: documentedBody(InitFilesBody),
         },
@@ -447,13 +451,16 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         onRequest: acceptFileTypes,
         schema: {
           response: { 200: FILES },
-          tags: recordTags,
-          summary: 'List record files',
+          tags: [...recordTags, 'Cairn extension'],
+          summary: `List record files: up to ${FILES_LIST_MAX}, or a page of them (?page=&size=, Cairn extension)`,
           params: FilesOwnerParams,
+          querystring: FilesListQuery,
         },
       },
       async (request, reply) =>
-        reply.type(JSON_TYPE).send(presentFiles(site, await files.list(await record(request)))),
+        reply
+          .type(JSON_TYPE)
+          .send(presentFiles(site, await files.list(await record(request), request.query))),
     );
 
     api.route({

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { FileMetadataBody } from '@cairn/shared';
+import { FILES_LIST_MAX, FileMetadataBody } from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
@@ -21,6 +21,7 @@ import {
   type FileRef,
   type FileView,
   type FilesListView,
+  type ListPage,
   type RecordsForFiles,
 } from './files.buckets.js';
 import { FileUploads } from './files.uploads.js';
@@ -68,13 +69,23 @@ export class FilesService {
     return this.buckets.recordContext(user, id, link);
   }
 
-  async list(context: BucketContext): Promise<FilesListView> {
-    const stored = await this.repo.listStored(context.bucket);
-    // Open multipart uploads carry their part links, as in InvenioRDM's init answer.
-    const files = await Promise.all(
+  async list(context: BucketContext, page?: ListPage): Promise<FilesListView> {
+    const size = page?.size ?? FILES_LIST_MAX;
+    const offset = ((page?.page ?? 1) - 1) * size;
+    const stored = await this.repo.listStoredPage(context.bucket, offset, size);
+    // A first page that is not full is the whole bucket: no count needed.
+    const total =
+      offset === 0 && stored.length < size
+        ? stored.length
+        : await this.repo.countFiles(context.bucket);
+    return { context, files: await this.withPartLinks(stored), total, page };
+  }
+
+  /** Open multipart uploads carry their part links, as in InvenioRDM's init answer. */
+  private withPartLinks(stored: StoredFile[]): Promise<FileView[]> {
+    return Promise.all(
       stored.map(async (file) => ({ ...file, ...(await this.uploads.partLinks(file.row)) })),
     );
-    return { context, files };
   }
 
   /** The file under `key` with its object, or undefined when there is none. */
@@ -167,13 +178,22 @@ export class FilesService {
       for (const row of [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)))
         changeSummary(summary, undefined, { row });
       await this.buckets.writeSummary(trx, context.recordId, summary);
-      return rows;
+      return { rows, total: summary.count };
     });
     crashPoint('init:rows-written');
     // Multipart uploads are started after the rows exist, so the sweep can always find and abort
     // them (and a request after a crash here starts them itself).
-    for (const row of created) await this.uploads.withUpload(row);
-    return this.list(context);
+    for (const row of created.rows) await this.uploads.withUpload(row);
+    if (created.total <= FILES_LIST_MAX) return this.list(context);
+    // Listing a bucket of 10,000 files with every batch would make announcing them O(n²):
+    // past the listing's limit, the answer holds what this request announced.
+    const announced = await this.repo.storedByIds(created.rows.map((row) => row.id));
+    return {
+      context,
+      files: await this.withPartLinks(announced),
+      total: created.total,
+      announced: true,
+    };
   }
 
   /**
@@ -244,7 +264,7 @@ export class FilesService {
             ? { row: updated, object: found.object }
             : ((await trx.getStored(updated.bucket, updated.keyNormalized)) ?? { row: updated });
       // Metadata counts for nothing: the entry changes in place, the totals stay.
-      changeSummary(summary, updated, stored);
+      changeSummary(summary, stored, stored);
       await this.buckets.writeSummary(trx, context.recordId, summary);
       return stored;
     });
@@ -255,12 +275,13 @@ export class FilesService {
   async delete(user: User | undefined, context: BucketContext, key: string): Promise<void> {
     if (!user) throw permissionDenied();
     if (!context.isDraft) throw permissionDenied();
-    const { row } = await this.buckets.find(context, { key });
+    const found = await this.buckets.find(context, { key });
+    const { row } = found;
     // Init is allowed on a locked bucket (as upstream) but content is not: an entry that never
     // completed holds none of the record's bytes, and removing it must stay possible, or the
     // edit could never be published.
     if (row.status === 'completed') this.buckets.assertWritable(context);
-    await this.deleteFiles(context, [row.id]);
+    await this.deleteFiles(context, [row.id], [found]);
   }
 
   /** DELETE …/draft/files: removes every entry. */
@@ -271,14 +292,18 @@ export class FilesService {
   }
 
   /** Deletes the files `ids` (or all) that are still there, and frees what they held. */
-  private async deleteFiles(context: BucketContext, ids: string[] | 'all'): Promise<void> {
+  private async deleteFiles(
+    context: BucketContext,
+    ids: string[] | 'all',
+    known: StoredFile[] = [],
+  ): Promise<void> {
     const deleted = await this.repo.transaction(async (trx) => {
       const locked = await this.buckets.lockSummary(trx, context, { preview: true });
       // As they were when deleted, under the lock: a file committed meanwhile has bytes that are
       // no longer an upload's to free, but an object's, freed once nothing refers to it.
       const rows =
         ids === 'all' ? await trx.deleteBucket(context.bucket) : await trx.deleteFiles(ids);
-      await this.buckets.removeEntries(trx, context.recordId, locked, rows);
+      await this.buckets.removeEntries(trx, context.recordId, locked, rows, known);
       return rows;
     });
     await this.lifecycle.release(

@@ -152,7 +152,7 @@ describe.each(ENGINES)('the files summary under changes at once (%s)', (engine) 
     expect((await api.put(id, 'half.txt', 'x'.repeat(500))).statusCode).toBe(200);
     // As the previous release wrote it: no reserved bytes, and a commit in progress shown as such.
     const { reserved_bytes: _, ...older } = await storedSummary(id);
-    older.entries['half.txt']!.status = 'committing';
+    older.entries!['half.txt']!.status = 'committing';
     await t.services.database.db
       .updateTable('drafts')
       .set({ filesSummary: JSON.stringify(older) })

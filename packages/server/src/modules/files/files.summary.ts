@@ -1,3 +1,4 @@
+import { FILES_EMBEDDED_MAX } from '@cairn/shared';
 import { readJson } from '../../database/schema.js';
 import type { FileRow, StoredFile } from './files.repository.js';
 import { extensionOf } from './mimetypes.js';
@@ -20,10 +21,13 @@ export interface SummaryEntry {
 /**
  * The files section of a draft or record as stored beside it (`files_summary`): what its JSON
  * shows, and the totals the files' checks need, so that a file change reads one row, however
- * many files the draft holds, and changes what that file contributes.
+ * many files the draft holds, and changes what that file contributes. Its size is bounded: the
+ * entries are kept only up to {@link FILES_EMBEDDED_MAX} files, or each change of a draft of
+ * 10,000 files would read and write 2.5 MB of them.
  */
 export interface FilesSummary {
-  entries: Record<string, SummaryEntry>;
+  /** Absent above {@link FILES_EMBEDDED_MAX} files: the JSON then leaves them out. */
+  entries?: Record<string, SummaryEntry>;
   count: number;
   /** Bytes of the completed entries. */
   total_bytes: number;
@@ -34,6 +38,12 @@ export interface FilesSummary {
    * before it was kept lack it, and are counted again from the bucket at their next change.
    */
   reserved_bytes: number;
+  /**
+   * Files per type (`fileTypeOf`), for the search's file-type facet, which read them from the
+   * entries. Summaries written before it was kept lack it, and are counted again from the
+   * bucket at their next change.
+   */
+  types: Record<string, number>;
 }
 
 export const EMPTY_SUMMARY: Readonly<FilesSummary> = Object.freeze({
@@ -42,7 +52,29 @@ export const EMPTY_SUMMARY: Readonly<FilesSummary> = Object.freeze({
   total_bytes: 0,
   pending: 0,
   reserved_bytes: 0,
+  types: Object.freeze({}),
 });
+
+function emptySummary(): FilesSummary {
+  return { ...EMPTY_SUMMARY, entries: {}, types: {} };
+}
+
+/** The type a file counts as in the search's facet: its extension, lower case, if it has one. */
+export function fileTypeOf(key: string): string | undefined {
+  const ext = key.includes('.') ? key.split('.').pop()?.toLowerCase() : undefined;
+  return ext && /^[\p{L}\p{N}]{1,16}$/u.test(ext) ? ext : undefined;
+}
+
+/** The file types of a stored summary; one written before `types` was kept has its entries. */
+export function fileTypesOf(summary: FilesSummary): string[] {
+  if (summary.types) return Object.keys(summary.types);
+  const types = new Set<string>();
+  for (const entry of Object.values(summary.entries ?? {})) {
+    const type = fileTypeOf(entry.key);
+    if (type) types.add(type);
+  }
+  return [...types];
+}
 
 /** The summary as stored, for reading: none stored means no file. */
 export function readSummary(value: unknown): FilesSummary {
@@ -55,9 +87,9 @@ export function readSummary(value: unknown): FilesSummary {
  * draft entries writes its summary in the same transaction.
  */
 export function changeableSummary(value: unknown): FilesSummary | undefined {
-  if (value === null || value === undefined) return { ...EMPTY_SUMMARY, entries: {} };
+  if (value === null || value === undefined) return emptySummary();
   const summary = readJson<FilesSummary>(value);
-  return typeof summary.reserved_bytes === 'number' ? summary : undefined;
+  return typeof summary.reserved_bytes === 'number' && summary.types ? summary : undefined;
 }
 
 function isCompleted(file: StoredFile): file is Required<StoredFile> {
@@ -68,8 +100,8 @@ function isCompleted(file: StoredFile): file is Required<StoredFile> {
  * What an unfinished file holds of the quota: what it announced or, once its content arrived,
  * what it received, whichever is more; or two files of undeclared size could each fill it.
  */
-export function reservationOf(file: StoredFile): number {
-  if (isCompleted(file)) return 0;
+export function reservationOf(file: CountedFile): number {
+  if (file.row.status === 'completed' && file.object) return 0;
   return Math.max(file.row.uploadedSize ?? 0, file.row.declaredSize ?? 0);
 }
 
@@ -97,42 +129,70 @@ function entryOf(file: StoredFile): SummaryEntry {
   };
 }
 
+/** A file as the summary counts it: a completed one's size is its object's. */
+export interface CountedFile {
+  row: FileRow;
+  object?: { size: number };
+}
+
 /**
  * Takes the file `before` out of the summary and puts `after` in (either may be absent: a file
- * added or removed). `before` is the file's row as the summary counts it, read under the
- * draft's lock; what its entry says (completed, and its size) is taken out with it, so that a
- * removal needs no object. An entry that keeps its key keeps its place.
+ * added or removed). `before` is the file as the summary counts it, read under the draft's
+ * lock, with its object when it is completed (its size is taken out). An entry that keeps its
+ * key keeps its place. Past {@link FILES_EMBEDDED_MAX} files the entries are dropped; below it
+ * again they are missing until `needsEntries` has them read.
  */
 export function changeSummary(
   summary: FilesSummary,
-  before: FileRow | undefined,
+  before: CountedFile | undefined,
   after: StoredFile | undefined,
 ): void {
   if (before) {
-    const entry = summary.entries[before.key];
     summary.count--;
-    if (entry?.status === 'completed') summary.total_bytes -= entry.size;
+    if (before.row.status === 'completed' && before.object)
+      summary.total_bytes -= before.object.size;
     else {
       summary.pending--;
-      summary.reserved_bytes -= reservationOf({ row: before });
+      summary.reserved_bytes -= reservationOf(before);
     }
-    if (before.key !== after?.row.key) delete summary.entries[before.key];
+    countType(summary, before.row.key, -1);
+    if (summary.entries && before.row.key !== after?.row.key)
+      delete summary.entries[before.row.key];
   }
   if (after) {
-    const entry = entryOf(after);
     summary.count++;
-    if (entry.status === 'completed') summary.total_bytes += entry.size;
+    if (isCompleted(after)) summary.total_bytes += after.object.size;
     else {
       summary.pending++;
       summary.reserved_bytes += reservationOf(after);
     }
-    summary.entries[after.row.key] = entry;
+    countType(summary, after.row.key, 1);
+    if (summary.entries) summary.entries[after.row.key] = entryOf(after);
   }
+  if (summary.count > FILES_EMBEDDED_MAX) delete summary.entries;
+}
+
+function countType(summary: FilesSummary, key: string, by: number): void {
+  const type = fileTypeOf(key);
+  if (!type) return;
+  const n = (summary.types[type] ?? 0) + by;
+  if (n > 0) summary.types[type] = n;
+  else delete summary.types[type];
+}
+
+/** Whether the summary has few enough files to embed their entries but lacks them. */
+export function needsEntries(summary: FilesSummary): boolean {
+  return summary.entries === undefined && summary.count <= FILES_EMBEDDED_MAX;
+}
+
+/** The entries of all of a bucket's files, in the order they are listed. */
+export function entriesOf(files: StoredFile[]): Record<string, SummaryEntry> {
+  return Object.fromEntries(files.map((file) => [file.row.key, entryOf(file)]));
 }
 
 /** The summary counted from all of a bucket's files, in the order they are listed. */
 export function summarise(files: StoredFile[]): FilesSummary {
-  const summary: FilesSummary = { ...EMPTY_SUMMARY, entries: {} };
+  const summary = emptySummary();
   for (const file of files) changeSummary(summary, undefined, file);
   return summary;
 }

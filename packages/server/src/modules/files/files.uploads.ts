@@ -184,7 +184,7 @@ export class FileUploads {
         // A commit takes its lease without the draft's lock, so it may have frozen the file since
         // it was read: the bytes it commits are then the ones before these, and stay.
         if (!updated) return { refused: notPending({ ...current, status: 'committing' }) };
-        changeSummary(summary, current, { row: updated });
+        changeSummary(summary, { row: current }, { row: updated });
         // What the file holds against the quota changed; what clients see of the draft did not.
         await trx.writeFilesSummary(context.recordId, summary);
         return { replaced: current.uploadKey, updated };

@@ -136,7 +136,13 @@ export class RecordDraftsService {
       }
     }
 
-    if (data.files.default_preview && !files.entries[data.files.default_preview]) {
+    const preview = data.files.default_preview;
+    if (
+      preview &&
+      !(files.entries
+        ? files.entries[preview]
+        : await this.files.draftHasFile(this.repo.executor, draftId, preview))
+    ) {
       errors.push({
         field: 'files.default_preview',
         messages: [`Default preview file not found: ${data.files.default_preview}.`],

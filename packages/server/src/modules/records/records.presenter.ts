@@ -58,7 +58,7 @@ function filesSection(data: RecordData, summaryValue: unknown) {
     return { enabled: false, order: [], count: 0, total_bytes: 0, entries: {} };
   const summary = readSummary(summaryValue);
   const entries: Record<string, unknown> = {};
-  for (const [key, { status, ...entry }] of Object.entries(summary.entries)) {
+  for (const [key, { status, ...entry }] of Object.entries(summary.entries ?? {})) {
     entries[key] = status === 'completed' ? entry : { ...entry, status };
   }
   return {
@@ -67,6 +67,9 @@ function filesSection(data: RecordData, summaryValue: unknown) {
     count: summary.count,
     total_bytes: summary.total_bytes,
     entries,
+    // Cairn extension: past FILES_EMBEDDED_MAX files the entries are left out, and read from
+    // the files listing (`links.files`) a page at a time.
+    ...(summary.entries ? {} : { entries_omitted: true }),
     ...(data.files.default_preview ? { default_preview: data.files.default_preview } : {}),
   };
 }

@@ -88,6 +88,7 @@ function record(i: number, ownerId: number, communityId: string): BulkRecord {
       total_bytes: 10,
       pending: 0,
       reserved_bytes: 0,
+      types: { [key.split('.').pop()!]: 1 },
     },
     publishedAt: at,
   };

@@ -15,7 +15,10 @@ import { useTranslation } from 'react-i18next';
 import { useBootstrap } from '../../bootstrap';
 import { formatBytes } from '../../lib/format-bytes';
 import { FilePreview, firstPreview, previewKind } from './FilePreview';
-import { canReadFiles, type LandingRecord } from '../shared/landing';
+import { canReadFiles, type FileEntry, type LandingRecord } from '../shared/landing';
+import { useApiClient } from '../../api/useApiClient';
+import { FilesListSchema } from '@cairn/shared';
+import { useQuery } from '@tanstack/react-query';
 import { PagePagination } from '../../components/PagePagination';
 import { AccessRequestForm } from './AccessRequestForm';
 
@@ -37,10 +40,21 @@ export function FilesSection({ record }: { record: LandingRecord }) {
   const { t, i18n } = useTranslation();
   const { user, link, grant } = useBootstrap();
   const [page, setPage] = useState(1);
-  const [previewKey, setPreviewKey] = useState<string | undefined>(
-    () => firstPreview(record.files.entries, record.files.defaultPreview)?.key,
-  );
   const { files, access } = record;
+  const readable = files.enabled && canReadFiles(record, user, link, grant);
+  const listed = useListedPage(record, page, readable && files.entriesOmitted);
+  const entries = files.entriesOmitted
+    ? (listed.data ?? [])
+    : files.entries.slice((page - 1) * FILES_PAGE_SIZE, page * FILES_PAGE_SIZE);
+  const [chosenPreview, setPreviewKey] = useState<string | undefined>(
+    () => firstPreview(files.entries, files.defaultPreview)?.key,
+  );
+  // A record whose entries are not embedded previews the first worth showing on the first page.
+  const previewKey =
+    chosenPreview ??
+    (files.entriesOmitted && page === 1
+      ? firstPreview(entries, files.defaultPreview)?.key
+      : undefined);
 
   if (!files.enabled) {
     return (
@@ -49,7 +63,7 @@ export function FilesSection({ record }: { record: LandingRecord }) {
       </Section>
     );
   }
-  if (!canReadFiles(record, user, link, grant)) {
+  if (!readable) {
     const embargo = access.embargo?.active ? access.embargo : undefined;
     return (
       <Section>
@@ -71,9 +85,13 @@ export function FilesSection({ record }: { record: LandingRecord }) {
     );
   }
 
-  const pages = Math.max(1, Math.ceil(files.entries.length / FILES_PAGE_SIZE));
-  const visible = files.entries.slice((page - 1) * FILES_PAGE_SIZE, page * FILES_PAGE_SIZE);
-  const previewed = files.entries.find((f) => f.key === previewKey);
+  const pages = Math.max(
+    1,
+    Math.ceil((files.entriesOmitted ? files.count : files.entries.length) / FILES_PAGE_SIZE),
+  );
+  const visible = entries;
+  const previewed =
+    files.entries.find((f) => f.key === previewKey) ?? entries.find((f) => f.key === previewKey);
   const previewedKind = previewed && previewKind(previewed);
   const archive = record.isDraft
     ? undefined
@@ -165,4 +183,29 @@ function Section({ children }: { children: ReactNode }) {
       {children}
     </Stack>
   );
+}
+
+/**
+ * A page of the files listing (`?page=&size=`, Cairn's extension), for a record whose JSON
+ * leaves its entries out: it may hold thousands, and the table shows 25 at a time.
+ */
+function useListedPage(record: LandingRecord, page: number, enabled: boolean) {
+  const client = useApiClient();
+  const bucket = record.isDraft ? 'draft/files' : 'files';
+  return useQuery({
+    queryKey: ['records', record.id, bucket, page] as const,
+    queryFn: async (): Promise<FileEntry[]> => {
+      const url = `/api/records/${encodeURIComponent(record.id)}/${bucket}?page=${page}&size=${FILES_PAGE_SIZE}`;
+      const list = FilesListSchema.parse(await client.get(url));
+      return (list.entries ?? []).map((e) => ({
+        key: e.key,
+        status: e.status,
+        ...(e.size === undefined ? {} : { size: e.size }),
+        ...(e.mimetype === undefined ? {} : { mimetype: e.mimetype }),
+        ...(e.checksum === undefined ? {} : { checksum: e.checksum }),
+      }));
+    },
+    enabled,
+    staleTime: Infinity,
+  });
 }

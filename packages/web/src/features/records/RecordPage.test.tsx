@@ -113,6 +113,19 @@ function serveLandingRequests(record: RecordJson, communities: unknown[] = []): 
         },
       });
     }
+    if (url.pathname === `/api/records/${ID}/files`) {
+      // The listing's pages, for a record whose JSON leaves its entries out.
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const size = Number(url.searchParams.get('size') ?? 1000);
+      const total = (record.files as { count: number }).count;
+      const keys = Object.values(fileEntries(total)).slice((page - 1) * size, page * size);
+      return jsonResponse(200, {
+        enabled: true,
+        entries: keys.map((e) => ({ ...e, status: 'completed', links: {} })),
+        total,
+        links: {},
+      });
+    }
     const accept = request.headers.get('accept');
     if (
       url.pathname === `/api/records/${ID}` &&
@@ -253,6 +266,32 @@ describe('RecordPage', () => {
     fireEvent.click(within(files).getByRole('button', { name: 'Page 40' }));
     expect(within(files).getByText('data-0999.bin')).toBeTruthy();
     expect(within(files).queryByText('data-0000.bin')).toBeNull();
+  });
+
+  it('reads 10,000 files a page at a time from the listing when the record leaves them out', async () => {
+    const record = richRecord({
+      files: {
+        enabled: true,
+        count: 10_000,
+        total_bytes: 15_000_000_000,
+        entries: {},
+        entries_omitted: true,
+      },
+    });
+    const requests = serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const files = screen.getByRole('region', { name: 'Files' });
+    expect(await within(files).findByText('data-0000.bin')).toBeTruthy();
+    expect(within(files).getAllByRole('row')).toHaveLength(26);
+    fireEvent.click(within(files).getByRole('button', { name: 'Page 400' }));
+    expect(await within(files).findByText('data-9999.bin')).toBeTruthy();
+    expect(within(files).queryByText('data-0000.bin')).toBeNull();
+    const listed = requests.filter((r) => new URL(r.url, 'http://x').pathname.endsWith('/files'));
+    expect(listed.map((r) => new URL(r.url, 'http://x').search)).toEqual([
+      '?page=1&size=25',
+      '?page=400&size=25',
+    ]);
   });
 
   it('shows the first 25 of 2,000 creators and more on request', () => {

@@ -87,6 +87,11 @@ export interface LandingRecord {
     entries: FileEntry[];
     count: number;
     totalBytes: number;
+    /**
+     * The record holds more files than its JSON embeds (`files.entries_omitted`, Cairn's
+     * extension): `entries` is empty and the files listing has them, a page at a time.
+     */
+    entriesOmitted: boolean;
     /** The file the record names to be previewed first, if any. */
     defaultPreview?: string;
   };
@@ -109,6 +114,7 @@ export function landingView(record: RecordJson): LandingRecord {
     count?: number;
     total_bytes?: number;
     default_preview?: string | null;
+    entries_omitted?: boolean;
   };
   const parent = raw.parent as
     | {
@@ -135,6 +141,7 @@ export function landingView(record: RecordJson): LandingRecord {
       entries,
       count: files.count ?? entries.length,
       totalBytes: files.total_bytes ?? entries.reduce((sum, f) => sum + (f.size ?? 0), 0),
+      entriesOmitted: files.entries_omitted === true,
       ...(files.default_preview ? { defaultPreview: files.default_preview } : {}),
     },
     ...(pids.doi?.identifier ? { doi: pids.doi.identifier } : {}),

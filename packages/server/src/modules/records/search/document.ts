@@ -1,6 +1,6 @@
 import { readJson } from '../../../database/schema.js';
 import { computeAccessStatus, type Access } from '@cairn/shared';
-import { readSummary } from '../../files/files.summary.js';
+import { fileTypesOf, readSummary } from '../../files/files.summary.js';
 import { RenderCache } from '../../../lib/render-cache.js';
 
 /**
@@ -114,10 +114,7 @@ export function searchDocument(row: {
   }
   for (const l of list(m.languages)) add('language', str(l.id));
   for (const s of list(m.subjects)) add('subject', str(s.subject) ?? str(s.id));
-  for (const entry of Object.values(readSummary(row.filesSummary).entries)) {
-    const ext = entry.key.includes('.') ? entry.key.split('.').pop()?.toLowerCase() : undefined;
-    if (ext && /^[\p{L}\p{N}]{1,16}$/u.test(ext)) add('file_type', ext);
-  }
+  for (const type of fileTypesOf(readSummary(row.filesSummary))) add('file_type', type);
 
   const pids = Object.values(data.pids ?? {}).map(
     (p) => (p as { identifier?: unknown }).identifier,

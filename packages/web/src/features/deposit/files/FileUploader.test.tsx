@@ -613,6 +613,32 @@ describe('FileUploader', () => {
     expect(requests.at(-1)?.url).toBe(`${FILES_PATH}/half.bin`);
   });
 
+  it('reads the files of a draft that leaves them out of its JSON from the listing, page by page', async () => {
+    const keys = Array.from({ length: 7 }, (_, i) => `raw/f${i}.csv`);
+    // The server's pages are smaller than asked for here: the uploader follows `links.next`.
+    const requests = serve((r) => {
+      const url = new URL(r.url, SITE);
+      if (r.method !== 'GET' || url.pathname !== FILES_PATH) return undefined;
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return jsonResponse(200, {
+        enabled: true,
+        entries: keys.slice((page - 1) * 3, page * 3).map((k) => completedItem(k, 1)),
+        total: keys.length,
+        links: page * 3 < keys.length ? { next: `${FILES}?page=${page + 1}&size=3` } : {},
+      });
+    });
+    renderUploader({
+      draft: { ...DRAFT, files: { enabled: true, count: 7, entries: {}, entries_omitted: true } },
+    });
+    expect(await screen.findByText('raw/f6.csv')).toBeTruthy();
+    expect(screen.getByText('raw/f0.csv')).toBeTruthy();
+    expect(requests.map((r) => r.url)).toEqual([
+      `${FILES_PATH}?size=1000`,
+      `${FILES_PATH}?page=2&size=3`,
+      `${FILES_PATH}?page=3&size=3`,
+    ]);
+  });
+
   it('cancels an upload: aborts it, removes the row and deletes the pending file', async () => {
     let release: (() => void) | undefined;
     const requests = serve((r) => {

@@ -17,7 +17,13 @@ import { useApiClient } from '../../../api/useApiClient';
 import { useBootstrap } from '../../../bootstrap';
 import { formatBytes } from '../../../lib/format-bytes';
 import { FileDropArea } from './FileDropArea';
-import { deleteFile, FileItemSchema, FilesListSchema, type FileItem } from './files-api';
+import {
+  deleteFile,
+  FileItemSchema,
+  FilesListSchema,
+  listAllFiles,
+  type FileItem,
+} from './files-api';
 import { FileTable } from './FileTable';
 import { createLocalResumeStore, resumeKey, type ResumeStore } from './resume-store';
 import { checkSelection, type Quota, type SelectionWarning } from './selection-checks';
@@ -149,8 +155,19 @@ export function FileUploader({
   useEffect(() => {
     if (!draft || !filesLink || loadedId.current === draft.id) return;
     loadedId.current = draft.id;
-    dispatch({ type: 'loaded', items: itemsOfDraft(draft, filesLink) });
-  }, [draft, filesLink]);
+    if (!(draft.files as { entries_omitted?: boolean } | undefined)?.entries_omitted) {
+      dispatch({ type: 'loaded', items: itemsOfDraft(draft, filesLink) });
+      return;
+    }
+    // Too many files for the draft's JSON to carry: the listing has them, a page at a time.
+    const id = draft.id;
+    listAllFiles(client, filesLink).then(
+      (items) => {
+        if (loadedId.current === id) dispatch({ type: 'loaded', items });
+      },
+      () => undefined,
+    );
+  }, [draft, filesLink, client]);
 
   useEffect(() => onUploadingChange?.(uploading), [uploading, onUploadingChange]);
   useEffect(() => onFilesChange?.(state.entries), [state.entries, onFilesChange]);
