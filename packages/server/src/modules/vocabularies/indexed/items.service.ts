@@ -5,7 +5,12 @@ import { AppError, pidDoesNotExist } from '../../../errors.js';
 import type { SearchParams } from '../../../lib/search.js';
 import { suggestParams, type SuggestQuery } from '../suggest-params.js';
 import { nowIso } from '../../../database/database.js';
-import { identifierQuery, normaliseSearchText, searchTokens } from '../search-text.js';
+import {
+  compactIdentifier,
+  identifierQuery,
+  normaliseSearchText,
+  searchTokens,
+} from '../search-text.js';
 import { MAX_LABEL_TERM, prepareItem, resolveReferences, validateItem } from './prepare.js';
 import { INDEXED_KINDS, type IndexedItem, type IndexedKind, type IndexedType } from './kinds.js';
 import type {
@@ -93,6 +98,25 @@ export class VocabularyItemsService {
       }
     }
     return found;
+  }
+
+  /**
+   * The item an identifier names exactly (an ORCID iD, a ROR id or URL, a Funder DOI), else the
+   * one whose whole label is `label`, as a suggestion's first tier would find them; undefined when
+   * neither names exactly one item. Metadata imports match names and organisations so.
+   */
+  async findExact(
+    type: IndexedType,
+    wanted: { identifier?: string; label?: string },
+  ): Promise<IndexedItem | undefined> {
+    const identifier = wanted.identifier ? compactIdentifier(wanted.identifier) : '';
+    const label = wanted.label ? normaliseSearchText(wanted.label).slice(0, MAX_LABEL_TERM) : '';
+    for (const term of [identifier && `#${identifier}`, label && `=${label}`]) {
+      if (!term) continue;
+      const pks = await this.distinctMatches(type, { equals: [term] }, {}, 2);
+      if (pks.length === 1) return (await this.repo.byPks(pks))[0]?.data;
+    }
+    return undefined;
   }
 
   /** Validates an admin's or an importer's item; throws VALIDATION_FAILED with every problem. */
