@@ -619,6 +619,9 @@ describe.each(ENGINES)('import metadata into a draft (%s)', (engine) => {
       expect(res.statusCode).toBe(403);
       const anonymous = await importInto({ content: sample('glacier-article.bib') }, {});
       expect(anonymous.statusCode).toBe(403);
+      // Whatever the body holds: the draft's permission is judged first.
+      const nonsense = await importInto({ url: 'https://example.org' }, stranger.headers);
+      expect(nonsense.statusCode).toBe(403);
       // Refused before any registry was asked.
       expect(registries.seen.length).toBe(before);
       const missing = await importInto({ doi: DATACITE_DOI }, owner.headers, 'zzzzz-zzzzz');

@@ -66,9 +66,14 @@ export const importMetadataRoutes = routesPlugin<ImportMetadataRouteDeps>(
         },
       },
       async (request, reply) => {
-        const input = importInput(request.body);
         const { user, link } = request.identity;
-        const answer = await deps.imports.importMetadata(user, request.params.id, input, link);
+        // The body is judged after the draft's permission, as the draft's other actions do.
+        const answer = await deps.imports.importMetadata(
+          user,
+          request.params.id,
+          () => importInput(request.body),
+          link,
+        );
         return reply.type(JSON_TYPE).send(answer);
       },
     );

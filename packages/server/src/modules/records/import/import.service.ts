@@ -7,6 +7,7 @@ import {
 } from '@cairn/shared';
 import type { Config } from '../../../config.js';
 import { AppError } from '../../../errors.js';
+import type { BodyReader } from '../../../lib/body.js';
 import type { User } from '../../users/users.service.js';
 import type { VocabularyItemsService } from '../../vocabularies/indexed/items.service.js';
 import type { VocabulariesService } from '../../vocabularies/vocabularies.service.js';
@@ -43,11 +44,12 @@ export class MetadataImportService {
   async importMetadata(
     user: User | undefined,
     id: string,
-    input: ImportInput,
+    readInput: BodyReader<ImportInput>,
     link?: LinkGrant,
   ): Promise<ImportMetadataAnswer> {
     // The draft's permission first: a stranger learns nothing, and no registry is asked for them.
     await this.access.draftToEdit(user, id, link);
+    const input = readInput();
     let imported: ImportedRecord;
     let source: ImportMetadataAnswer['source'];
     if ('doi' in input) {
