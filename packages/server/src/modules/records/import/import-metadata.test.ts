@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/databases.js';
+import type { Engine } from '../../../database/database.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 
 // POST /api/records/{id}/draft/actions/import-metadata: every format from a realistic sample,
@@ -22,6 +23,10 @@ const CARBERRY = '0000-0002-1825-0097';
 const SNF = '00yjd3n13';
 const DATACITE_DOI = '10.5061/dryad.x3ffbg7m8';
 const CROSSREF_DOI = '10.1017/jog.2024.12';
+/** DataCite answers 503 for it; Crossref does not know it. */
+const BROKEN_DOI = '10.5555/unavailable';
+/** Neither registry ever answers for it. */
+const SILENT_DOI = '10.5555/silent';
 
 type Caller = Awaited<ReturnType<TestApp['user']>>;
 
@@ -48,6 +53,13 @@ class RegistriesStandIn {
         res.end(sample('crossref-work.json'));
         return;
       }
+      if (url === `/datacite/dois/${BROKEN_DOI}`) {
+        res.writeHead(503, { 'content-type': 'text/html' });
+        res.end('<html><body>Service Unavailable</body></html>');
+        return;
+      }
+      // Never answered: the import's timeout ends the wait (the server's close ends the socket).
+      if (url.endsWith(`/${SILENT_DOI}`)) return;
       if (url.startsWith('/datacite/')) {
         res.writeHead(404, { 'content-type': 'application/vnd.api+json; charset=utf-8' });
         res.end(
@@ -99,6 +111,27 @@ async function seedVocabularies(t: TestApp): Promise<void> {
     identifiers: [{ scheme: 'orcid', identifier: CARBERRY }],
     affiliations: [{ id: CERN }],
   });
+}
+
+/** An app of its own (other registry settings), its owner's draft, and an import into it. */
+async function appWithDraft(engine: Engine, env: Record<string, string>) {
+  const t = await createTestApp(engine, env);
+  const user = await t.user();
+  const draft = await t.request({
+    method: 'POST',
+    url: '/api/records',
+    headers: user.headers,
+    body: { metadata: { title: 'Another draft' }, files: { enabled: false } },
+  });
+  const id = draft.json().id as string;
+  const importInto = (body: object) =>
+    t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/actions/import-metadata`,
+      headers: user.headers,
+      body,
+    });
+  return { t, importInto };
 }
 
 describe.each(ENGINES)('import metadata into a draft (%s)', (engine) => {
@@ -642,35 +675,52 @@ describe.each(ENGINES)('import metadata into a draft (%s)', (engine) => {
     });
   });
 
+  describe('with a registry failing', () => {
+    it('answers 502 saying which registry failed how', async () => {
+      const res = await importInto({ doi: BROKEN_DOI });
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({
+        status: 502,
+        code: 'UPSTREAM_FAILED',
+        message: "The DOI's metadata could not be read: DataCite answered 503. Please retry later.",
+      });
+    });
+
+    it('answers 504 when neither answers within the configured time', async () => {
+      const slow = await appWithDraft(engine, {
+        CAIRN_DATACITE_API_URL: `${registries.url}/datacite`,
+        CAIRN_CROSSREF_API_URL: `${registries.url}/crossref`,
+        CAIRN_IMPORT_TIMEOUT_SECONDS: '1',
+      });
+      try {
+        const res = await slow.importInto({ doi: SILENT_DOI });
+        expect(res.statusCode).toBe(504);
+        expect(res.json()).toEqual({
+          status: 504,
+          code: 'UPSTREAM_TIMEOUT',
+          message:
+            "The DOI's metadata could not be read: DataCite did not answer within 1 s. Crossref did not answer within 1 s. Please retry later.",
+        });
+      } finally {
+        await slow.t.close();
+      }
+    });
+  });
+
   describe('with the registries unreachable', () => {
-    let down: TestApp;
-    let downOwner: Caller;
-    let downDraft: string;
+    let down: Awaited<ReturnType<typeof appWithDraft>>;
 
     beforeAll(async () => {
       const nowhere = await closedPort();
-      down = await createTestApp(engine, {
+      down = await appWithDraft(engine, {
         CAIRN_DATACITE_API_URL: nowhere,
         CAIRN_CROSSREF_API_URL: nowhere,
       });
-      downOwner = await down.user();
-      const res = await down.request({
-        method: 'POST',
-        url: '/api/records',
-        headers: downOwner.headers,
-        body: { metadata: { title: 'Offline draft' }, files: { enabled: false } },
-      });
-      downDraft = res.json().id as string;
     });
-    afterAll(async () => down?.close());
+    afterAll(async () => down?.t.close());
 
     it('answers 502 naming both registries, and still reads files', async () => {
-      const res = await down.request({
-        method: 'POST',
-        url: `/api/records/${downDraft}/draft/actions/import-metadata`,
-        headers: downOwner.headers,
-        body: { doi: DATACITE_DOI },
-      });
+      const res = await down.importInto({ doi: DATACITE_DOI });
       expect(res.statusCode).toBe(502);
       expect(res.json()).toEqual({
         status: 502,
@@ -678,12 +728,7 @@ describe.each(ENGINES)('import metadata into a draft (%s)', (engine) => {
         message:
           "The DOI's metadata could not be read: DataCite could not be reached. Crossref could not be reached. Please retry later.",
       });
-      const file = await down.request({
-        method: 'POST',
-        url: `/api/records/${downDraft}/draft/actions/import-metadata`,
-        headers: downOwner.headers,
-        body: { content: sample('station-data.ris') },
-      });
+      const file = await down.importInto({ content: sample('station-data.ris') });
       expect(file.statusCode, file.body).toBe(200);
     });
   });
