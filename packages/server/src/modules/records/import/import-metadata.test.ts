@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/databases.js';
 import type { Engine } from '../../../database/database.js';
+import { StatementCounter } from '../../../test/statements.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 
 // POST /api/records/{id}/draft/actions/import-metadata: every format from a realistic sample,
@@ -114,8 +115,12 @@ async function seedVocabularies(t: TestApp): Promise<void> {
 }
 
 /** An app of its own (other registry settings), its owner's draft, and an import into it. */
-async function appWithDraft(engine: Engine, env: Record<string, string>) {
-  const t = await createTestApp(engine, env);
+async function appWithDraft(
+  engine: Engine,
+  env: Record<string, string>,
+  observer?: StatementCounter,
+) {
+  const t = await createTestApp(engine, env, {}, observer ? { observer } : {});
   const user = await t.user();
   const draft = await t.request({
     method: 'POST',
@@ -703,6 +708,38 @@ describe.each(ENGINES)('import metadata into a draft (%s)', (engine) => {
         });
       } finally {
         await slow.t.close();
+      }
+    });
+  });
+
+  describe('an author list at collaboration scale', () => {
+    it('is matched in a few queries, not one per author', async () => {
+      const counter = new StatementCounter();
+      const big = await appWithDraft(engine, {}, counter);
+      try {
+        await seedVocabularies(big.t);
+        const creators = Array.from({ length: 1200 }, (_, i) => ({
+          nameType: 'Personal',
+          givenName: 'Ann',
+          familyName: `Author ${i}`,
+          nameIdentifiers: [
+            {
+              nameIdentifier: `0009-0000-${String(i).padStart(4, '0')}-0000`,
+              nameIdentifierScheme: 'ORCID',
+            },
+          ],
+          affiliation: [{ name: i % 2 ? 'CERN' : `Laboratory ${i % 40}` }],
+        }));
+        const content = JSON.stringify({ titles: [{ title: 'Many hands' }], creators });
+        const { result, statements } = await counter.measure(() => big.importInto({ content }));
+        expect(result.statusCode, result.body).toBe(200);
+        const answer = result.json<{ metadata: { creators: Array<{ affiliations: unknown }> } }>();
+        expect(answer.metadata.creators).toHaveLength(1200);
+        expect(answer.metadata.creators[1]!.affiliations).toEqual([{ id: CERN }]);
+        // Before batching: two or more lookups per author (over 2,400 statements).
+        expect(statements.length).toBeLessThan(40);
+      } finally {
+        await big.t.close();
       }
     });
   });

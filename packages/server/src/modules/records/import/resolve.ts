@@ -20,11 +20,11 @@ import type {
 export interface ImportVocabularies {
   /** Every entry of a small vocabulary (resource types, licences, languages, relation types…). */
   list(type: string): Promise<VocabularyEntry[]>;
-  /** The names, affiliations or funders item an identifier or a whole label names exactly. */
+  /** For each of `wanted`, the item of names, affiliations or funders it names exactly. */
   findExact(
     type: 'names' | 'affiliations' | 'funders',
-    wanted: { identifier?: string; label?: string },
-  ): Promise<IndexedItem | undefined>;
+    wanted: ReadonlyArray<{ identifier?: string; label?: string }>,
+  ): Promise<Array<IndexedItem | undefined>>;
   /** Which of `ids` the subjects vocabulary has. */
   existing(type: 'subjects', ids: string[]): Promise<Set<string>>;
 }
@@ -178,15 +178,43 @@ export async function resolveImport(
     );
   }
 
-  async function organisation(
+  // Every name, affiliation and funder is looked up before anything is mapped, one batch per
+  // vocabulary: an author list of thousands costs a few queries, not one per author.
+  const persons = [...imported.creators, ...imported.contributors];
+  const names = await matchAll(vocab, 'names', persons, (p) =>
+    p.type === 'personal' && p.orcid ? { identifier: p.orcid } : {},
+  );
+  const affiliationsOf = new Map<ImportedPerson, ImportedOrganisation[]>();
+  for (const p of persons) {
+    const known = names.get(p) as KnownName | undefined;
+    affiliationsOf.set(
+      p,
+      p.affiliations.length
+        ? p.affiliations
+        : (known?.affiliations ?? []).map((a) => ({
+            ...(a.id ? { identifier: a.id } : {}),
+            ...(a.name ? { name: a.name } : {}),
+          })),
+    );
+  }
+  const organisations = await matchAll(
+    vocab,
+    'affiliations',
+    [...affiliationsOf.values()].flat(),
+    organisationWanted,
+  );
+  const funders = await matchAll(
+    vocab,
+    'funders',
+    imported.funding.map((f) => f.funder),
+    organisationWanted,
+  );
+
+  function organisation(
     org: ImportedOrganisation,
-    type: 'affiliations' | 'funders',
+    found: IndexedItem | undefined,
     field: string,
-  ): Promise<{ id: string } | { name: string } | undefined> {
-    const found = await vocab.findExact(type, {
-      ...(org.identifier ? { identifier: org.identifier } : {}),
-      ...(org.name ? { label: org.name } : {}),
-    });
+  ): { id: string } | { name: string } | undefined {
     if (found) return { id: found.id };
     const label = org.name ?? org.identifier;
     if (!label) return undefined;
@@ -194,18 +222,9 @@ export async function resolveImport(
     return { name: label };
   }
 
-  async function person(
-    p: ImportedPerson,
-    field: string,
-    roles: SmallVocabulary,
-  ): Promise<Creator> {
+  function person(p: ImportedPerson, field: string, roles: SmallVocabulary): Creator {
     const orcid = p.orcid;
-    const known =
-      p.type === 'personal' && orcid
-        ? ((await vocab.findExact('names', { identifier: orcid })) as
-            | { given_name?: string; family_name?: string; name?: string; affiliations?: unknown }
-            | undefined)
-        : undefined;
+    const known = names.get(p) as KnownName | undefined;
     const givenName = p.givenName ?? known?.given_name;
     const familyName = p.familyName ?? known?.family_name;
     const identifiers = [
@@ -216,18 +235,9 @@ export async function resolveImport(
       p.name ?? ([familyName, givenName].filter(Boolean).join(', ') || known?.name || '');
     if (!known && identifiers.length === 0 && display) free(`${field}.person_or_org`, display);
     const affiliations: Array<{ id: string } | { name: string }> = [];
-    const sourceAffiliations: ImportedOrganisation[] = p.affiliations.length
-      ? p.affiliations
-      : ((known?.affiliations as ImportedOrganisation[] | undefined) ?? []).map((a) => ({
-          ...((a as { id?: string }).id ? { identifier: (a as { id: string }).id } : {}),
-          ...(a.name ? { name: a.name } : {}),
-        }));
-    for (const a of sourceAffiliations) {
-      const resolved = await organisation(
-        a,
-        'affiliations',
-        `${field}.affiliations.${affiliations.length}`,
-      );
+    for (const a of affiliationsOf.get(p) ?? []) {
+      const where = `${field}.affiliations.${affiliations.length}`;
+      const resolved = organisation(a, organisations.get(a), where);
       if (resolved) affiliations.push(resolved);
     }
     const role = p.role ? roles.find(p.role) : undefined;
@@ -283,12 +293,12 @@ export async function resolveImport(
   if (imported.publicationDate) m.publication_date = imported.publicationDate;
   const creators: Creator[] = [];
   for (const p of imported.creators) {
-    creators.push(await person(p, `creators.${creators.length}`, creatorRoles));
+    creators.push(person(p, `creators.${creators.length}`, creatorRoles));
   }
   if (creators.length) m.creators = creators;
   const contributors: Creator[] = [];
   for (const p of imported.contributors) {
-    contributors.push(await person(p, `contributors.${contributors.length}`, contributorRoles));
+    contributors.push(person(p, `contributors.${contributors.length}`, contributorRoles));
   }
   if (contributors.length) m.contributors = contributors;
   if (imported.description) m.description = sanitizeRichText(imported.description);
@@ -364,7 +374,11 @@ export async function resolveImport(
   }
   const funding: NonNullable<Metadata['funding']> = [];
   for (const f of imported.funding) {
-    const funder = await organisation(f.funder, 'funders', `funding.${funding.length}.funder`);
+    const funder = organisation(
+      f.funder,
+      funders.get(f.funder),
+      `funding.${funding.length}.funder`,
+    );
     const award =
       f.awardNumber || f.awardTitle
         ? {
@@ -383,6 +397,32 @@ export async function resolveImport(
   if (imported.formats.length) m.formats = imported.formats;
   if (imported.locations.length) m.locations = { features: imported.locations };
   return { metadata: m, unmatched };
+}
+
+/** What the names vocabulary holds of a person, as far as an import uses it. */
+interface KnownName {
+  given_name?: string;
+  family_name?: string;
+  name?: string;
+  affiliations?: Array<{ id?: string; name?: string }>;
+}
+
+function organisationWanted(org: ImportedOrganisation): { identifier?: string; label?: string } {
+  return {
+    ...(org.identifier ? { identifier: org.identifier } : {}),
+    ...(org.name ? { label: org.name } : {}),
+  };
+}
+
+/** Each of `sources` with the vocabulary item it names exactly, looked up in one batch. */
+async function matchAll<T extends object>(
+  vocab: ImportVocabularies,
+  type: 'names' | 'affiliations' | 'funders',
+  sources: readonly T[],
+  wanted: (source: T) => { identifier?: string; label?: string },
+): Promise<Map<T, IndexedItem | undefined>> {
+  const found = await vocab.findExact(type, sources.map(wanted));
+  return new Map(sources.map((source, i) => [source, found[i]]));
 }
 
 /** `{scheme, identifier}` with the scheme named or detected; nothing when neither gives one. */

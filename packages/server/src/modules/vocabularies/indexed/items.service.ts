@@ -101,22 +101,36 @@ export class VocabularyItemsService {
   }
 
   /**
-   * The item an identifier names exactly (an ORCID iD, a ROR id or URL, a Funder DOI), else the
-   * one whose whole label is `label`, as a suggestion's first tier would find them; undefined when
-   * neither names exactly one item. Metadata imports match names and organisations so.
+   * For each of `wanted`, the item its identifier names exactly (an ORCID iD, a ROR id or URL, a
+   * Funder DOI), else the one whose whole label it gives, as a suggestion's first tier would find
+   * them; undefined where neither names exactly one item. Metadata imports match names and
+   * organisations so, a whole author list in a few queries.
    */
   async findExact(
     type: IndexedType,
-    wanted: { identifier?: string; label?: string },
-  ): Promise<IndexedItem | undefined> {
-    const identifier = wanted.identifier ? compactIdentifier(wanted.identifier) : '';
-    const label = wanted.label ? normaliseSearchText(wanted.label).slice(0, MAX_LABEL_TERM) : '';
-    for (const term of [identifier && `#${identifier}`, label && `=${label}`]) {
-      if (!term) continue;
-      const pks = await this.distinctMatches(type, { equals: [term] }, {}, 2);
-      if (pks.length === 1) return (await this.repo.byPks(pks))[0]?.data;
+    wanted: ReadonlyArray<{ identifier?: string; label?: string }>,
+  ): Promise<Array<IndexedItem | undefined>> {
+    const termsOf = (w: { identifier?: string; label?: string }) => {
+      const identifier = w.identifier ? compactIdentifier(w.identifier) : '';
+      const label = w.label ? normaliseSearchText(w.label).slice(0, MAX_LABEL_TERM) : '';
+      return [identifier && `#${identifier}`, label && `=${label}`].filter(Boolean);
+    };
+    const terms = wanted.map(termsOf);
+    const owners = new Map<string, Set<number>>();
+    for (const { term, pk } of await this.repo.termOwners(type, terms.flat())) {
+      owners.set(term, (owners.get(term) ?? new Set()).add(pk));
     }
-    return undefined;
+    // An identifier or label two items share names neither.
+    const chosen = terms.map((ts) => {
+      for (const term of ts) {
+        const pks = owners.get(term);
+        if (pks?.size === 1) return [...pks][0];
+      }
+      return undefined;
+    });
+    const items = await this.repo.byPks(chosen.filter((pk): pk is number => pk !== undefined));
+    const byPk = new Map(items.map((item) => [item.pk, item.data]));
+    return chosen.map((pk) => (pk === undefined ? undefined : byPk.get(pk)));
   }
 
   /** Validates an admin's or an importer's item; throws VALIDATION_FAILED with every problem. */
