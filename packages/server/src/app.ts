@@ -26,6 +26,7 @@ import { registerThrottling } from './modules/throttle/throttle.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { authRoutes } from './modules/users/auth.routes.js';
 import { recordRoutes } from './modules/records/records.routes.js';
+import { importMetadataRoutes } from './modules/records/import/import.routes.js';
 import { recordDeletionRoutes } from './modules/records/records-deletion.routes.js';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.js';
 import { itemRoutes } from './modules/vocabularies/indexed/items.routes.js';
@@ -214,6 +215,7 @@ export async function buildApp(
     communityScope: (user, id) => services.recordCommunities.communityScope(user, id),
     accessSettings: services.accessRequests,
   });
+  await app.register(importMetadataRoutes, { config, imports: services.metadataImport });
   await app.register(recordDeletionRoutes, {
     config,
     deletion: services.recordDeletion,

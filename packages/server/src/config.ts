@@ -5,6 +5,7 @@ import {
   DEFAULT_MAX_FILES,
   DEFAULT_MAX_STORAGE,
   DEFAULT_TRANSFER_TYPE,
+  IMPORT_MAX_FILE_BYTES,
   UPLOAD_CONCURRENCY,
   type CustomFieldUi,
 } from '@cairn/shared';
@@ -95,6 +96,9 @@ const EnvSchema = z.object({
   CAIRN_DATACITE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CAIRN_DATACITE_USERNAME: z.string().min(1).optional(),
   CAIRN_DATACITE_PASSWORD: z.string().min(1).optional(),
+  CAIRN_DATACITE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.datacite.org'),
+  CAIRN_CROSSREF_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.crossref.org'),
+  CAIRN_IMPORT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   CAIRN_RESTRICTION_GRACE_DAYS: z.coerce.number().int().min(0).default(30),
   CAIRN_ALLOW_RESTRICTION_AFTER_GRACE: booleanFlag.default(false),
   CAIRN_OWNER_DELETION_DAYS: z.coerce.number().int().min(0).default(0),
@@ -267,6 +271,16 @@ export interface Config {
     readonly required: boolean;
     readonly datacite?: DataCiteConfig;
   };
+  /** Importing metadata into a draft (`…/draft/actions/import-metadata`). */
+  readonly metadataImport: {
+    /** DataCite's public REST API, read for DOIs it registered (`GET {url}/dois/{doi}`). */
+    readonly dataciteApiUrl: string;
+    /** Crossref's REST API, asked when DataCite does not know a DOI (`GET {url}/works/{doi}`). */
+    readonly crossrefApiUrl: string;
+    readonly timeoutMs: number;
+    /** Largest file read; a bigger one is refused with 413. */
+    readonly maxFileBytes: number;
+  };
   readonly access: {
     readonly restrictionGraceDays: number;
     readonly allowRestrictionAfterGrace: boolean;
@@ -400,6 +414,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
             },
           }
         : {}),
+    },
+    metadataImport: {
+      dataciteApiUrl: e.CAIRN_DATACITE_API_URL.replace(/\/+$/, ''),
+      crossrefApiUrl: e.CAIRN_CROSSREF_API_URL.replace(/\/+$/, ''),
+      timeoutMs: e.CAIRN_IMPORT_TIMEOUT_SECONDS * 1000,
+      maxFileBytes: IMPORT_MAX_FILE_BYTES,
     },
     access: {
       restrictionGraceDays: e.CAIRN_RESTRICTION_GRACE_DAYS,

@@ -13,5 +13,7 @@ declare module 'fastify' {
      * since a forged one can change nothing.
      */
     readOnlyPost?: boolean;
+    /** What a 413 says on this route instead of the generic "The request body is too large.". */
+    bodyTooLargeMessage?: string;
   }
 }

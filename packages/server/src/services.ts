@@ -14,6 +14,7 @@ import { RecordsRepository } from './modules/records/records.repository.js';
 import { RecordStore } from './modules/records/records.shared.js';
 import { RecordAccessService } from './modules/records/records-access.service.js';
 import { RecordDraftsService } from './modules/records/records-drafts.service.js';
+import { MetadataImportService } from './modules/records/import/import.service.js';
 import { RecordPidsService } from './modules/records/records-pids.service.js';
 import { RecordPublishingService } from './modules/records/records-publishing.service.js';
 import { RecordsSearchService } from './modules/records/records-search.service.js';
@@ -59,6 +60,8 @@ export interface Services {
   /** Who may see, edit and manage records and drafts; embargo lifting. */
   recordAccess: RecordAccessService;
   drafts: RecordDraftsService;
+  /** Metadata read from a DOI or a file, for a draft's editor to review (saves nothing). */
+  metadataImport: MetadataImportService;
   publishing: RecordPublishingService;
   recordPids: RecordPidsService;
   /** The parent's lock and the parent-level data the records services share. */
@@ -177,6 +180,7 @@ export async function createServices(config: Config, database: DatabaseHandle): 
     vocabularyItems,
     recordAccess,
     drafts,
+    metadataImport: new MetadataImportService(recordAccess, vocabularies, vocabularyItems, config),
     publishing,
     recordPids,
     recordStore,

@@ -140,7 +140,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return send(reply, 'INVALID_JSON');
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, 'PAYLOAD_TOO_LARGE');
+        return send(reply, 'PAYLOAD_TOO_LARGE', request.routeOptions.config.bodyTooLargeMessage);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return send(reply, 'UNSUPPORTED_MEDIA_TYPE');
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -9,3 +9,4 @@ export * from './reviews.js';
 export * from './vocabularies.js';
 export * from './users.js';
 export * from './access.js';
+export * from './import-metadata.js';

@@ -51,6 +51,14 @@ export const ERROR_CATALOGUE = {
     status: 500,
     message: 'The server encountered an internal error and was unable to complete your request.',
   },
+  UPSTREAM_FAILED: {
+    status: 502,
+    message: 'A service Cairn depends on could not be reached. Please retry later.',
+  },
+  UPSTREAM_TIMEOUT: {
+    status: 504,
+    message: 'A service Cairn depends on did not answer in time. Please retry later.',
+  },
   SHUTTING_DOWN: { status: 503, message: 'The server is shutting down. Please retry.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -294,6 +294,17 @@ const ROWS: Row[] = [
     expect: editors(202),
   },
   {
+    // Importing metadata saves nothing, but answers it for the editor: who may edit may import.
+    endpoint: 'POST /api/records/{id}/draft/actions/import-metadata',
+    route: 'POST /api/records/:id/draft/actions/import-metadata',
+    call: (w) => ({
+      method: 'POST',
+      url: `/api/records/${w.record}/draft/actions/import-metadata`,
+      body: { format: 'cff', content: 'cff-version: 1.2.0\ntitle: Imported title\n' },
+    }),
+    expect: editors(200),
+  },
+  {
     // Discarding the draft, like sharing, stays with those who manage the record.
     endpoint: 'DELETE /api/records/{id}/draft',
     route: 'DELETE /api/records/:id/draft',

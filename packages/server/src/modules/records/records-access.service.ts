@@ -135,6 +135,11 @@ export class RecordAccessService {
     return this.store.loadDraft(user, id, need, false, link);
   }
 
+  /** A draft the caller may edit, as saving it needs (metadata imports ask so). */
+  async draftToEdit(user: User | undefined, id: string, link?: LinkGrant): Promise<LoadedDraft> {
+    return this.store.loadDraft(user, id, 'review', false, link);
+  }
+
   /** A draft its owner manages (reviews, community choice); curators of the review do not. */
   async draftForManage(user: User | undefined, id: string): Promise<LoadedDraft> {
     return this.store.loadDraft(user, id, 'manage');

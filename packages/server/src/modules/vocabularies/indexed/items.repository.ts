@@ -120,12 +120,37 @@ export class VocabularyItemsRepository {
     return rows.length > max ? undefined : new Map(rows.map((r) => [r.id, r.name]));
   }
 
+  /** Which items own each of `terms` (exact terms: `#identifier`, `=label`), in batches. */
+  async termOwners(
+    type: string,
+    terms: readonly string[],
+  ): Promise<Array<{ term: string; pk: number }>> {
+    const unique = [...new Set(terms)];
+    const out: Array<{ term: string; pk: number }> = [];
+    for (let i = 0; i < unique.length; i += NAMES_BATCH) {
+      const rows = await this.db
+        .selectFrom('vocabularyTerms')
+        .select(['term', 'itemPk'])
+        .where('type', '=', type)
+        .where('term', 'in', unique.slice(i, i + NAMES_BATCH))
+        .execute();
+      for (const row of rows) out.push({ term: row.term, pk: Number(row.itemPk) });
+    }
+    return out;
+  }
+
   /** Items by primary key, in the order asked. */
   async byPks(pks: readonly number[]): Promise<StoredItem[]> {
     if (pks.length === 0) return [];
-    const rows = await this.items()
-      .where('pk', 'in', [...pks])
-      .execute();
+    const unique = [...new Set(pks)];
+    const rows = [];
+    for (let i = 0; i < unique.length; i += NAMES_BATCH) {
+      rows.push(
+        ...(await this.items()
+          .where('pk', 'in', unique.slice(i, i + NAMES_BATCH))
+          .execute()),
+      );
+    }
     const byPk = new Map(rows.map((r) => [Number(r.pk), toStored(r)]));
     return pks.map((pk) => byPk.get(pk)).filter((item): item is StoredItem => !!item);
   }

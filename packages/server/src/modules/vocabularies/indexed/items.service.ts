@@ -5,7 +5,12 @@ import { AppError, pidDoesNotExist } from '../../../errors.js';
 import type { SearchParams } from '../../../lib/search.js';
 import { suggestParams, type SuggestQuery } from '../suggest-params.js';
 import { nowIso } from '../../../database/database.js';
-import { identifierQuery, normaliseSearchText, searchTokens } from '../search-text.js';
+import {
+  compactIdentifier,
+  identifierQuery,
+  normaliseSearchText,
+  searchTokens,
+} from '../search-text.js';
 import { MAX_LABEL_TERM, prepareItem, resolveReferences, validateItem } from './prepare.js';
 import { INDEXED_KINDS, type IndexedItem, type IndexedKind, type IndexedType } from './kinds.js';
 import type {
@@ -93,6 +98,39 @@ export class VocabularyItemsService {
       }
     }
     return found;
+  }
+
+  /**
+   * For each of `wanted`, the item its identifier names exactly (an ORCID iD, a ROR id or URL, a
+   * Funder DOI), else the one whose whole label it gives, as a suggestion's first tier would find
+   * them; undefined where neither names exactly one item. Metadata imports match names and
+   * organisations so, a whole author list in a few queries.
+   */
+  async findExact(
+    type: IndexedType,
+    wanted: ReadonlyArray<{ identifier?: string; label?: string }>,
+  ): Promise<Array<IndexedItem | undefined>> {
+    const termsOf = (w: { identifier?: string; label?: string }) => {
+      const identifier = w.identifier ? compactIdentifier(w.identifier) : '';
+      const label = w.label ? normaliseSearchText(w.label).slice(0, MAX_LABEL_TERM) : '';
+      return [identifier && `#${identifier}`, label && `=${label}`].filter(Boolean);
+    };
+    const terms = wanted.map(termsOf);
+    const owners = new Map<string, Set<number>>();
+    for (const { term, pk } of await this.repo.termOwners(type, terms.flat())) {
+      owners.set(term, (owners.get(term) ?? new Set()).add(pk));
+    }
+    // An identifier or label two items share names neither.
+    const chosen = terms.map((ts) => {
+      for (const term of ts) {
+        const pks = owners.get(term);
+        if (pks?.size === 1) return [...pks][0];
+      }
+      return undefined;
+    });
+    const items = await this.repo.byPks(chosen.filter((pk): pk is number => pk !== undefined));
+    const byPk = new Map(items.map((item) => [item.pk, item.data]));
+    return chosen.map((pk) => (pk === undefined ? undefined : byPk.get(pk)));
   }
 
   /** Validates an admin's or an importer's item; throws VALIDATION_FAILED with every problem. */
