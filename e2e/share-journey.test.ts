@@ -87,7 +87,8 @@ describe('sharing a draft', () => {
 
       // Revoked: the same address opens nothing any more.
       await visitor.page.goto(url);
-      await visitor.page.getByText('Permission denied.').waitFor();
+      await visitor.page.getByRole('heading', { name: 'This record is restricted' }).waitFor();
+      await visitor.page.getByText('The link you followed does not open this record').waitFor();
       expect(await visitor.page.getByRole('heading', { name: TITLE }).count()).toBe(0);
       expect(visitor.pageErrors).toEqual([]);
     } finally {
@@ -109,6 +110,21 @@ describe('sharing a draft', () => {
       await share.getByRole('combobox', { name: 'Permission of Grace Colleague' }).inputValue(),
     ).toBe('edit');
     expect(await axeViolations(page), 'the Share dialog with a person').toEqual([]);
+
+    // Access requests: who may ask for the files, on what terms, saved on the record's parent.
+    await share.getByRole('tab', { name: 'Access requests' }).click();
+    await share
+      .getByRole('switch', { name: 'Signed-in people may request access to restricted files' })
+      .check();
+    await share.getByRole('textbox', { name: 'Conditions' }).fill('For non-commercial research.');
+    await share.getByRole('button', { name: 'Save access settings' }).click();
+    await share.getByText('Access settings saved.').waitFor();
+    expect((await api('GET', `/api/records/${id}/draft`)).parent.access.settings).toMatchObject({
+      allow_user_requests: true,
+      allow_guest_requests: false,
+      accept_conditions_text: 'For non-commercial research.',
+    });
+    expect(await axeViolations(page), 'the Share dialog’s access requests').toEqual([]);
 
     // The colleague finds the draft under "Shared with me" and edits it.
     const other = await openPage(browser, server.url);

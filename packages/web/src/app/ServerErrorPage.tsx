@@ -39,6 +39,9 @@ function RestrictedRecordPage() {
   return (
     <Stack gap="md" maw={720}>
       <Title order={1}>{t('restricted.title')}</Title>
+      {new URLSearchParams(search).has('token') && (
+        <Text role="status">{t('restricted.linkInvalid')}</Text>
+      )}
       <Text>{t('restricted.intro')}</Text>
       <ul>
         {!user && (

@@ -55,6 +55,7 @@ import type { FileEntry } from './files/uploader-state';
 import { SectionNav } from './SectionNav';
 import { StatusHeader } from './StatusHeader';
 import { ShareButton } from '../shared/share/ShareButton';
+import { accessSettingsOf } from '../shared/share/share-api';
 import { useDepositController } from './useDepositController';
 import { useDraftSafety } from './useDraftSafety';
 import { useLeaveGuard } from './useLeaveGuard';
@@ -305,6 +306,7 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
                         recordId={draft.id}
                         title={draft.metadata.title || t('records.untitled')}
                         isPublished={record.is_published}
+                        accessSettings={accessSettingsOf(record)}
                       />
                     </Group>
                   )}

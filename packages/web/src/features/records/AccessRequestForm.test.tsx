@@ -7,7 +7,7 @@ import { createI18n } from '../../i18n/i18n';
 import { buildBootstrap, buildRecord } from '../../test/builders';
 import { jsonResponse, stubFetch } from '../../test/fetch';
 import { renderApp } from '../../test/renderApp';
-import { AccessRequestSettings } from './share/AccessRequestSettings';
+import { AccessRequestSettings } from '../shared/share/AccessRequestSettings';
 
 const ID = 'restr-00001';
 const REQUEST = {

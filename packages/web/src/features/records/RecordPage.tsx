@@ -22,6 +22,7 @@ import { RecordCommunities } from './RecordCommunities';
 import { useVersionLabel } from '../shared/useVersionLabel';
 import { VersionsList } from './VersionsList';
 import { ShareButton } from '../shared/share/ShareButton';
+import { accessSettingsOf } from '../shared/share/share-api';
 
 /** `/records/:id`, the landing page; `?preview=1` shows the draft, as InvenioRDM links it. */
 export function RecordPage() {
@@ -138,6 +139,7 @@ function RecordDetails({ record: json, isPreview }: { record: RecordJson; isPrev
                 recordId={record.id}
                 title={metadata.title || t('records.untitled')}
                 isPublished={json.is_published === true}
+                accessSettings={accessSettingsOf(json)}
               />
             </Group>
           )}

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { RequestJsonSchema, type AccessSettings } from '@cairn/shared';
+import { useMutation } from '@tanstack/react-query';
+import { RequestJsonSchema } from '@cairn/shared';
 import { useApiClient } from '../../api/useApiClient';
 
 /** What a person sends to ask for access: a signed-in person their words, a guest also who they are. */
@@ -33,16 +33,5 @@ export function useVerifyAccessRequest() {
   return useMutation({
     mutationFn: async (token: string) =>
       RequestJsonSchema.parse(await client.post('/api/access-requests/verify', { token })),
-  });
-}
-
-/** `PUT /api/records/{id}/access`: the record's access settings, replaced. */
-export function useUpdateAccessSettings(recordId: string) {
-  const client = useApiClient();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (settings: AccessSettings) =>
-      client.put(`/api/records/${encodeURIComponent(recordId)}/access`, settings),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['records', recordId] }),
   });
 }

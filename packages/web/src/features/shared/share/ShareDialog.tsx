@@ -16,6 +16,7 @@ import {
 import {
   GRANT_PERMISSIONS,
   SECRET_LINK_PERMISSIONS,
+  type AccessSettings,
   type GrantJson,
   type GrantPermission,
   type SecretLinkJson,
@@ -27,6 +28,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { PageLoader } from '../../../components/PageLoader';
 import { UserPicker, type PickedUser } from '../UserPicker';
+import { AccessRequestSettings } from './AccessRequestSettings';
 import {
   secretLinkUrl,
   shareErrorOf,
@@ -44,6 +46,8 @@ export interface ShareDialogProps {
   title: string;
   /** Whether the record was ever published (else links lead to the draft's preview). */
   isPublished: boolean;
+  /** Who may ask for the restricted files, and on what terms (`parent.access.settings`). */
+  accessSettings: AccessSettings;
 }
 
 /**
@@ -51,7 +55,14 @@ export interface ShareDialogProps {
  * (find, choose the permission, change, revoke). The server decides who may; the page opens this
  * for those it names as managing the record, and every refusal shows the server's words.
  */
-export function ShareDialog({ opened, onClose, recordId, title, isPublished }: ShareDialogProps) {
+export function ShareDialog({
+  opened,
+  onClose,
+  recordId,
+  title,
+  isPublished,
+  accessSettings,
+}: ShareDialogProps) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -64,12 +75,16 @@ export function ShareDialog({ opened, onClose, recordId, title, isPublished }: S
         <Tabs.List>
           <Tabs.Tab value="links">{t('share.tabLinks')}</Tabs.Tab>
           <Tabs.Tab value="people">{t('share.tabPeople')}</Tabs.Tab>
+          <Tabs.Tab value="requests">{t('share.tabRequests')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="links" pt="md">
           <LinksTab recordId={recordId} isPublished={isPublished} />
         </Tabs.Panel>
         <Tabs.Panel value="people" pt="md">
           <PeopleTab recordId={recordId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="requests" pt="md">
+          <AccessRequestSettings recordId={recordId} settings={accessSettings} />
         </Tabs.Panel>
       </Tabs>
       <Group justify="flex-end" mt="md">

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   GrantHitsSchema,
   SecretLinkHitsSchema,
+  type AccessSettings,
   type GrantPermission,
   type SecretLinkPermission,
 } from '@cairn/shared';
@@ -145,4 +146,27 @@ export function secretLinkUrl(
   if (!isPublished) url.searchParams.set('preview', '1');
   url.searchParams.set('token', token);
   return url.toString();
+}
+
+/** `PUT /api/records/{id}/access`: the record's access settings, replaced. */
+export function useUpdateAccessSettings(recordId: string) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: AccessSettings) =>
+      client.put(`/api/records/${encodeURIComponent(recordId)}/access`, settings),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['records', recordId] }),
+  });
+}
+
+/** `parent.access.settings` of a record or draft as its JSON carries it, defaults filled in. */
+export function accessSettingsOf(record: object): AccessSettings {
+  const { parent } = record as { parent?: { access?: { settings?: Partial<AccessSettings> } } };
+  const settings = parent?.access?.settings ?? {};
+  return {
+    allow_user_requests: settings.allow_user_requests === true,
+    allow_guest_requests: settings.allow_guest_requests === true,
+    accept_conditions_text: settings.accept_conditions_text ?? null,
+    secret_link_expiration: settings.secret_link_expiration ?? 0,
+  };
 }

@@ -3,7 +3,7 @@ import { LINK_EXPIRATION_MAX_DAYS, type AccessSettings } from '@cairn/shared';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serverMessageOf } from '../../../api/client';
-import { useUpdateAccessSettings } from '../access-requests-api';
+import { useUpdateAccessSettings } from './share-api';
 
 /**
  * The owner's choice of who may ask for a record's restricted files (signed-in people, guests),
