@@ -137,10 +137,12 @@ describe('landing page journey', () => {
       const other = strangerTab.page;
       await logIn(other, stranger, '/me/uploads');
       await other.goto(`/records/${id}`);
-      await other.getByText('Permission denied.').waitFor();
+      // The page says what they may do: ask the owner to check whom it was shared with.
+      await other.getByRole('heading', { name: 'This record is restricted' }).waitFor();
+      await other.getByText('If it was shared with you, ask its owner').waitFor();
       expect(await other.getByText(title).count()).toBe(0);
       expect(await other.getByText('nests.csv').count()).toBe(0);
-      expect(await axeViolations(other), 'Permission denied page').toEqual([]);
+      expect(await axeViolations(other), 'the restricted record page').toEqual([]);
       expect((await other.request.get(`/api/records/${id}`)).status()).toBe(403);
       expect((await other.request.get(`/api/records/${id}/files/nests.csv/content`)).status()).toBe(
         403,

@@ -197,8 +197,8 @@ describe('file uploader journey', () => {
     page,
     server,
   }) => {
-    // 12 MiB: parts of 5, 5 and 2 MiB.
-    const file = await makeFile('retried.bin', 12 * MiB, 5);
+    // 36 MiB: parts of 16, 16 and 4 MiB.
+    const file = await makeFile('retried.bin', 36 * MiB, 5);
     const account = await createAccount(server.services);
     await logIn(page, account);
     await fillDraft(page, 'Links that age');
