@@ -110,6 +110,28 @@ function serve(state: ServerState): RecordedRequest[] {
 }
 
 describe('RequestPage', () => {
+  it('shows a guest’s access request without a community row, naming the guest by address', async () => {
+    serve({
+      request: buildRequest(
+        {
+          type: 'guest-access-request',
+          created_by: { email: 'reader@example.org' },
+          receiver: { user: '1' },
+          expanded: {},
+        },
+        ['accept', 'decline'],
+      ),
+      events: [],
+    });
+    renderApp({ path: `/me/requests/${ID}` });
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Gannet colony counts' }),
+    ).toBeTruthy();
+    expect(screen.queryByText('Community', { selector: 'dt' })).toBeNull();
+    expect(screen.getByText('reader@example.org', { selector: 'dd' })).toBeTruthy();
+  });
+
   it('shows the request, its community, creator, record and conversation to a curator', async () => {
     const requests = serve({
       request: buildRequest({}, ['accept', 'decline']),

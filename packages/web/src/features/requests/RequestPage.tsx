@@ -40,7 +40,8 @@ function RequestView({ request }: { request: RequestJson }) {
   const { t } = useTranslation();
   const formatDate = useFormatDate();
   const { community, person, personInvited } = requestParties(request);
-  const creator = person?.profile?.full_name;
+  // A guest who asked for access has no account: their address stands for them.
+  const creator = person?.profile?.full_name ?? request.created_by?.email;
   const title = request.title || t('requests.untitled');
 
   return (
@@ -57,18 +58,23 @@ function RequestView({ request }: { request: RequestJson }) {
         </Group>
       </Stack>
       <dl>
-        <Text component="dt" fw={600}>
-          {t('requests.community')}
-        </Text>
-        <Text component="dd" ml={0} mb="xs">
-          {community?.slug && !community.is_ghost ? (
-            <Anchor component={Link} to={`/communities/${encodeURIComponent(community.slug)}`}>
-              {community.metadata?.title ?? community.slug}
-            </Anchor>
-          ) : (
-            (community?.metadata?.title ?? t('requests.unknown'))
-          )}
-        </Text>
+        {/* Requests between people (access requests) have no community. */}
+        {(request.receiver?.community ?? request.created_by?.community) !== undefined && (
+          <>
+            <Text component="dt" fw={600}>
+              {t('requests.community')}
+            </Text>
+            <Text component="dd" ml={0} mb="xs">
+              {community?.slug && !community.is_ghost ? (
+                <Anchor component={Link} to={`/communities/${encodeURIComponent(community.slug)}`}>
+                  {community.metadata?.title ?? community.slug}
+                </Anchor>
+              ) : (
+                (community?.metadata?.title ?? t('requests.unknown'))
+              )}
+            </Text>
+          </>
+        )}
         <Text component="dt" fw={600}>
           {personInvited ? t('requests.invited') : t('requests.createdBy')}
         </Text>
