@@ -1,24 +1,14 @@
 import { describe, expect } from 'vitest';
-import { recipientsOf, startTestSmtp, type TestSmtp } from '../packages/server/src/test/smtp.js';
+import { recipientsOf } from '../packages/server/src/test/smtp.js';
+import { serverWithMail } from './support/mail.js';
 import { axeViolations } from './support/axe.js';
 import { openPage } from './support/browser.js';
 import { apiAs, draftWithFile, logIn, type Api } from './support/journey.js';
-import { createAccount, startServer, type TestServer } from './support/server.js';
+import { createAccount, type TestServer } from './support/server.js';
 import { POLL, test } from './support/test.js';
 
-let smtp: TestSmtp;
-
 // The server sends its e-mail to a real SMTP server in this process: the guest follows its links.
-// eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
-test.override('server', { scope: 'file' }, async ({}, { onCleanup }) => {
-  smtp = await startTestSmtp();
-  const server = await startServer({ CAIRN_SMTP_URL: smtp.url });
-  onCleanup(async () => {
-    await server.close();
-    await smtp.close();
-  });
-  return server;
-});
+const mailbox = serverWithMail();
 
 const METADATA = {
   title: 'Puffin burrow occupancy',
@@ -47,7 +37,9 @@ async function linkMailed(server: TestServer, address: string, pattern: RegExp):
   await expect
     .poll(async () => {
       await server.services.mail.idle();
-      const mail = smtp.received.filter((m) => recipientsOf(m).includes(address)).at(-1);
+      const mail = mailbox()
+        .received.filter((m) => recipientsOf(m).includes(address))
+        .at(-1);
       found = mail?.text?.match(pattern)?.[0];
       return found;
     }, POLL)

@@ -1,23 +1,13 @@
 import { describe, expect } from 'vitest';
-import { recipientsOf, startTestSmtp, type TestSmtp } from '../packages/server/src/test/smtp.js';
+import { recipientsOf } from '../packages/server/src/test/smtp.js';
+import { serverWithMail } from './support/mail.js';
 import { axeViolations } from './support/axe.js';
 import { apiAs, logIn } from './support/journey.js';
-import { createAccount, startServer, type TestServer } from './support/server.js';
+import { createAccount, type TestServer } from './support/server.js';
 import { POLL, test } from './support/test.js';
 
-let smtp: TestSmtp;
-
 // The server sends its e-mail to a real SMTP server in this process.
-// eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
-test.override('server', { scope: 'file' }, async ({}, { onCleanup }) => {
-  smtp = await startTestSmtp();
-  const server = await startServer({ CAIRN_SMTP_URL: smtp.url });
-  onCleanup(async () => {
-    await server.close();
-    await smtp.close();
-  });
-  return server;
-});
+const mailbox = serverWithMail();
 
 /** A draft of the depositor's submitted for review to `community`; the messages it caused. */
 async function submitDraft(
@@ -26,7 +16,7 @@ async function submitDraft(
   community: string,
 ) {
   await server.services.mail.idle();
-  const before = smtp.received.length;
+  const before = mailbox().received.length;
   const draft = await depositor('POST', '/api/records', {
     metadata: {
       title: 'Firn densities',
@@ -45,7 +35,7 @@ async function submitDraft(
   });
   await depositor('POST', `/api/records/${id}/draft/actions/submit-review`);
   await server.services.mail.idle();
-  return smtp.received.slice(before);
+  return mailbox().received.slice(before);
 }
 
 describe('the account page', () => {
