@@ -254,6 +254,38 @@ describe('file uploader journey', () => {
     expect(stored).toMatchObject({ status: 'completed', checksum: await md5Of(file) });
   });
 
+  test('a folder chosen from the keyboard keeps its paths as the files’ keys', async ({
+    page,
+    server,
+  }) => {
+    const folder = path.join(dir, 'survey');
+    await fs.mkdir(path.join(folder, 'raw', '2024'), { recursive: true });
+    await fs.writeFile(path.join(folder, 'README.txt'), 'Counts from two stations.\n');
+    await fs.writeFile(path.join(folder, 'raw', '2024', 'station-1.csv'), 'site,count\nA,1\n');
+    await fs.writeFile(path.join(folder, 'raw', '2024', 'station-2.csv'), 'site,count\nB,2\n');
+    const account = await createAccount(server.services);
+    await logIn(page, account);
+    await fillDraft(page, 'A survey in folders');
+
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose a folder' }).focus();
+    await page.keyboard.press('Enter');
+    await (await chooser).setFiles(folder);
+    const keys = [
+      'survey/README.txt',
+      'survey/raw/2024/station-1.csv',
+      'survey/raw/2024/station-2.csv',
+    ];
+    for (const key of keys) await waitUploaded(page, key);
+
+    const id = draftIdOf(page);
+    const listed = (await apiGet(page, `/api/records/${id}/draft/files`)) as {
+      entries: Array<{ key: string; size: number; status: string }>;
+    };
+    expect(listed.entries.map((e) => e.key).sort()).toEqual(keys);
+    expect(listed.entries.every((e) => e.status === 'completed')).toBe(true);
+  });
+
   test('a metadata-only record is saved as such and published without files', async ({
     page,
     server,

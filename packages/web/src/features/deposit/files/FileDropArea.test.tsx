@@ -2,8 +2,16 @@ import { MantineProvider } from '@mantine/core';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { FileDropArea } from './FileDropArea';
+import { uploadKey } from './selection-checks';
 
-const labels = { title: 'Drop files here', hint: 'or', choose: 'Choose files', input: 'Files' };
+const labels = {
+  title: 'Drop files here',
+  hint: 'or',
+  choose: 'Choose files',
+  chooseFolder: 'Choose a folder',
+  input: 'Files',
+  folderInput: 'Folder',
+};
 
 function renderArea(disabled = false) {
   const onFiles = vi.fn<(files: File[]) => void>();
@@ -42,5 +50,19 @@ describe('FileDropArea', () => {
     const { onFiles, area } = renderArea(true);
     fireEvent.drop(area, { dataTransfer: { files: [new File(['x'], 'x.txt')], types: ['Files'] } });
     expect(onFiles).not.toHaveBeenCalled();
+  });
+
+  it('chooses a folder through an input that takes folders, keeping each file’s path', async () => {
+    const { onFiles } = renderArea();
+    const folder = screen.getByLabelText('Folder') as HTMLInputElement;
+    expect(folder.hasAttribute('webkitdirectory')).toBe(true);
+    const click = vi.spyOn(folder, 'click');
+    fireEvent.click(screen.getByRole('button', { name: 'Choose a folder' }));
+    expect(click).toHaveBeenCalled();
+    const file = new File(['a,b'], 'station-1.csv');
+    Object.defineProperty(file, 'webkitRelativePath', { value: 'survey/raw/station-1.csv' });
+    fireEvent.change(folder, { target: { files: [file] } });
+    expect(onFiles).toHaveBeenCalledWith([file]);
+    expect(uploadKey(onFiles.mock.calls[0]![0][0]!)).toBe('survey/raw/station-1.csv');
   });
 });

@@ -1,4 +1,4 @@
-import { Box, Button, Stack, Text } from '@mantine/core';
+import { Box, Button, Group, Stack, Text } from '@mantine/core';
 import {
   lazy,
   startTransition,
@@ -7,6 +7,7 @@ import {
   useLayoutEffect,
   useRef,
   useState,
+  type ChangeEvent,
   type RefObject,
 } from 'react';
 import { whenIdle } from '../../../lib/idle';
@@ -15,7 +16,7 @@ import { whenIdle } from '../../../lib/idle';
  * The uploader's drop area. Mantine's dropzone brings react-dropzone and file-selector's table of
  * media types (about 12 KB gzipped, a thirtieth of the deposit page's scripts), which nobody needs
  * before the form is usable: it loads when the browser is first idle after the form is shown.
- * Until then the same area takes dropped files (not folders) and its button opens the file dialog
+ * Until then the same area takes dropped files (not folders) and its buttons open the file and folder dialogs
  * through a file input of its own (kept whichever area shows), so a person who is quicker than the library loses nothing, and a
  * file dropped then is not opened by the browser in place of the form.
  */
@@ -31,7 +32,14 @@ export interface FileDropAreaProps {
   onFiles: (files: File[]) => void;
   /** No more files fit (quota reached): nothing is taken. */
   disabled: boolean;
-  labels: { title: string; hint: string; choose: string; input: string };
+  labels: {
+    title: string;
+    hint: string;
+    choose: string;
+    chooseFolder: string;
+    input: string;
+    folderInput: string;
+  };
 }
 
 /**
@@ -42,6 +50,8 @@ export type DropAreaProps = FileDropAreaProps & ChooseProps;
 
 interface ChooseProps {
   onChoose: () => void;
+  /** Opens the folder dialog: every file inside is chosen, keyed by its path in the folder. */
+  onChooseFolder: () => void;
   chooseFocused: RefObject<boolean>;
 }
 
@@ -49,13 +59,21 @@ export function FileDropArea(props: FileDropAreaProps) {
   const { onFiles, labels } = props;
   const [isWanted, setIsWanted] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
+  const folderRef = useRef<HTMLInputElement>(null);
   const chooseFocused = useRef(false);
   useEffect(() => {
     if (isWanted) return undefined;
     return whenIdle(() => startTransition(() => setIsWanted(true)), IDLE_TIMEOUT_MS);
   }, [isWanted]);
   const choose = () => inputRef.current?.click();
-  const plain = <PlainDropArea {...props} onChoose={choose} chooseFocused={chooseFocused} />;
+  const chooseFolder = () => folderRef.current?.click();
+  const choosing = { onChoose: choose, onChooseFolder: chooseFolder, chooseFocused };
+  const taken = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.currentTarget.files ?? [])];
+    event.currentTarget.value = '';
+    if (files.length > 0) onFiles(files);
+  };
+  const plain = <PlainDropArea {...props} {...choosing} />;
   return (
     <>
       {/* One file input for the button, whichever area shows: the area changing while the file
@@ -66,15 +84,22 @@ export function FileDropArea(props: FileDropAreaProps) {
         multiple
         hidden
         aria-label={labels.input}
-        onChange={(event) => {
-          const files = [...(event.currentTarget.files ?? [])];
-          event.currentTarget.value = '';
-          if (files.length > 0) onFiles(files);
+        onChange={taken}
+      />
+      {/* `webkitdirectory` (every browser has it) is not among React's attributes. */}
+      <input
+        ref={(input) => {
+          folderRef.current = input;
+          input?.setAttribute('webkitdirectory', '');
         }}
+        type="file"
+        hidden
+        aria-label={labels.folderInput}
+        onChange={taken}
       />
       {isWanted ? (
         <Suspense fallback={plain}>
-          <FileDropzone {...props} onChoose={choose} chooseFocused={chooseFocused} />
+          <FileDropzone {...props} {...choosing} />
         </Suspense>
       ) : (
         plain
@@ -88,6 +113,7 @@ export function DropAreaContent({
   labels,
   disabled,
   onChoose,
+  onChooseFolder,
   chooseFocused,
 }: Pick<FileDropAreaProps, 'labels' | 'disabled'> & ChooseProps) {
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -107,15 +133,27 @@ export function DropAreaContent({
       <Text size="sm" c="dimmed">
         {labels.hint}
       </Text>
-      <Button ref={buttonRef} variant="default" disabled={disabled} onClick={onChoose}>
-        {labels.choose}
-      </Button>
+      <Group gap="xs" justify="center">
+        <Button ref={buttonRef} variant="default" disabled={disabled} onClick={onChoose}>
+          {labels.choose}
+        </Button>
+        <Button variant="default" disabled={disabled} onClick={onChooseFolder}>
+          {labels.chooseFolder}
+        </Button>
+      </Group>
     </Stack>
   );
 }
 
 /** The area before the dropzone is there, drawn as the dropzone draws itself. */
-function PlainDropArea({ onFiles, disabled, labels, onChoose, chooseFocused }: DropAreaProps) {
+function PlainDropArea({
+  onFiles,
+  disabled,
+  labels,
+  onChoose,
+  onChooseFolder,
+  chooseFocused,
+}: DropAreaProps) {
   return (
     <Box
       style={{
@@ -133,6 +171,7 @@ function PlainDropArea({ onFiles, disabled, labels, onChoose, chooseFocused }: D
         labels={labels}
         disabled={disabled}
         onChoose={onChoose}
+        onChooseFolder={onChooseFolder}
         chooseFocused={chooseFocused}
       />
     </Box>

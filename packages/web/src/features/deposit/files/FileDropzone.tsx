@@ -11,6 +11,7 @@ export function FileDropzone({
   disabled,
   labels,
   onChoose,
+  onChooseFolder,
   chooseFocused,
 }: DropAreaProps) {
   return (
@@ -28,6 +29,7 @@ export function FileDropzone({
         labels={labels}
         disabled={disabled}
         onChoose={onChoose}
+        onChooseFolder={onChooseFolder}
         chooseFocused={chooseFocused}
       />
     </Dropzone>

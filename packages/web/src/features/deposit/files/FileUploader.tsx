@@ -220,29 +220,29 @@ export function FileUploader({
     if (outcome.accepted.length === 0) return;
     dispatch({
       type: 'added',
-      files: outcome.accepted.map(({ file }) => ({ key: file.name, size: file.size })),
+      files: outcome.accepted.map(({ file, key }) => ({ key, size: file.size })),
     });
     let target: RecordJson;
     try {
       target = await ensureDraft();
     } catch {
-      for (const { file } of outcome.accepted) dispatch({ type: 'removed', key: file.name });
+      for (const { key } of outcome.accepted) dispatch({ type: 'removed', key });
       return;
     }
     const link = filesLinkOf(target);
-    for (const { file, plan, replaces } of outcome.accepted) {
+    for (const { file, key, plan, replaces } of outcome.accepted) {
       engine()
         .then((made) =>
           made.upload({
             file,
-            key: file.name,
+            key,
             draftId: target.id,
             filesLink: link,
             plan,
             ...(replaces?.links.self ? { existing: replaces } : {}),
-            onProgress: (percent) => dispatch({ type: 'progress', key: file.name, percent }),
+            onProgress: (percent) => dispatch({ type: 'progress', key, percent }),
             onCreated: (item) => {
-              dispatch({ type: 'created', key: file.name, item });
+              dispatch({ type: 'created', key, item });
               onFilesSaved?.();
             },
             onResumed: (count) => setNotice(t('uploader.resumed', { count })),
@@ -250,12 +250,12 @@ export function FileUploader({
           }),
         )
         .then((item) => {
-          dispatch({ type: 'finished', key: file.name, item });
+          dispatch({ type: 'finished', key, item });
           onFilesSaved?.();
         })
         .catch((error: unknown) => {
           if (error instanceof UploadRequestError && error.kind === 'aborted') return;
-          dispatch({ type: 'failed', key: file.name, message: messageOf(error) });
+          dispatch({ type: 'failed', key, message: messageOf(error) });
         });
     }
   }
@@ -388,7 +388,9 @@ export function FileUploader({
                 title: quotaReached ? t('uploader.quotaReached') : t('uploader.dropTitle'),
                 hint: t('uploader.dropOr'),
                 choose: t('uploader.chooseFiles'),
+                chooseFolder: t('uploader.chooseFolder'),
                 input: t('uploader.fileInput'),
+                folderInput: t('uploader.folderInput'),
               }}
             />
           )}

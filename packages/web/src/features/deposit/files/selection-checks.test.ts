@@ -101,4 +101,25 @@ describe('checkSelection', () => {
     });
     expect(outcome.accepted[0]?.plan).toEqual({ type: 'L' });
   });
+
+  it('keys files by their path in a chosen or dropped folder, and refuses the same path twice', () => {
+    const inFolder = (path: string, via: 'webkitRelativePath' | 'relativePath') => {
+      const f = file(path.split('/').pop()!, 10);
+      Object.defineProperty(f, via, { value: path });
+      return f;
+    };
+    const chosen = inFolder('survey/raw/a.csv', 'webkitRelativePath');
+    const dropped = inFolder('./survey/raw/b.csv', 'relativePath');
+    const again = inFolder('/survey/raw/a.csv', 'relativePath');
+    const outcome = checkSelection([], [chosen, dropped, again, file('c.csv', 10)], {
+      ...ROOMY,
+      quota: { maxFiles: 10, maxStorage: 100 * MiB },
+    });
+    expect(outcome.accepted.map((a) => a.key)).toEqual([
+      'survey/raw/a.csv',
+      'survey/raw/b.csv',
+      'c.csv',
+    ]);
+    expect(outcome.warnings).toEqual([{ kind: 'duplicates', names: ['survey/raw/a.csv'] }]);
+  });
 });

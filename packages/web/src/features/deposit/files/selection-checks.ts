@@ -1,6 +1,17 @@
 import { planTransfer, type TransferPlan } from '@cairn/shared';
 import { sameKey, type FileEntry } from './uploader-state';
 
+/**
+ * The key a chosen file is stored under: its path inside the folder chosen (the input's
+ * `webkitRelativePath`) or dropped (file-selector's `relativePath`, "./survey/a.csv"), so a
+ * folder keeps its structure, else its name.
+ */
+export function uploadKey(file: File): string {
+  const relative = file.webkitRelativePath || (file as { relativePath?: string }).relativePath;
+  const path = (relative ?? '').replace(/^\.?\//, '');
+  return path || file.name;
+}
+
 export interface Quota {
   maxFiles: number;
   maxStorage: number;
@@ -17,6 +28,8 @@ export type SelectionWarning =
 
 export interface AcceptedFile {
   file: File;
+  /** Where it is stored in the record: its path inside a chosen or dropped folder, else its name. */
+  key: string;
   plan: Extract<TransferPlan, { type: 'L' | 'M' }>;
   /** The interrupted or failed entry of the same name it replaces or resumes. */
   replaces?: FileEntry;
@@ -49,7 +62,7 @@ export function checkSelection(
     entries.find((e) => sameKey(e.key, name) && (e.status === 'failed' || e.interrupted));
   const present = (name: string) =>
     entries.some((e) => sameKey(e.key, name) && e.status !== 'failed' && !e.interrupted);
-  const staying = entries.filter((e) => !selected.some((f) => replaced(f.name) === e));
+  const staying = entries.filter((e) => !selected.some((f) => replaced(uploadKey(f)) === e));
 
   const count = staying.length + selected.length;
   if (count > rules.quota.maxFiles) {
@@ -75,27 +88,28 @@ export function checkSelection(
   const accepted: AcceptedFile[] = [];
   const seen: string[] = [];
   for (const file of selected) {
-    if (present(file.name) || seen.some((name) => sameKey(name, file.name))) {
-      duplicates.push(file.name);
+    const key = uploadKey(file);
+    if (present(key) || seen.some((name) => sameKey(name, key))) {
+      duplicates.push(key);
       continue;
     }
-    seen.push(file.name);
+    seen.push(key);
     if (file.size === 0 && !rules.allowEmptyFiles) {
-      empty.push(file.name);
+      empty.push(key);
       continue;
     }
     const plan = planTransfer(file.size, rules.enabledTransferTypes.includes('M'));
     if (plan.type === 'too-large') {
-      tooLarge.push(file.name);
+      tooLarge.push(key);
       limit = plan.maxSize;
       continue;
     }
     if (!rules.enabledTransferTypes.includes(plan.type)) {
-      unsupported.push({ name: file.name, type: plan.type });
+      unsupported.push({ name: key, type: plan.type });
       continue;
     }
-    const replaces = replaced(file.name);
-    accepted.push({ file, plan, ...(replaces ? { replaces } : {}) });
+    const replaces = replaced(key);
+    accepted.push({ file, key, plan, ...(replaces ? { replaces } : {}) });
   }
   const warnings: SelectionWarning[] = [];
   if (duplicates.length > 0) warnings.push({ kind: 'duplicates', names: duplicates });
