@@ -52,9 +52,9 @@ describe('FileDropArea', () => {
     expect(onFiles).not.toHaveBeenCalled();
   });
 
-  it('chooses a folder through an input that takes folders, keeping each file’s path', async () => {
+  it('chooses a folder through an input that takes folders, keeping each file’s path', () => {
     const { onFiles } = renderArea();
-    const folder = screen.getByLabelText('Folder') as HTMLInputElement;
+    const folder = screen.getByLabelText<HTMLInputElement>('Folder');
     expect(folder.hasAttribute('webkitdirectory')).toBe(true);
     const click = vi.spyOn(folder, 'click');
     fireEvent.click(screen.getByRole('button', { name: 'Choose a folder' }));
