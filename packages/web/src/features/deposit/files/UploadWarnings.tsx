@@ -46,6 +46,12 @@ function wordingOf(warning: SelectionWarning, t: TFunction, size: (n: number) =>
           t('uploader.warnings.unsupportedTransfer', { filename: name, type }),
         ),
       };
+    case 'case-collision':
+      return {
+        title: t('uploader.warnings.caseCollision'),
+        text: t('uploader.warnings.caseCollisionText'),
+        items: warning.pairs.map(([a, b]) => t('uploader.warnings.casePair', { a, b })),
+      };
     case 'too-large':
       return {
         title: t('uploader.warnings.couldNotUploadAll'),

@@ -122,4 +122,16 @@ describe('checkSelection', () => {
     ]);
     expect(outcome.warnings).toEqual([{ kind: 'duplicates', names: ['survey/raw/a.csv'] }]);
   });
+
+  it('warns of names that differ only in case, and uploads both', () => {
+    const existing = [entry('Counts.csv', 10)];
+    const outcome = checkSelection(existing, [file('counts.csv', 10), file('notes.txt', 10)], {
+      ...ROOMY,
+      quota: { maxFiles: 10, maxStorage: 100 * MiB },
+    });
+    expect(outcome.accepted.map((a) => a.key)).toEqual(['counts.csv', 'notes.txt']);
+    expect(outcome.warnings).toEqual([
+      { kind: 'case-collision', pairs: [['Counts.csv', 'counts.csv']] },
+    ]);
+  });
 });

@@ -24,7 +24,9 @@ export type SelectionWarning =
   | { kind: 'duplicates'; names: string[] }
   | { kind: 'empty-skipped'; names: string[] }
   | { kind: 'unsupported-transfer'; files: Array<{ name: string; type: string }> }
-  | { kind: 'too-large'; names: string[]; limit: number };
+  | { kind: 'too-large'; names: string[]; limit: number }
+  /** Accepted, but the same but for case as another: one would overwrite the other on a case-insensitive disk. */
+  | { kind: 'case-collision'; pairs: Array<[string, string]> };
 
 export interface AcceptedFile {
   file: File;
@@ -112,9 +114,27 @@ export function checkSelection(
     accepted.push({ file, key, plan, ...(replaces ? { replaces } : {}) });
   }
   const warnings: SelectionWarning[] = [];
+  const pairs = caseCollisions(
+    accepted.map((a) => a.key),
+    staying.map((e) => e.key),
+  );
   if (duplicates.length > 0) warnings.push({ kind: 'duplicates', names: duplicates });
   if (empty.length > 0) warnings.push({ kind: 'empty-skipped', names: empty });
   if (unsupported.length > 0) warnings.push({ kind: 'unsupported-transfer', files: unsupported });
   if (tooLarge.length > 0) warnings.push({ kind: 'too-large', names: tooLarge, limit });
+  if (pairs.length > 0) warnings.push({ kind: 'case-collision', pairs });
   return { accepted, warnings };
+}
+
+/** Each new key that equals another (new or already there) but for case, with that other. */
+function caseCollisions(added: string[], present: string[]): Array<[string, string]> {
+  const folded = (key: string) => key.normalize('NFC').toLowerCase();
+  const seen = new Map(present.map((key) => [folded(key), key]));
+  const pairs: Array<[string, string]> = [];
+  for (const key of added) {
+    const other = seen.get(folded(key));
+    if (other !== undefined && !sameKey(other, key)) pairs.push([other, key]);
+    else seen.set(folded(key), key);
+  }
+  return pairs;
 }
