@@ -576,6 +576,29 @@ describe.each(ENGINES)('files through the draft lifecycle (%s)', (engine) => {
       expect(recordZip.statusCode).toBe(200);
       expect([...readZip(recordZip.rawPayload).keys()]).toEqual(['a.txt', 'folder/b.csv']);
     });
+
+    it('streams one folder with ?prefix=, its entries keeping their paths', async () => {
+      const { id } = await api.createDraft();
+      await api.upload(id, 'raw/2024/a.csv', 'a');
+      await api.upload(id, 'raw/2025/b.csv', 'b');
+      await api.upload(id, 'rawdata.csv', 'not in the folder');
+      await api.upload(id, 'README.txt', 'read me');
+      const folder = await api.get(`/api/records/${id}/draft/files-archive?prefix=raw/2024/`);
+      expect(folder.statusCode, folder.body).toBe(200);
+      expect(folder.headers['content-disposition']).toBe(
+        `attachment; filename="${id}-raw-2024.zip"`,
+      );
+      expect([...readZip(folder.rawPayload).keys()]).toEqual(['raw/2024/a.csv']);
+      await api.publish(id);
+      const raw = await api.as(undefined).get(`/api/records/${id}/files-archive?prefix=raw`);
+      expect([...readZip(raw.rawPayload).keys()]).toEqual(['raw/2024/a.csv', 'raw/2025/b.csv']);
+      expectError(
+        await api.get(`/api/records/${id}/files-archive?prefix=nothing`),
+        404,
+        'NOT_FOUND',
+        'No files in the folder nothing/',
+      );
+    });
   });
 
   it('sweeps nothing younger than CAIRN_PENDING_UPLOAD_MAX_AGE_HOURS (72 by default)', async () => {

@@ -40,6 +40,12 @@ const FILE_OR_CONTENT = documentedResponse(
 );
 const PART_OF_CONTENT = documentedResponse(BinaryBody, 'The range of the content asked for');
 const ZIP = documentedResponse(BinaryBody, 'A zip archive');
+const ArchiveQuery = z.looseObject({
+  prefix: z
+    .string()
+    .optional()
+    .describe('Only the files in this folder (keys starting with it and a "/"), e.g. raw/2024'),
+});
 const draftTags = ['Draft files'];
 const recordTags = ['Record files'];
 
@@ -200,13 +206,17 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
       return reply.type(JSON_TYPE).send({ key: head.view.row.key, ...listing });
     }
 
-    async function archive(reply: FastifyReply, context: BucketContext) {
-      const entries = await files.archive(context);
+    async function archive(reply: FastifyReply, context: BucketContext, folder?: string) {
+      const entries = await files.archive(context, folder);
       securityHeaders(reply);
+      // "raw/2024" downloads as {id}-raw-2024.zip; its entries keep their whole keys.
+      const name = folder
+        ? `${context.recordId}-${folder.replace(/\/+$/, '').replace(/[^\w.-]+/g, '-')}`
+        : context.recordId;
       return reply
         .type('application/zip')
         .headers({
-          'content-disposition': `attachment; filename="${context.recordId}.zip"`,
+          'content-disposition': `attachment; filename="${name}.zip"`,
           'content-length': String(zipSize(entries)),
         })
         .send(zipStream(entries));
@@ -411,11 +421,12 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         schema: {
           response: { 200: ZIP },
           tags: draftTags,
-          summary: 'Every draft file as one zip',
+          summary: 'Every draft file as one zip (or of one folder: ?prefix=, Cairn extension)',
           params: FilesOwnerParams,
+          querystring: ArchiveQuery,
         },
       },
-      async (request, reply) => archive(reply, await draft(request)),
+      async (request, reply) => archive(reply, await draft(request), request.query.prefix),
     );
 
     api.post(
@@ -499,11 +510,12 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         schema: {
           response: { 200: ZIP },
           tags: recordTags,
-          summary: 'Every record file as one zip',
+          summary: 'Every record file as one zip (or of one folder: ?prefix=, Cairn extension)',
           params: FilesOwnerParams,
+          querystring: ArchiveQuery,
         },
       },
-      async (request, reply) => archive(reply, await record(request)),
+      async (request, reply) => archive(reply, await record(request), request.query.prefix),
     );
   },
 );

@@ -331,10 +331,17 @@ export class FilesService {
   /** Every completed file of the bucket, for the zip archive (400 past the configured size cap). */
   async archive(
     context: BucketContext,
+    folder?: string,
   ): Promise<Array<{ name: string; size: number; mtime: Date; open: () => Promise<Readable> }>> {
+    // A folder is a prefix of keys ending at a "/": "raw" holds "raw/a.csv", not "rawdata.csv".
+    const prefix = folder ? `${folder.replace(/\/+$/, '')}/` : '';
     const views = (await this.repo.listStored(context.bucket)).flatMap((v) =>
-      v.row.status === 'completed' && v.object ? [{ row: v.row, object: v.object }] : [],
+      v.row.status === 'completed' && v.object && v.row.key.startsWith(prefix)
+        ? [{ row: v.row, object: v.object }]
+        : [],
     );
+    if (prefix && views.length === 0)
+      throw new AppError('NOT_FOUND', `No files in the folder ${prefix}`);
     const total = views.reduce((s, v) => s + v.object.size, 0);
     const cap = this.config.files.archiveMaxBytes;
     if (cap > 0 && total > cap) {
