@@ -21,6 +21,9 @@ const ACTION_METHODS: Record<string, Method> = {
   reserve_doi: 'POST',
   draft: 'POST',
   review: 'PUT',
+  // The record's access settings are replaced (PUT), access is asked for (POST), as upstream.
+  access: 'PUT',
+  access_request: 'POST',
   commit: 'POST',
   rename: 'POST',
   comments: 'POST',

@@ -94,13 +94,14 @@ function doiOf(data: RecordData): string | undefined {
  * answers none of those routes yet, and a client that follows a link must not meet a 404, so
  * they are left out until their routes exist.
  */
-function commonLinks(api: string, id: string, site: string) {
+function commonLinks(api: string, id: string, site: string, published: boolean) {
   return {
     access_links: `${api}/records/${id}/access/links`,
     access_grants: `${api}/records/${id}/access/grants`,
     access_users: `${api}/records/${id}/access/users`,
     access: `${api}/records/${id}/access`,
-    access_request: `${api}/records/${id}/access/request`,
+    // Access is asked for a published record's files: a draft never published has none to ask for.
+    ...(published ? { access_request: `${api}/records/${id}/access/request` } : {}),
     versions: `${api}/records/${id}/versions`,
     communities: `${api}/records/${id}/communities`,
     requests: `${api}/records/${id}/requests`,
@@ -141,7 +142,7 @@ export function presentDraft(
     files: `${api}/records/${id}/draft/files`,
     archive: `${api}/records/${id}/draft/files-archive`,
     reserve_doi: `${api}/records/${id}/draft/pids/doi`,
-    ...commonLinks(api, id, site),
+    ...commonLinks(api, id, site, o.isPublished),
   };
   const doi = doiOf(data);
   const json: RecordJson = {
@@ -221,7 +222,7 @@ export function presentRecord(row: RecordRow, parent: ParentRow, o: PresentOptio
     parent: `${api}/records/${parent.id}`,
     parent_html: `${site}/records/${parent.id}`,
     'communities-suggestions': `${api}/records/${id}/communities-suggestions`,
-    ...commonLinks(api, id, site),
+    ...commonLinks(api, id, site, true),
   };
   const doi = doiOf(data);
   if (doi) {

@@ -63,7 +63,7 @@ describe.each(ENGINES)('records and drafts API on %s', (engine) => {
         'access_grants',
         'access_users',
         'access',
-        'access_request',
+        // No access_request: a draft never published has no files anyone could ask for.
         'files',
         'archive',
         'reserve_doi',
