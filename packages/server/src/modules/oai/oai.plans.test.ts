@@ -30,7 +30,11 @@ describe.each(ENGINES)('the plans of a harvest page (%s)', (engine) => {
     expect(pages).toHaveLength(1);
     return {
       body: result.body,
-      steps: await Promise.all(pages.map((s) => planOf(t.services.database.db, engine, s))),
+      // Over five rows PostgreSQL may rightly prefer a bitmap scan and a sort; the question is
+      // whether the index alone gives a page in order, as it must over a million records.
+      steps: await Promise.all(
+        pages.map((s) => planOf(t.services.database.db, engine, s, { bitmapScans: false })),
+      ),
     };
   }
 
