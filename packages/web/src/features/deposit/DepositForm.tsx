@@ -55,7 +55,7 @@ import type { FileEntry } from './files/uploader-state';
 import { SectionNav } from './SectionNav';
 import { StatusHeader } from './StatusHeader';
 import { ShareButton } from '../shared/share/ShareButton';
-import { accessSettingsOf } from '../shared/share/share-api';
+import { accessSettingsOf } from '../shared/share/access-settings';
 import { useDepositController } from './useDepositController';
 import { useDraftSafety } from './useDraftSafety';
 import { useLeaveGuard } from './useLeaveGuard';

@@ -22,7 +22,7 @@ import { RecordCommunities } from './RecordCommunities';
 import { useVersionLabel } from '../shared/useVersionLabel';
 import { VersionsList } from './VersionsList';
 import { ShareButton } from '../shared/share/ShareButton';
-import { accessSettingsOf } from '../shared/share/share-api';
+import { accessSettingsOf } from '../shared/share/access-settings';
 
 /** `/records/:id`, the landing page; `?preview=1` shows the draft, as InvenioRDM links it. */
 export function RecordPage() {

@@ -158,15 +158,3 @@ export function useUpdateAccessSettings(recordId: string) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['records', recordId] }),
   });
 }
-
-/** `parent.access.settings` of a record or draft as its JSON carries it, defaults filled in. */
-export function accessSettingsOf(record: object): AccessSettings {
-  const { parent } = record as { parent?: { access?: { settings?: Partial<AccessSettings> } } };
-  const settings = parent?.access?.settings ?? {};
-  return {
-    allow_user_requests: settings.allow_user_requests === true,
-    allow_guest_requests: settings.allow_guest_requests === true,
-    accept_conditions_text: settings.accept_conditions_text ?? null,
-    secret_link_expiration: settings.secret_link_expiration ?? 0,
-  };
-}
