@@ -21,7 +21,9 @@ const pages = {
     import('../features/communities/NewCommunityPage').then((m) => m.NewCommunityPage),
   ),
   uploads: lazyPage(() => import('../features/dashboard/UploadsPage').then((m) => m.UploadsPage)),
-  deposit: lazyPage(() => import('../features/deposit/DepositPage').then((m) => m.DepositPage)),
+  deposit: lazyPage(() => import('../features/deposit/DepositPage').then((m) => m.DepositPage), {
+    ownStringsOnly: true,
+  }),
   record: lazyPage(() => import('../features/records/RecordPage').then((m) => m.RecordPage)),
   verifyAccessRequest: lazyPage(() =>
     import('../features/records/VerifyAccessRequestPage').then((m) => m.VerifyAccessRequestPage),

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
+import { loadLaterStrings } from '../i18n/i18n';
 
 /** A dialog whose code is fetched when it first opens (see `lazyDialog`). */
 export type LazyDialog<P> = ComponentType<P> & {
@@ -26,8 +27,9 @@ export function lazyDialog<P extends object>(
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   const start = () =>
-    (loading ??= load().then(
-      (component) => {
+    // A dialog of the deposit page may show strings outside the app's first chunk (lazyPage).
+    (loading ??= Promise.all([load(), loadLaterStrings()]).then(
+      ([component]) => {
         loaded = component;
         return component;
       },

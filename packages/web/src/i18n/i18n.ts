@@ -1,13 +1,19 @@
 import i18next, { type i18n, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enUS from './locales/en_US.json';
+import type enUSLater from './locales/en_US.later.json';
 
 /** A missing locale falls back to en_US. */
 export const FALLBACK_LANGUAGE = 'en_US';
 
-/** The fallback's translations, always in the bundle; the types of every key come from them. */
+/**
+ * The fallback's translations: those of the app's frame and the deposit page in the bundle, the
+ * other pages' in a chunk of their own (`loadLaterStrings`). The types of every key come from both.
+ * The deposit page is the one whose first load counts most (its JavaScript has a budget), and the
+ * other pages' strings were a third of the English file.
+ */
 export const resources = {
-  en_US: { translation: enUS },
+  en_US: { translation: enUS as typeof enUS & typeof enUSLater },
 } as const;
 
 /**
@@ -20,6 +26,51 @@ const otherLanguages: Readonly<Record<string, () => Promise<{ default: unknown }
 
 /** Translations loaded so far (`loadLanguage`), which `createI18n` then has at hand. */
 const loaded: Resource = { ...resources };
+
+/** Every instance made so far, which `loadLaterStrings` extends. */
+const instances = new Set<i18n>();
+
+let laterStrings: Promise<void> | null = null;
+
+/**
+ * Fetches the English strings of every page but the deposit page and gives them to every
+ * instance, made or to be made; fetched once. A page or dialog waits for them before it renders
+ * (`lazyPage`, `lazyDialog`): until then their keys would show instead of their texts. Other
+ * languages are one chunk each, fetched whole before the first render.
+ */
+export function loadLaterStrings(): Promise<void> {
+  laterStrings ??= import('./locales/en_US.later.json').then(
+    (module) => {
+      const later = module.default as Strings;
+      const fallback = (loaded[FALLBACK_LANGUAGE]?.translation ?? {}) as Strings;
+      loaded[FALLBACK_LANGUAGE] = { translation: mergeSections(fallback, later) };
+      for (const instance of instances) {
+        instance.addResourceBundle(FALLBACK_LANGUAGE, 'translation', later, true, false);
+      }
+    },
+    (error: unknown) => {
+      // A failed fetch is tried again by the next page or dialog that needs the strings.
+      laterStrings = null;
+      throw error;
+    },
+  );
+  return laterStrings;
+}
+
+/** `base` with `extra`'s sections added, a section in both merged key by key (one level). */
+type Strings = Record<string, unknown>;
+
+function mergeSections(base: Strings, extra: Strings): Strings {
+  const merged = { ...base };
+  for (const [section, texts] of Object.entries(extra)) {
+    const own = merged[section];
+    merged[section] =
+      typeof own === 'object' && typeof texts === 'object'
+        ? { ...(own as Strings), ...(texts as Strings) }
+        : texts;
+  }
+  return merged;
+}
 
 /**
  * Fetches the translations of `language` unless they are in the bundle or loaded already; a
@@ -65,6 +116,7 @@ export function createI18n(language: string): i18n {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  instances.add(instance);
   return instance;
 }
 

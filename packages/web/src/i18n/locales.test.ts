@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import de from './locales/de.json';
 import enUS from './locales/en_US.json';
+import enUSLater from './locales/en_US.later.json';
 
 /** Every leaf of a nested translation object, by its dotted key. */
 function leavesOf(value: unknown, prefix = ''): Map<string, unknown> {
@@ -83,18 +84,27 @@ const SAME_IN_GERMAN = new Set([
   'customFields.groups.meeting.fields.url',
 ]);
 
-const english = leavesOf(enUS);
+// English comes in two files, the first load's and the later pages' (i18n.ts).
+const englishFirst = leavesOf(enUS);
+const englishLater = leavesOf(enUSLater);
+const english = new Map([...englishFirst, ...englishLater]);
 const german = leavesOf(de);
-const namespaces = Object.keys(enUS);
+const namespaces = [...new Set([...Object.keys(enUS), ...Object.keys(enUSLater)])].sort();
+
+describe('the English strings', () => {
+  it('are each in one of the two files only', () => {
+    expect([...englishFirst.keys()].filter((key) => englishLater.has(key))).toEqual([]);
+  });
+});
 
 describe('the German translations', () => {
   it('cover every namespace of en_US and no other', () => {
-    expect(Object.keys(de)).toEqual(namespaces);
+    expect(Object.keys(de).sort()).toEqual(namespaces);
   });
 
   it.each(namespaces)('have every key of the %s namespace, and no other', (namespace) => {
     const keysIn = (leaves: Map<string, unknown>) =>
-      [...leaves.keys()].filter((key) => key.startsWith(`${namespace}.`));
+      [...leaves.keys()].filter((key) => key.startsWith(`${namespace}.`)).sort();
     expect(keysIn(german)).toEqual(keysIn(english));
   });
 

@@ -1,10 +1,12 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { preloadDialogs } from '../components/lazy-dialog';
-import { loadLanguage } from '../i18n/i18n';
+import { loadLanguage, loadLaterStrings } from '../i18n/i18n';
 
 // Tests render in German as well; the app fetches a language before its first render, as here.
-await loadLanguage('de');
+// Pages and dialogs wait for the English strings outside the first chunk; components rendered
+// alone in a test have them at hand too.
+await Promise.all([loadLanguage('de'), loadLaterStrings()]);
 
 // The app fetches a dialog's code when it first opens; tests open dialogs without waiting for it.
 // After the test file's imports, which define the dialogs.

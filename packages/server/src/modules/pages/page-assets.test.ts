@@ -1,15 +1,26 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { assetsBeforeData, PAGE_MODULES, pagePreloads, type BuildManifest } from './page-assets.js';
+import {
+  assetsBeforeData,
+  LATER_STRINGS_MODULE,
+  PAGE_MODULES,
+  pagePreloads,
+  type BuildManifest,
+} from './page-assets.js';
 
-/** A manifest in which every page is its own chunk importing nothing, plus `extra`. */
+/**
+ * A manifest in which every page is its own chunk importing nothing, and so are the later
+ * pages' strings, plus `extra`.
+ */
 function manifestWith(extra: BuildManifest): BuildManifest {
   const pages = Object.fromEntries(
     Object.values(PAGE_MODULES).map((source) => [source, { file: `assets/${source}.js` }]),
   );
-  return { ...pages, ...extra };
+  return { ...pages, [LATER_STRINGS_MODULE]: { file: 'assets/en_US.later.js' }, ...extra };
 }
+
+const laterStrings = `<link rel="modulepreload" crossorigin href="/assets/en_US.later.js">`;
 
 const link = (file: string) => `<link rel="modulepreload" crossorigin href="/${file}">`;
 
@@ -30,8 +41,12 @@ describe('pagePreloads', () => {
       link('assets/RecordPage.js'),
       link('assets/tables.js'),
       link('assets/sanitize.js'),
+      laterStrings,
     ]);
-    expect(pagePreloads(manifest).login).toEqual([link(`assets/${PAGE_MODULES.login}.js`)]);
+    expect(pagePreloads(manifest).login).toEqual([
+      link(`assets/${PAGE_MODULES.login}.js`),
+      laterStrings,
+    ]);
   });
 
   it("preloads the stylesheets of a page's chunks, each once, but not the entry's", () => {
@@ -55,6 +70,20 @@ describe('pagePreloads', () => {
     ]);
   });
 
+  it("leaves the later pages' strings to the deposit page's own choice", () => {
+    expect(pagePreloads(manifestWith({})).deposit).toEqual([
+      link(`assets/${PAGE_MODULES.deposit}.js`),
+    ]);
+  });
+
+  it('refuses a build without the later strings', () => {
+    const manifest = manifestWith({});
+    delete manifest[LATER_STRINGS_MODULE];
+    expect(() => pagePreloads(manifest)).toThrow(
+      'The web build has no chunk for src/i18n/locales/en_US.later.json',
+    );
+  });
+
   it('refuses a build without one of the pages', () => {
     const manifest = manifestWith({});
     delete manifest[PAGE_MODULES.request];
@@ -72,6 +101,17 @@ describe('pagePreloads', () => {
       (match) => `src/${match[1]}.tsx`,
     );
     expect(imported.sort()).toEqual(Object.values(PAGE_MODULES).sort());
+    // …and the deposit page is the one that does without the later strings, which the web
+    // app's i18n fetches from this module.
+    expect(routes.split('ownStringsOnly: true').length).toBe(2);
+    expect(routes).toMatch(
+      /deposit: lazyPage\(\(\) => import\('\.\.\/features\/deposit\/DepositPage'\)[^;]*?ownStringsOnly: true/s,
+    );
+    const i18n = fs.readFileSync(
+      fileURLToPath(new URL('../../../../web/src/i18n/i18n.ts', import.meta.url)),
+      'utf8',
+    );
+    expect(i18n).toContain(`import('./${LATER_STRINGS_MODULE.replace('src/i18n/', '')}')`);
   });
 });
 

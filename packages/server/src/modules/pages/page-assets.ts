@@ -26,6 +26,13 @@ export const PAGE_MODULES = {
 } as const;
 export type PageName = keyof typeof PAGE_MODULES;
 
+/**
+ * The English strings of every page but the deposit page, a chunk of their own that those pages
+ * wait for before they render (web i18n.ts, `loadLaterStrings`).
+ */
+export const LATER_STRINGS_MODULE = 'src/i18n/locales/en_US.later.json';
+const PAGES_WITHOUT_LATER_STRINGS: ReadonlySet<PageName> = new Set(['deposit']);
+
 /** What Vite's build manifest (dist/.vite/manifest.json) says of one chunk. */
 interface ManifestChunk {
   file: string;
@@ -52,10 +59,15 @@ export function pagePreloads(manifest: BuildManifest): PagePreloads {
   const loadedByEntry = new Set(entry.flatMap((key) => importClosure(manifest, key)));
   const preloads = {} as PagePreloads;
   for (const [page, source] of Object.entries(PAGE_MODULES) as Array<[PageName, string]>) {
-    if (!manifest[source]) {
-      throw new Error(`The web build has no chunk for ${source} (page "${page}"): rebuild it`);
+    for (const module of [source, LATER_STRINGS_MODULE]) {
+      if (!manifest[module]) {
+        throw new Error(`The web build has no chunk for ${module} (page "${page}"): rebuild it`);
+      }
     }
-    const chunks = importClosure(manifest, source)
+    const strings = PAGES_WITHOUT_LATER_STRINGS.has(page)
+      ? []
+      : importClosure(manifest, LATER_STRINGS_MODULE);
+    const chunks = [...new Set([...importClosure(manifest, source), ...strings])]
       .filter((key) => !loadedByEntry.has(key))
       .map((key) => manifest[key]!);
     const stylesheets = new Set(chunks.flatMap((chunk) => chunk.css ?? []));
