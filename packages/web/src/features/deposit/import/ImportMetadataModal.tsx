@@ -60,7 +60,7 @@ export function ImportMetadataModal({ opened, onClose, ...rest }: ImportMetadata
       onClose={onClose}
       title={t('title')}
       size="xl"
-      closeButtonProps={{ 'aria-label': t('cancel') }}
+      closeButtonProps={{ 'aria-label': t('close') }}
     >
       {opened && <Importer onClose={onClose} {...rest} />}
     </Modal>
