@@ -1,5 +1,6 @@
 import { Box, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import {
+  deserializeDraft,
   editorButtonsOf,
   isPublishDisabled,
   isSubmitReviewDisabled,
@@ -489,6 +490,9 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
           onClose={() => setImportOpen(false)}
           ensureDraft={controller.ensureDraft}
           currentMetadata={() => form.getValues('metadata')}
+          toFormMetadata={(metadata) =>
+            deserializeDraft({ metadata }, serializerOptions).values.metadata
+          }
           onApply={(changes, message) => {
             const values = form.getValues();
             // As a restored journal is: unsaved edits over the form's defaults, which autosave

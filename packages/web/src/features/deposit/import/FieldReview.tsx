@@ -1,53 +1,17 @@
-import { Box, Checkbox, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Box, Checkbox, Stack, Text } from '@mantine/core';
 import type { MetadataFormValues } from '@cairn/shared';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { excerptOf, plainTextOf } from '../../../lib/plain-text';
 import { creatorName, affiliationNames } from '../creators/creator-display';
-import { useVocabularyEntries, useVocabularyOptions } from '../metadata/api';
-import { isEmpty, type ImportReview, type ReviewField } from './import-merge';
+import type { ValueLabels } from './import-lookups';
+import { isEmpty, type ReviewField } from './import-merge';
 import { IMPORT_NS } from './import-strings';
 
 /** Lines shown per side of a field; the rest are counted. */
 const MAX_LINES = 8;
 /** A description is shown as its start. */
 const EXCERPT_CHARS = 240;
-
-/** A vocabulary id's label, or the id itself while unknown. */
-export type ValueLabels = (vocabulary: LabelledVocabulary, id: string) => string;
-type LabelledVocabulary = 'resourcetypes' | 'languages' | 'licenses' | 'relationtypes' | 'datetypes';
-
-/** Labels for the ids the review shows, from the vocabularies the form itself reads. */
-export function useValueLabels(review: ImportReview): ValueLabels {
-  const idsOf = (field: 'languages' | 'rights') =>
-    review.fields
-      .filter((entry) => entry.field === field)
-      .flatMap((entry) => [
-        ...(entry.imported as Array<string | { id?: string }>),
-        ...(entry.current as Array<string | { id?: string }>),
-      ])
-      .map((value) => (typeof value === 'string' ? value : (value.id ?? '')))
-      .filter((id) => id !== '');
-  const languages = useVocabularyEntries('languages', idsOf('languages'));
-  const licenses = useVocabularyEntries('licenses', idsOf('rights'));
-  const resourceTypes = useVocabularyOptions('resourcetypes', 'depositable').options;
-  const relationTypes = useVocabularyOptions('relationtypes').options;
-  const dateTypes = useVocabularyOptions('datetypes').options;
-  return (vocabulary, id) => {
-    switch (vocabulary) {
-      case 'languages':
-        return languages.get(id)?.title_l10n ?? id;
-      case 'licenses':
-        return licenses.get(id)?.title_l10n ?? id;
-      case 'resourcetypes':
-        return resourceTypes.find((option) => option.value === id)?.label ?? id;
-      case 'relationtypes':
-        return relationTypes.find((option) => option.value === id)?.label ?? id;
-      case 'datetypes':
-        return dateTypes.find((option) => option.value === id)?.label ?? id;
-    }
-  };
-}
 
 /** One field of the review: its box to take it, what the import sets and what the form holds. */
 export function FieldReview({
@@ -78,13 +42,22 @@ export function FieldReview({
         aria-describedby={valuesId}
         styles={{ label: { fontWeight: 600 } }}
       />
-      <SimpleGrid id={valuesId} cols={{ base: 1, sm: 2 }} spacing="md" mt="xs" pl={32}>
+      <Box
+        id={valuesId}
+        mt="xs"
+        pl={32}
+        style={{
+          display: 'grid',
+          gridTemplateColumns: 'repeat(auto-fit, minmax(14rem, 1fr))',
+          gap: 'var(--mantine-spacing-md)',
+        }}
+      >
         <Side title={t('imported')} lines={linesOf(entry.field, entry.imported, labels)} />
         <Side
           title={t('current')}
           lines={isEmpty(entry.current) ? [] : linesOf(entry.field, entry.current, labels)}
         />
-      </SimpleGrid>
+      </Box>
       {entry.unmatched.length > 0 && (
         <Stack gap={2} mt="xs" pl={32}>
           {entry.unmatched.map((unmatched) => (

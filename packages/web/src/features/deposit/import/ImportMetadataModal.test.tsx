@@ -231,6 +231,7 @@ describe('the Import metadata dialog', () => {
         onClose={() => undefined}
         ensureDraft={() => Promise.resolve({ id: 'abcde-12345' })}
         currentMetadata={() => buildDraftMetadata()}
+        toFormMetadata={() => buildDraftMetadata()}
         onApply={onApply}
       />,
       { language: 'de' },

@@ -20,9 +20,11 @@ import {
 } from '@cairn/shared';
 import { useId, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, type ApiClient } from '../../../api/client';
+import { ApiError } from '../../../api/client';
 import { useApiClient } from '../../../api/useApiClient';
-import { useSerializerOptions } from '../draft-values';
+import { useBootstrap } from '../../../bootstrap';
+import { FieldReview } from './FieldReview';
+import { fillNames, loadLabels, type ValueLabels } from './import-lookups';
 import {
   defaultChoice,
   IMPORT_FIELDS,
@@ -30,9 +32,9 @@ import {
   reviewImport,
   type ImportField,
   type ImportReview,
+  type ToFormMetadata,
 } from './import-merge';
 import { addImportStrings, IMPORT_NS } from './import-strings';
-import { FieldReview, useValueLabels } from './FieldReview';
 
 export interface ImportMetadataModalProps {
   opened: boolean;
@@ -41,6 +43,8 @@ export interface ImportMetadataModalProps {
   ensureDraft: () => Promise<{ id: string }>;
   /** The form's metadata as it is now, read when the review opens. */
   currentMetadata: () => MetadataFormValues;
+  /** The draft's deserializer, as the form reads a draft. */
+  toFormMetadata: ToFormMetadata;
   /** Writes the fields taken into the form; `message` says what happened, for the page to say. */
   onApply: (changes: Partial<MetadataFormValues>, message: string) => void;
 }
@@ -70,6 +74,7 @@ export function ImportMetadataModal({ opened, onClose, ...rest }: ImportMetadata
 interface Reviewing {
   answer: ImportMetadataAnswer;
   review: ImportReview;
+  labels: ValueLabels;
   taken: ReadonlySet<ImportField>;
   relations: ReadonlySet<number>;
 }
@@ -78,11 +83,12 @@ function Importer({
   onClose,
   ensureDraft,
   currentMetadata,
+  toFormMetadata,
   onApply,
 }: Omit<ImportMetadataModalProps, 'opened'>) {
-  const { t } = useTranslation(IMPORT_NS);
+  const { t, i18n } = useTranslation(IMPORT_NS);
   const client = useApiClient();
-  const options = useSerializerOptions();
+  const { vocabularies } = useBootstrap();
   const [doi, setDoi] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -101,9 +107,19 @@ function Importer({
           { accept: 'application/json' },
         ),
       );
-      const review = reviewImport(answer, currentMetadata(), options);
-      await fillNames(client, review);
-      setReviewing({ answer, review, taken: defaultChoice(review.fields), relations: new Set() });
+      const review = reviewImport(answer, currentMetadata(), toFormMetadata);
+      const ln = (i18n.resolvedLanguage ?? i18n.language).slice(0, 2);
+      const [labels] = await Promise.all([
+        loadLabels(client, review, ln, vocabularies.resourcetypes),
+        fillNames(client, review),
+      ]);
+      setReviewing({
+        answer,
+        review,
+        labels,
+        taken: defaultChoice(review.fields),
+        relations: new Set(),
+      });
     } catch (failure) {
       setError(failure instanceof ApiError && failure.hasServerMessage ? failure.message : t('failed'));
     } finally {
@@ -239,8 +255,7 @@ function Review({
   onApply: () => void;
 }) {
   const { t } = useTranslation(IMPORT_NS);
-  const { answer, review, taken, relations } = reviewing;
-  const labels = useValueLabels(review);
+  const { answer, review, labels, taken, relations } = reviewing;
   const source = answer.source;
   const sourceName =
     source.format === 'doi'
@@ -351,58 +366,4 @@ function relationLabel(t: ImportT, suggestion: RelatedIdentifierFormValues): str
   return suggestion.relation_type === 'isderivedfrom'
     ? t('relation.isderivedfrom', { doi })
     : t('relation.issupplementto', { doi });
-}
-
-/**
- * The names of the organisations and funders the import matched by id: the answer carries their
- * ids alone, and the form shows an entry by the name it holds. A name not found stays empty
- * (the form shows the id then); saving sends the id either way.
- */
-async function fillNames(client: ApiClient, review: ImportReview): Promise<void> {
-  const names = new Map<string, Promise<string | undefined>>();
-  const nameOf = (type: 'affiliations' | 'funders', id: string) => {
-    const key = `${type}/${id}`;
-    let found = names.get(key);
-    if (!found) {
-      found = client
-        .get(`/api/${type}/${encodeURIComponent(id)}`, { accept: 'application/json' })
-        .then((item) => {
-          const name = (item as { name?: unknown } | null)?.name;
-          return typeof name === 'string' ? name : undefined;
-        })
-        .catch(() => undefined);
-      names.set(key, found);
-    }
-    return found;
-  };
-  const waits: Array<Promise<void>> = [];
-  for (const { field, imported } of review.fields) {
-    if (field === 'creators' || field === 'contributors') {
-      for (const creator of imported as MetadataFormValues['creators']) {
-        for (const affiliation of creator.affiliations) {
-          const { id } = affiliation;
-          if (id && !affiliation.name) {
-            waits.push(
-              nameOf('affiliations', id).then((name) => {
-                if (name) affiliation.name = name;
-              }),
-            );
-          }
-        }
-      }
-    }
-    if (field === 'funding') {
-      for (const { funder } of imported as MetadataFormValues['funding']) {
-        const { id } = funder;
-        if (id && !funder.name) {
-          waits.push(
-            nameOf('funders', id).then((name) => {
-              if (name) funder.name = name;
-            }),
-          );
-        }
-      }
-    }
-  }
-  await Promise.all(waits);
 }

@@ -1,12 +1,9 @@
-import {
-  deserializeDraft,
-  type ImportMetadataAnswer,
-  type MetadataFormValues,
-  type RelatedIdentifierFormValues,
-  type SerializerOptions,
-  type UnmatchedImport,
+import type {
+  ImportMetadataAnswer,
+  MetadataFormValues,
+  RelatedIdentifierFormValues,
+  UnmatchedImport,
 } from '@cairn/shared';
-import { toCreatorEntry } from '../creators/creator-entry';
 
 /*
  * What the Import dialog reviews and applies: the fields an import would set, read into the
@@ -53,17 +50,22 @@ export interface ImportReview {
   suggestions: RelatedIdentifierFormValues[];
 }
 
+/**
+ * Reads API metadata into the form's shapes (the draft's deserializer): handed in by the form,
+ * whose chunk has it, so that the dialog's chunk shares no module of its own with the page.
+ */
+export type ToFormMetadata = (metadata: Record<string, unknown>) => MetadataFormValues;
+
 /** The answer's metadata in the form's shapes, field by field beside the form's own values. */
 export function reviewImport(
   answer: ImportMetadataAnswer,
   current: MetadataFormValues,
-  options: SerializerOptions,
+  toFormMetadata: ToFormMetadata,
 ): ImportReview {
-  const suggestions = deserializeDraft(
-    { metadata: { related_identifiers: answer.suggested_related_identifiers } },
-    options,
-  ).values.metadata.related_identifiers;
-  const imported = deserializeDraft({ metadata: answer.metadata }, options).values.metadata;
+  const suggestions = toFormMetadata({
+    related_identifiers: answer.suggested_related_identifiers,
+  }).related_identifiers;
+  const imported = toFormMetadata(answer.metadata);
   const sent = new Set(Object.keys(answer.metadata));
   const fields = IMPORT_FIELDS.filter((field) => sent.has(field) && !isEmpty(imported[field])).map(
     (field): ReviewField => ({
@@ -99,7 +101,10 @@ export function defaultChoice(fields: readonly ReviewField[]): Set<ImportField> 
   return new Set(fields.filter((entry) => isEmpty(entry.current)).map((entry) => entry.field));
 }
 
-/** The form's new values for the fields taken, and the chosen relations after its own. */
+/**
+ * The form's new values for the fields taken, and the chosen relations after its own. Creators
+ * are plain values here: the form makes them its list's entries as it takes them (asFormValues).
+ */
 export function mergeImport(
   current: MetadataFormValues,
   review: ImportReview,
@@ -109,10 +114,7 @@ export function mergeImport(
   const changes: Partial<Record<ImportField, unknown>> = {};
   for (const { field, imported } of review.fields) {
     if (!taken.has(field)) continue;
-    changes[field] =
-      field === 'creators' || field === 'contributors'
-        ? (imported as MetadataFormValues['creators']).map(toCreatorEntry)
-        : imported;
+    changes[field] = imported;
   }
   if (relations.length > 0) {
     const base = (changes.related_identifiers ??
