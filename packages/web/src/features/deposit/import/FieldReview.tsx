@@ -61,7 +61,7 @@ export function FieldReview({
       {entry.unmatched.length > 0 && (
         <Stack gap={2} mt="xs" pl={32}>
           {entry.unmatched.map((unmatched) => (
-            <Text size="xs" c="orange.9" key={`${unmatched.field}-${unmatched.value}`}>
+            <Text size="xs" c="var(--mantine-color-orange-light-color)" key={`${unmatched.field}-${unmatched.value}`}>
               {unmatched.kept === 'free_text'
                 ? t('freeText', { value: unmatched.value })
                 : t('leftOut', { value: unmatched.value })}
