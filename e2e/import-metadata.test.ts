@@ -158,11 +158,11 @@ describe('importing metadata into a draft', () => {
     ]);
   });
 
-  test('from a BibTeX file, by keyboard only', async ({ page, server }) => {
+  test('from a BibTeX file into a new upload, by keyboard only', async ({ page, server }) => {
     const account = await createAccount(server.services);
     const api = await apiAs(server, account);
     await logIn(page, account, '/uploads/new');
-    const id = await openOwnDraft(page, 'Glacier outflow, my words');
+    await page.getByRole('heading', { name: 'New upload', level: 1 }).waitFor();
 
     await activate(page, page.getByRole('button', { name: 'Import metadata' }));
     const dialog = page.getByRole('dialog', { name: 'Import metadata' });
@@ -171,7 +171,10 @@ describe('importing metadata into a draft', () => {
     await activate(page, choose);
     await (await chooser).setFiles(`${SAMPLES}glacier-article.bib`);
 
+    // Not saved yet: the import saved the new upload first, as an upload does, and stayed open.
     await dialog.getByText(/^Read from a BibTeX file\./).waitFor();
+    await expectPath(page, DRAFT_PATH);
+    const id = new URL(page.url()).pathname.split('/').pop() ?? '';
     expect(await axeViolations(page)).toEqual([]);
     await activate(page, dialog.getByRole('button', { name: 'Take all' }));
     const title = dialog.getByRole('checkbox', { name: 'Title', exact: true });
