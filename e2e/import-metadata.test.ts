@@ -72,8 +72,19 @@ async function openOwnDraft(page: Page, title: string): Promise<string> {
   return new URL(page.url()).pathname.split('/').pop() ?? '';
 }
 
-async function draftMetadata(api: Api, id: string) {
+async function draftMetadata(api: Api, id: string): Promise<Record<string, any>> {
   return (await api('GET', `/api/records/${id}/draft`))['metadata'] as Record<string, any>;
+}
+
+/** How many creators the saved draft has. */
+async function savedCreatorCount(api: Api, id: string): Promise<number> {
+  const creators: unknown = (await draftMetadata(api, id))['creators'];
+  return Array.isArray(creators) ? creators.length : 0;
+}
+
+async function savedTitle(api: Api, id: string): Promise<string> {
+  const title: unknown = (await draftMetadata(api, id))['title'];
+  return typeof title === 'string' ? title : '';
 }
 
 describe('importing metadata into a draft', () => {
@@ -121,15 +132,12 @@ describe('importing metadata into a draft', () => {
 
     await page.getByText(/fields taken from the import; autosave stores them/).waitFor();
     await expectValue(page.getByRole('textbox', { name: 'Title', exact: true }), 'My own title');
-    await expect.poll(() => creatorRowNames(page), POLL).toEqual([
-      'Carberry, Josiah',
-      'Mulligan, Zoë',
-    ]);
+    await expect
+      .poll(() => creatorRowNames(page), POLL)
+      .toEqual(['Carberry, Josiah', 'Mulligan, Zoë']);
 
     // Nothing saved by the import itself: autosave stores what was taken.
-    await expect
-      .poll(async () => (await draftMetadata(api, id))['creators']?.length ?? 0, POLL)
-      .toBe(2);
+    await expect.poll(() => savedCreatorCount(api, id), POLL).toBe(2);
     const saved = await draftMetadata(api, id);
     expect(saved['title']).toBe('My own title');
     expect(saved['languages'] ?? []).toEqual([]);
@@ -138,10 +146,9 @@ describe('importing metadata into a draft', () => {
     ]);
     expect(saved['creators'][0].affiliations[0].id).toBe('01ggx4157');
     expect(
-      (saved['related_identifiers'] as Array<Record<string, any>>).map((r) => [
-        r['identifier'].toLowerCase(),
-        r['relation_type'].id,
-      ]),
+      (
+        saved['related_identifiers'] as Array<{ identifier: string; relation_type: { id: string } }>
+      ).map((r) => [r.identifier.toLowerCase(), r.relation_type.id]),
     ).toEqual([
       // The DOI's own related works (the form had none, so they were taken), then the link
       // to the source chosen in the review.
@@ -152,10 +159,9 @@ describe('importing metadata into a draft', () => {
 
     await page.reload();
     await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
-    await expect.poll(() => creatorRowNames(page), POLL).toEqual([
-      'Carberry, Josiah',
-      'Mulligan, Zoë',
-    ]);
+    await expect
+      .poll(() => creatorRowNames(page), POLL)
+      .toEqual(['Carberry, Josiah', 'Mulligan, Zoë']);
   });
 
   test('from a BibTeX file into a new upload, by keyboard only', async ({ page, server }) => {
@@ -181,9 +187,9 @@ describe('importing metadata into a draft', () => {
     expect(await title.isChecked()).toBe(true);
     // And one left out again, with the space bar.
     await activate(page, dialog.getByRole('checkbox', { name: 'Publisher', exact: true }), 'Space');
-    expect(
-      await dialog.getByRole('checkbox', { name: 'Publisher', exact: true }).isChecked(),
-    ).toBe(false);
+    expect(await dialog.getByRole('checkbox', { name: 'Publisher', exact: true }).isChecked()).toBe(
+      false,
+    );
     await activate(page, dialog.getByRole('button', { name: /^Take \d+ fields$/ }));
     await dialog.waitFor({ state: 'hidden' });
 
@@ -191,11 +197,9 @@ describe('importing metadata into a draft', () => {
       page.getByRole('textbox', { name: 'Title', exact: true }),
       'Outflow Discharge of the Rhône Glacier, 2019–2023',
     );
-    await expect.poll(() => creatorRowNames(page), POLL).toEqual([
-      'Carberry, Josiah',
-      'Müller, Anna',
-      'European Organization for Nuclear Research',
-    ]);
+    await expect
+      .poll(() => creatorRowNames(page), POLL)
+      .toEqual(['Carberry, Josiah', 'Müller, Anna', 'European Organization for Nuclear Research']);
     // The focus is back on the button that opened the dialog.
     await expect
       .poll(() =>
@@ -205,7 +209,7 @@ describe('importing metadata into a draft', () => {
       )
       .toBe(true);
     await expect
-      .poll(async () => (await draftMetadata(api, id))['title'], POLL)
+      .poll(() => savedTitle(api, id), POLL)
       .toBe('Outflow Discharge of the Rhône Glacier, 2019–2023');
     expect((await draftMetadata(api, id))['publisher'] ?? '').toBe('');
   });

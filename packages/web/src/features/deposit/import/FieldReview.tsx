@@ -61,7 +61,11 @@ export function FieldReview({
       {entry.unmatched.length > 0 && (
         <Stack gap={2} mt="xs" pl={32}>
           {entry.unmatched.map((unmatched) => (
-            <Text size="xs" c="var(--mantine-color-orange-light-color)" key={`${unmatched.field}-${unmatched.value}`}>
+            <Text
+              size="xs"
+              c="var(--mantine-color-orange-light-color)"
+              key={`${unmatched.field}-${unmatched.value}`}
+            >
               {unmatched.kept === 'free_text'
                 ? t('freeText', { value: unmatched.value })
                 : t('leftOut', { value: unmatched.value })}
@@ -116,11 +120,11 @@ export function linesOf(
     case 'publication_date':
     case 'version':
     case 'publisher':
-      return [String(value)];
+      return [m[field] ?? ''];
     case 'resource_type':
-      return [labels('resourcetypes', String(value))];
+      return [labels('resourcetypes', m.resource_type ?? '')];
     case 'description':
-      return [excerptOf(plainTextOf(String(value)), EXCERPT_CHARS)];
+      return [excerptOf(plainTextOf(m.description ?? ''), EXCERPT_CHARS)];
     case 'additional_titles':
       return (m.additional_titles ?? []).map((entry) => entry.title);
     case 'additional_descriptions':

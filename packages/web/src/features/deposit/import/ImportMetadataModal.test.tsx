@@ -88,7 +88,7 @@ async function openDialog() {
   return screen.findByRole('dialog', { name: 'Import metadata' });
 }
 
-async function fetchDoi(dialog: HTMLElement, doi = DOI) {
+function fetchDoi(dialog: HTMLElement, doi = DOI) {
   fireEvent.change(within(dialog).getByRole('textbox', { name: 'DOI' }), {
     target: { value: ` ${doi} ` },
   });
@@ -114,7 +114,7 @@ describe('the Import metadata dialog', () => {
     const requests = stubServer(() => jsonResponse(200, ANSWER));
     renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: buildDraft() } });
     const dialog = await openDialog();
-    await fetchDoi(dialog);
+    fetchDoi(dialog);
 
     await within(dialog).findByText(`Read from DOI ${DOI} (DataCite).`, { exact: false });
     expect(importRequests(requests).map((request) => request.body)).toEqual([{ doi: DOI }]);
@@ -144,11 +144,13 @@ describe('the Import metadata dialog', () => {
     expect(creatorNames()).toEqual(['Carberry, Josiah', 'Mulligan, Zoë']);
     expect(screen.getByRole('textbox', { name: 'Version' })).toHaveProperty('value', '2.1');
     expect(
-      screen.getAllByRole('status').some(
-        (status) =>
-          status.textContent ===
-          '4 fields taken from the import; autosave stores them with the draft.',
-      ),
+      screen
+        .getAllByRole('status')
+        .some(
+          (status) =>
+            status.textContent ===
+            '4 fields taken from the import; autosave stores them with the draft.',
+        ),
     ).toBe(true);
     // Nothing was saved by the import: the only requests were the import and its look-ups.
     expect(requests.filter((request) => request.method !== 'GET')).toHaveLength(1);
@@ -158,7 +160,7 @@ describe('the Import metadata dialog', () => {
     stubServer(() => jsonResponse(200, ANSWER));
     renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: buildDraft() } });
     const dialog = await openDialog();
-    await fetchDoi(dialog);
+    fetchDoi(dialog);
     await within(dialog).findByRole('button', { name: 'Take all' });
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep mine' }));
@@ -177,7 +179,7 @@ describe('the Import metadata dialog', () => {
     stubServer(() => jsonResponse(200, ANSWER));
     renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: buildDraft() } });
     const dialog = await openDialog();
-    await fetchDoi(dialog);
+    fetchDoi(dialog);
     await within(dialog).findByRole('button', { name: 'Take all' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Take all' }));
 
@@ -193,17 +195,22 @@ describe('the Import metadata dialog', () => {
     stubServer(() => errorResponse('NOT_FOUND', { message }));
     renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: buildDraft() } });
     const dialog = await openDialog();
-    await fetchDoi(dialog);
+    fetchDoi(dialog);
 
     const alert = await within(dialog).findByRole('alert');
     expect(alert.textContent).toBe(`${message} Nothing in the form was changed.`);
     expect(titleInput().value).toBe('Ocean temperatures');
     // Another try starts from the same dialog.
-    expect(within(dialog).getByRole('textbox', { name: 'DOI' })).toHaveProperty('value', ` ${DOI} `);
+    expect(within(dialog).getByRole('textbox', { name: 'DOI' })).toHaveProperty(
+      'value',
+      ` ${DOI} `,
+    );
   });
 
   it('sends a chosen file’s text, and refuses one over 5 MB before sending anything', async () => {
-    const requests = stubServer(() => jsonResponse(200, { ...ANSWER, source: { format: 'bibtex' } }));
+    const requests = stubServer(() =>
+      jsonResponse(200, { ...ANSWER, source: { format: 'bibtex' } }),
+    );
     renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: buildDraft() } });
     const dialog = await openDialog();
     const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
@@ -218,9 +225,7 @@ describe('the Import metadata dialog', () => {
     const bibtex = '@article{a, title = {Glaciers}, year = {2024}}';
     fireEvent.change(input, { target: { files: [new File([bibtex], 'glacier.bib')] } });
     await within(dialog).findByText('Read from a BibTeX file.', { exact: false });
-    expect(importRequests(requests).map((request) => request.body)).toEqual([
-      { content: bibtex },
-    ]);
+    expect(importRequests(requests).map((request) => request.body)).toEqual([{ content: bibtex }]);
   });
 
   it('speaks German', async () => {

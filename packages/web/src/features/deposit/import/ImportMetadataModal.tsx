@@ -121,7 +121,9 @@ function Importer({
         relations: new Set(),
       });
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.hasServerMessage ? failure.message : t('failed'));
+      setError(
+        failure instanceof ApiError && failure.hasServerMessage ? failure.message : t('failed'),
+      );
     } finally {
       setBusy(false);
     }
@@ -319,9 +321,7 @@ function Review({
           label={t('relationsLabel')}
           description={t('relationsHelp', { doi: suggestedDoi })}
           value={[...relations].map(String)}
-          onChange={(chosen) =>
-            onChange({ ...reviewing, relations: new Set(chosen.map(Number)) })
-          }
+          onChange={(chosen) => onChange({ ...reviewing, relations: new Set(chosen.map(Number)) })}
         >
           <Stack gap={4} mt="xs">
             {review.suggestions.map((suggestion: RelatedIdentifierFormValues, index) => (

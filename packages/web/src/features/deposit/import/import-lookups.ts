@@ -11,11 +11,7 @@ import type { ImportReview } from './import-merge';
 
 /** The vocabularies whose ids the review names. */
 export type LabelledVocabulary =
-  | 'resourcetypes'
-  | 'languages'
-  | 'licenses'
-  | 'relationtypes'
-  | 'datetypes';
+  'resourcetypes' | 'languages' | 'licenses' | 'relationtypes' | 'datetypes';
 
 /** A vocabulary id's label, or the id itself when it is unknown. */
 export type ValueLabels = (vocabulary: LabelledVocabulary, id: string) => string;
@@ -33,7 +29,8 @@ function lookupWith(client: ApiClient): Lookup {
     let found = seen.get(key);
     if (!found) {
       found = client.get(path, query ? { query } : {}).then(
-        (body) => (body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : undefined),
+        (body) =>
+          body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : undefined,
         () => undefined,
       );
       seen.set(key, found);
@@ -96,7 +93,8 @@ export async function loadLabels(
       for (const id of m.languages ?? []) want('languages', id);
       for (const right of m.rights ?? []) if (!right.title) want('licenses', right.id);
       for (const date of m.dates ?? []) want('datetypes', date.type);
-      for (const related of m.related_identifiers ?? []) want('relationtypes', related.relation_type);
+      for (const related of m.related_identifiers ?? [])
+        want('relationtypes', related.relation_type);
     }
   }
   const known = new Map<string, string>(

@@ -147,7 +147,12 @@ describe('merging an import', () => {
   const current = buildFormValues({
     title: 'What I typed',
     related_identifiers: [
-      { scheme: 'doi', identifier: DOI.toLowerCase(), relation_type: 'isderivedfrom', resource_type: '' },
+      {
+        scheme: 'doi',
+        identifier: DOI.toLowerCase(),
+        relation_type: 'isderivedfrom',
+        resource_type: '',
+      },
     ],
   }).metadata;
   const review = reviewImport(ANSWER, current, toFormMetadata);

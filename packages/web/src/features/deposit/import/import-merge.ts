@@ -118,7 +118,9 @@ export function mergeImport(
   }
   if (relations.length > 0) {
     const base = (changes.related_identifiers ??
-      current.related_identifiers.filter((entry) => !isEmpty(entry))) as RelatedIdentifierFormValues[];
+      current.related_identifiers.filter(
+        (entry) => !isEmpty(entry),
+      )) as RelatedIdentifierFormValues[];
     const key = (r: RelatedIdentifierFormValues) =>
       `${r.scheme}|${r.identifier.toLowerCase()}|${r.relation_type}`;
     const known = new Set(base.map(key));
