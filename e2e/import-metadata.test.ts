@@ -9,7 +9,7 @@ import { creatorRowNames, DRAFT_PATH } from './support/deposit.js';
 import { loadSampleVocabularies } from './support/editor.js';
 import { apiAs, type Api } from './support/journey.js';
 import { activate } from './support/keyboard.js';
-import { createAccount, startServer } from './support/server.js';
+import { createAccount, startServer, type TestServer } from './support/server.js';
 import { expectPath, expectValue, logIn, POLL, test } from './support/test.js';
 
 /*
@@ -63,13 +63,23 @@ test.override('server', { scope: 'file' }, async ({}, { onCleanup }) => {
   return server;
 });
 
-/** A new upload with a title of its own, saved: the draft an import goes into. */
-async function openOwnDraft(page: Page, title: string): Promise<string> {
+/**
+ * A new account's new upload with a title of its own, saved: the draft an import goes into, and
+ * the account's API to read it.
+ */
+async function openOwnDraft(
+  page: Page,
+  server: TestServer,
+  title: string,
+): Promise<{ api: Api; id: string }> {
+  const account = await createAccount(server.services);
+  const api = await apiAs(server, account);
+  await logIn(page, account, '/uploads/new');
   await page.getByRole('heading', { name: 'New upload', level: 1 }).waitFor();
   await page.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expectPath(page, DRAFT_PATH);
-  return new URL(page.url()).pathname.split('/').pop() ?? '';
+  return { api, id: new URL(page.url()).pathname.split('/').pop() ?? '' };
 }
 
 async function draftMetadata(api: Api, id: string): Promise<Record<string, any>> {
@@ -92,10 +102,7 @@ describe('importing metadata into a draft', () => {
     page,
     server,
   }) => {
-    const account = await createAccount(server.services);
-    const api = await apiAs(server, account);
-    await logIn(page, account, '/uploads/new');
-    const id = await openOwnDraft(page, 'My own title');
+    const { api, id } = await openOwnDraft(page, server, 'My own title');
 
     await page.getByRole('button', { name: 'Import metadata' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import metadata' });
@@ -218,10 +225,7 @@ describe('importing metadata into a draft', () => {
     page,
     server,
   }) => {
-    const account = await createAccount(server.services);
-    const api = await apiAs(server, account);
-    await logIn(page, account, '/uploads/new');
-    const id = await openOwnDraft(page, 'Untouched');
+    const { api, id } = await openOwnDraft(page, server, 'Untouched');
     const before = await api('GET', `/api/records/${id}/draft`);
 
     await page.getByRole('button', { name: 'Import metadata' }).click();

@@ -4,33 +4,19 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildDraft } from '../../../test/builders';
 import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
 import { renderApp } from '../../../test/renderApp';
-import { renderInDepositForm } from '../../../test/renderInDepositForm';
+import { buildFormValues, renderInDepositForm } from '../../../test/renderInDepositForm';
 import { answerCreatorsRequest } from '../creators/test-responses';
 import { ImportMetadataModal } from './ImportMetadataModal';
+import { DATACITE_CREATORS, DATACITE_DOI } from './test-answers';
 
-const DOI = '10.5061/DRYAD.X3FFBG7M8';
+const DOI = DATACITE_DOI;
 const IMPORT_URL = '/api/records/abcde-12345/draft/actions/import-metadata';
 
 /** The server's answer for a DataCite DOI, as import-metadata.test.ts's sample reads. */
 const ANSWER: ImportMetadataAnswer = {
   metadata: {
     title: 'Snow depth and density along an elevation transect',
-    creators: [
-      {
-        person_or_org: {
-          type: 'personal',
-          name: 'Carberry, Josiah',
-          given_name: 'Josiah',
-          family_name: 'Carberry',
-          identifiers: [{ scheme: 'orcid', identifier: '0000-0002-1825-0097' }],
-        },
-        affiliations: [{ id: '01ggx4157' }],
-      },
-      {
-        person_or_org: { type: 'personal', name: 'Mulligan, Zoë' },
-        affiliations: [{ name: 'Institute of Unlisted Studies' }],
-      },
-    ],
+    creators: DATACITE_CREATORS,
     languages: [{ id: 'eng' }],
     version: '2.1',
   },
@@ -235,8 +221,8 @@ describe('the Import metadata dialog', () => {
         opened
         onClose={() => undefined}
         ensureDraft={() => Promise.resolve({ id: 'abcde-12345' })}
-        currentMetadata={() => buildDraftMetadata()}
-        toFormMetadata={() => buildDraftMetadata()}
+        currentMetadata={() => buildFormValues().metadata}
+        toFormMetadata={() => buildFormValues().metadata}
         onApply={onApply}
       />,
       { language: 'de' },
@@ -246,26 +232,3 @@ describe('the Import metadata dialog', () => {
     within(dialog).getByRole('button', { name: 'Datei auswählen' });
   });
 });
-
-function buildDraftMetadata() {
-  return {
-    resource_type: '',
-    title: '',
-    additional_titles: [],
-    publication_date: '',
-    creators: [],
-    contributors: [],
-    description: '',
-    additional_descriptions: [],
-    rights: [],
-    languages: [],
-    dates: [],
-    version: '',
-    publisher: '',
-    identifiers: [],
-    related_identifiers: [],
-    references: [],
-    subjects: [],
-    funding: [],
-  };
-}

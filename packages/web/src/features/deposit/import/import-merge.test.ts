@@ -2,11 +2,12 @@ import { deserializeDraft, type ImportMetadataAnswer } from '@cairn/shared';
 import { describe, expect, it } from 'vitest';
 import { buildFormValues } from '../metadata/test-utils';
 import { defaultChoice, isEmpty, mergeImport, reviewImport } from './import-merge';
+import { DATACITE_CREATORS, DATACITE_DOI } from './test-answers';
 
 /** The draft's deserializer, as the form hands it to the dialog. */
 const toFormMetadata = (metadata: Record<string, unknown>) =>
   deserializeDraft({ metadata }, { defaultLocale: 'en' }).values.metadata;
-const DOI = '10.5061/DRYAD.X3FFBG7M8';
+const DOI = DATACITE_DOI;
 
 /** What the server answers for a DataCite DOI (import-metadata.test.ts's sample), shortened. */
 const ANSWER: ImportMetadataAnswer = {
@@ -14,22 +15,7 @@ const ANSWER: ImportMetadataAnswer = {
     resource_type: { id: 'dataset' },
     title: 'Snow depth and density along an elevation transect',
     publication_date: '2022-02-14',
-    creators: [
-      {
-        person_or_org: {
-          type: 'personal',
-          name: 'Carberry, Josiah',
-          given_name: 'Josiah',
-          family_name: 'Carberry',
-          identifiers: [{ scheme: 'orcid', identifier: '0000-0002-1825-0097' }],
-        },
-        affiliations: [{ id: '01ggx4157' }],
-      },
-      {
-        person_or_org: { type: 'personal', name: 'Mulligan, Zoë' },
-        affiliations: [{ name: 'Institute of Unlisted Studies' }],
-      },
-    ],
+    creators: DATACITE_CREATORS,
     description: '<p>Snow pits dug every 100 m.</p>',
     rights: [{ id: 'cc0-1.0' }],
     languages: [{ id: 'eng' }],
