@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import importDe from '../features/deposit/import/locales/de.json';
+import importEnUS from '../features/deposit/import/locales/en_US.json';
 import de from './locales/de.json';
 import enUS from './locales/en_US.json';
 import enUSLater from './locales/en_US.later.json';
@@ -83,6 +85,45 @@ const SAME_IN_GERMAN = new Set([
   'customFields.groups.journal.fields.issn',
   'customFields.groups.meeting.fields.url',
 ]);
+
+/** The same for the strings a dialog brings in its own chunk, by namespace. */
+const SAME_IN_GERMAN_BY_NAMESPACE: Record<string, ReadonlySet<string>> = {
+  importMetadata: new Set([
+    'doiLabel',
+    'fields.version',
+    'format.doi',
+    'format.bibtex',
+    'format.ris',
+    'format.cff',
+    'format.codemeta',
+  ]),
+};
+
+describe.each([['importMetadata', importEnUS, importDe]] as const)(
+  'the German strings of the %s dialog',
+  (namespace, englishStrings, germanStrings) => {
+    const englishLeaves = leavesOf(englishStrings);
+    const germanLeaves = leavesOf(germanStrings);
+    const same = SAME_IN_GERMAN_BY_NAMESPACE[namespace] ?? new Set();
+
+    it('have every key, and no other, each with a text keeping the English placeholders', () => {
+      expect([...germanLeaves.keys()]).toEqual([...englishLeaves.keys()]);
+      for (const [key, text] of englishLeaves) {
+        const german = germanLeaves.get(key);
+        expect(typeof german === 'string' && german.trim() !== '', key).toBe(true);
+        expect(placeholdersOf(String(german)), key).toEqual(placeholdersOf(String(text)));
+      }
+    });
+
+    it('translate every text, but for those that read the same in German', () => {
+      const untranslated = [...englishLeaves]
+        .filter(([key, text]) => germanLeaves.get(key) === text && !same.has(key))
+        .map(([key]) => key);
+      expect(untranslated).toEqual([]);
+      for (const key of same) expect(englishLeaves.has(key), key).toBe(true);
+    });
+  },
+);
 
 // English comes in two files, the first load's and the later pages' (i18n.ts).
 const englishFirst = leavesOf(enUS);

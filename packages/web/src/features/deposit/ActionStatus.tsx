@@ -56,7 +56,14 @@ export function ActionStatus({ outcome }: ActionStatusProps) {
       aria-live="polite"
       aria-atomic="true"
       data-tone={feedback?.tone}
-      c={isProblem ? (feedback.tone === 'negative' ? 'red.8' : 'yellow.9') : 'dimmed'}
+      // Yellow 9 is 3:1 on white; the theme's darkened text shade of a colour passes AA.
+      c={
+        isProblem
+          ? feedback.tone === 'negative'
+            ? 'red.8'
+            : 'var(--mantine-color-yellow-light-color)'
+          : 'dimmed'
+      }
     >
       {feedback && (
         <>

@@ -1,5 +1,6 @@
 import { Box, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import {
+  deserializeDraft,
   editorButtonsOf,
   isPublishDisabled,
   isSubmitReviewDisabled,
@@ -15,6 +16,7 @@ import {
   CommunitySelectionModal,
   ConflictDialog,
   depositDialogs,
+  ImportMetadataModal,
   PublishModal,
   SubmitReviewModal,
 } from './dialogs';
@@ -32,7 +34,7 @@ import { CreatorsField } from './creators/CreatorsField';
 import { DeleteButton } from './DeleteButton';
 import { ActionStatus } from './ActionStatus';
 import { DepositFeedback } from './DepositFeedback';
-import { createDraftValues, useSerializerOptions } from './draft-values';
+import { asFormValues, createDraftValues, useSerializerOptions } from './draft-values';
 import { FormSection } from './FormSection';
 import {
   DatesField,
@@ -134,6 +136,9 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
     ...(journal ? { journal } : {}),
   });
   const [publishOpen, setPublishOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+  // What the last import wrote into the form, said beside its button.
+  const [importOutcome, setImportOutcome] = useState('');
   // Live progress from the uploader; until it reports, the draft's listed files.
   const [uploadProgress, setUploadProgress] = useState<Omit<FilesProgress, 'enabled'> | null>(null);
   const filesEnabled = useWatch({ control: form.control, name: 'files.enabled' });
@@ -310,6 +315,22 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
                       />
                     </Group>
                   )}
+                  <Group gap="xs">
+                    <Button
+                      variant="default"
+                      onClick={() => {
+                        setImportOutcome('');
+                        setImportOpen(true);
+                      }}
+                      onPointerEnter={preloadImport}
+                      onFocus={preloadImport}
+                    >
+                      {t('deposit.actions.importMetadata')}
+                    </Button>
+                  </Group>
+                  <Text size="xs" role="status">
+                    {importOutcome}
+                  </Text>
                   {safety.autosavedAt && (
                     <Text size="xs" c="dimmed" role="status">
                       {t('deposit.journal.autosaved', {
@@ -464,6 +485,25 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
           isRecordPublic={recordAccess === 'public'}
           isInitialSubmission={isInitialSubmission}
         />
+        <ImportMetadataModal
+          opened={importOpen}
+          onClose={() => setImportOpen(false)}
+          ensureDraft={controller.ensureDraft}
+          currentMetadata={() => form.getValues('metadata')}
+          toFormMetadata={(metadata) =>
+            deserializeDraft({ metadata }, serializerOptions).values.metadata
+          }
+          onApply={(changes, message) => {
+            const values = form.getValues();
+            // As a restored journal is: unsaved edits over the form's defaults, which autosave
+            // then stores. Every widget follows a reset, the field arrays and the text editor too.
+            form.reset(asFormValues({ ...values, metadata: { ...values.metadata, ...changes } }), {
+              keepDefaultValues: true,
+            });
+            setImportOpen(false);
+            setImportOutcome(message);
+          }}
+        />
         <ConflictDialog
           conflict={controller.conflict}
           onKeepMine={() => void controller.keepMine()}
@@ -476,6 +516,11 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
 }
 
 let areDialogsFetched = false;
+
+/** The Import dialog is not among the form's dialogs (its own chunk): fetched near its button. */
+function preloadImport() {
+  ImportMetadataModal.preload().catch(() => undefined);
+}
 
 /**
  * Fetches the dialogs' code once a pointer or the keyboard reaches a button of the form, most of

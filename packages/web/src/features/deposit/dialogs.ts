@@ -5,6 +5,7 @@ import type { ConflictDialogProps } from './ConflictDialog';
 import type { AuthorImportModalProps } from './creators/AuthorImportModal';
 import type { CreatorModalProps } from './creators/CreatorModal';
 import type { DeleteConfirmModalProps } from './DeleteConfirmModal';
+import type { ImportMetadataModalProps } from './import/ImportMetadataModal';
 import type { CustomLicenseModalProps } from './metadata/CustomLicenseModal';
 import type { FundingModalProps } from './metadata/FundingModal';
 import type { LicenseSearchModalProps } from './metadata/LicenseSearchModal';
@@ -30,6 +31,15 @@ export const CreatorModal = lazyDialog<CreatorModalProps>(
  */
 export const AuthorImportModal = lazyDialog<AuthorImportModalProps>(
   () => import('./creators/AuthorImportModal').then((module) => module.AuthorImportModal),
+  whenOpened,
+);
+
+/**
+ * In a chunk of its own too: the review and its strings (a namespace of their own, English and
+ * German) are needed only by whoever imports, and not by the form's first load.
+ */
+export const ImportMetadataModal = lazyDialog<ImportMetadataModalProps>(
+  () => import('./import/ImportMetadataModal').then((module) => module.ImportMetadataModal),
   whenOpened,
 );
 
