@@ -214,6 +214,18 @@ describe('the Import metadata dialog', () => {
     expect(importRequests(requests).map((request) => request.body)).toEqual([{ content: bibtex }]);
   });
 
+  it('reads a file dropped on the dialog', async () => {
+    const requests = stubServer(() => jsonResponse(200, { ...ANSWER, source: { format: 'cff' } }));
+    renderApp({ path: '/uploads/abcde-12345', bootstrap: { draft: buildDraft() } });
+    const dialog = await openDialog();
+    const cff = 'cff-version: 1.2.0\ntitle: Glaciers\n';
+    fireEvent.drop(within(dialog).getByText('A metadata file'), {
+      dataTransfer: { files: [new File([cff], 'CITATION.cff')] },
+    });
+    await within(dialog).findByText('Read from a CITATION.cff file.', { exact: false });
+    expect(importRequests(requests).map((request) => request.body)).toEqual([{ content: cff }]);
+  });
+
   it('speaks German', async () => {
     const onApply = vi.fn();
     renderInDepositForm(
