@@ -160,14 +160,21 @@ describe.skipIf(!ENGINES.includes('postgres'))(
         const owner = await processUser(env);
         const record = await askableRecord(via(0), owner.headers);
         const guest = `guest-${Date.now()}@example.org`;
-        const asked = await via(1)('POST', `/api/records/${record}/access/request`, {}, {
-          email: guest,
-          full_name: 'Ada Guest',
-        });
+        const asked = await via(1)(
+          'POST',
+          `/api/records/${record}/access/request`,
+          {},
+          {
+            email: guest,
+            full_name: 'Ada Guest',
+          },
+        );
         expect(asked.status, asked.text).toBe(200);
-        const token = await until('the confirmation is mailed', async () => {
+        const token = await until('the confirmation is mailed', () => {
           const mail = smtp.received.find((m) => recipientsOf(m).includes(guest));
-          return /\/access-requests\/verify\?token=([^\s]+)/.exec(mail?.text ?? '')?.[1];
+          return Promise.resolve(
+            /\/access-requests\/verify\?token=([^\s]+)/.exec(mail?.text ?? '')?.[1],
+          );
         });
         const answers = await Promise.all(
           Array.from({ length: 8 }, (_, i) =>

@@ -295,10 +295,13 @@ describe.each(ENGINES)('access requests on %s', (engine) => {
       });
       expect(given.statusCode, given.body).toBe(201);
       const request = (await ask(reader, id, { message: 'Please' })).json();
-      const ids = async (caller: Caller, url: string) =>
-        (await call(caller, 'GET', url)).json().hits.hits.map((h: { id: string }) => h.id);
-      const count = async (caller: Caller) =>
-        (await call(caller, 'GET', '/api/user/requests/count')).json().awaiting;
+      const ids = async (caller: Caller, url: string): Promise<string[]> =>
+        (await call(caller, 'GET', url))
+          .json<{ hits: { hits: Array<{ id: string }> } }>()
+          .hits.hits.map((h) => h.id);
+      const count = async (caller: Caller): Promise<number> =>
+        (await call(caller, 'GET', '/api/user/requests/count')).json<{ awaiting: number }>()
+          .awaiting;
       for (const url of ['/api/user/requests?is_open=true', '/api/requests?is_open=true']) {
         expect(await ids(manager, url)).toEqual([request.id]);
         expect(await ids(viewer, url)).toEqual([]);
@@ -365,8 +368,10 @@ describe.each(ENGINES)('access requests on %s', (engine) => {
         },
       ]);
       expect((await fileOf(reader, id)).body).toBe('a,b\n1,2\n');
-      const shared = async () =>
-        (await call(reader, 'GET', '/api/user/records?shared_with_me=true')).json().hits.total;
+      const shared = async (): Promise<number> =>
+        (await call(reader, 'GET', '/api/user/records?shared_with_me=true')).json<{
+          hits: { total: number };
+        }>().hits.total;
       expect(await shared()).toBe(1);
 
       // The day comes: the grant gives nothing, shares nothing, and the reader may ask again.

@@ -65,11 +65,7 @@ export class GrantsRepository implements GrantLookup {
     id: string,
     set: { permission: string; origin: string; expiresAt: string | null },
   ): Promise<void> {
-    await this.db
-      .updateTable('recordGrants')
-      .set(set)
-      .where('id', '=', id)
-      .execute();
+    await this.db.updateTable('recordGrants').set(set).where('id', '=', id).execute();
   }
 
   async setPermission(id: string, permission: string): Promise<void> {

@@ -136,7 +136,8 @@ export class GrantsService {
   ): Promise<void> {
     if (userId === parent.ownerId) return;
     const held = await this.repo.ofUser(parent.id, userId);
-    if (held && grantExpired(held)) return this.repo.renew(held.id, { permission, origin, expiresAt });
+    if (held && grantExpired(held))
+      return this.repo.renew(held.id, { permission, origin, expiresAt });
     if (held) return;
     const existing = await this.repo.ofParent(parent.id);
     await this.repo.insert([

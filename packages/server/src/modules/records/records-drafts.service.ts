@@ -368,7 +368,10 @@ export class RecordDraftsService {
    */
   async edit(user: User | undefined, id: string): Promise<DraftResult> {
     const first = await this.store.loadRecordRow(id);
-    const caller = await this.store.assertCanManage(user, await this.store.parentOf(first.parentId));
+    const caller = await this.store.assertCanManage(
+      user,
+      await this.store.parentOf(first.parentId),
+    );
     return this.store.locked(first.parentId, async (parent) => {
       const record = await this.store.loadRecordRow(id);
       const existing = await this.repo.getDraft(id);
@@ -391,7 +394,10 @@ export class RecordDraftsService {
    */
   async newVersion(user: User | undefined, id: string): Promise<DraftResult> {
     const first = await this.store.loadRecordRow(id);
-    const caller = await this.store.assertCanManage(user, await this.store.parentOf(first.parentId));
+    const caller = await this.store.assertCanManage(
+      user,
+      await this.store.parentOf(first.parentId),
+    );
     return this.store.locked(first.parentId, async (parent) => {
       const record = await this.store.loadRecordRow(id);
       const drafts = await this.repo.draftsOfParent(parent.id);

@@ -174,10 +174,7 @@ export class RequestsRepository {
       // Access requests about records it manages by a grant, from its grants (their index by
       // person) to the parents' requests (theirs by parent), then each request by its key.
       const managed = filtered(this.managedBy(userId).where(notCreatedBy(userId)));
-      listed = keys(sent)
-        .unionAll(keys(received))
-        .unionAll(keys(invited))
-        .unionAll(keys(managed));
+      listed = keys(sent).unionAll(keys(received)).unionAll(keys(invited)).unionAll(keys(managed));
     } else if (involving) {
       // Within one community, its index narrows to the community and gives the list's order.
       const { userId } = involving;

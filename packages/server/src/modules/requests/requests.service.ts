@@ -175,10 +175,12 @@ export class RequestsService {
       if (user && row.receiverUserId !== null && row.receiverUserId !== user.id)
         byType.set(row.type, [...(byType.get(row.type) ?? []), row]);
     const found = await Promise.all(
-      [...byType].map(
-        ([type, some]) =>
-          this.handlers.get(type)?.decidedAlsoBy?.(user!, some) ?? new Set<string>(),
-      ),
+      [...byType].map(([type, some]) => {
+        const handler = this.handlers.get(type);
+        return handler?.decidedAlsoBy
+          ? handler.decidedAlsoBy(user!, some)
+          : Promise.resolve(new Set<string>());
+      }),
     );
     return new Set(found.flatMap((ids) => [...ids]));
   }

@@ -93,7 +93,9 @@ function SavedBy({ theirs, locale }: { theirs: SaveConflict['theirs']; locale: s
   ).format(at);
   return (
     <Text size="sm" fw={600} data-testid="conflict-saved-by">
-      {name ? t('deposit.conflict.savedBy', { name, time }) : t('deposit.conflict.savedAt', { time })}
+      {name
+        ? t('deposit.conflict.savedBy', { name, time })
+        : t('deposit.conflict.savedAt', { time })}
     </Text>
   );
 }
