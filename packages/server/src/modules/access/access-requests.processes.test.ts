@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../database/database.js';
+import type { DatabaseHandle } from '../../database/database.js';
 import { ENGINES } from '../../test/databases.js';
 import { PUBLISHABLE_METADATA } from '../../test/files.js';
 import {
   GUARD_MS,
   startProcessHarness,
+  startServerPair,
   until,
   type ProcessHarness,
+  type ServerPair,
 } from '../../test/process-harness.js';
-import {
-  callApi,
-  createProcessDatabase,
-  processUser,
-  startServerProcess,
-  tempDataDir,
-  type ApiAnswer,
-  type ServerProcess,
-} from '../../test/server-process.js';
+import { callApi, processUser, type ApiAnswer } from '../../test/server-process.js';
 import { recipientsOf, startTestSmtp, type TestSmtp } from '../../test/smtp.js';
 
 const START_TIMEOUT_MS = 120_000;
@@ -119,40 +113,20 @@ describe.skipIf(!ENGINES.includes('postgres'))(
   'access requests through two servers on one PostgreSQL database',
   () => {
     let smtp: TestSmtp;
-    const servers: ServerProcess[] = [];
-    const cleanups: Array<() => Promise<void>> = [];
+    let pair: ServerPair | undefined;
     let db: DatabaseHandle;
     let env: Record<string, string>;
+    let via: ServerPair['via'];
 
     beforeAll(async () => {
       smtp = await startTestSmtp();
-      const database = await createProcessDatabase();
-      cleanups.push(database.drop);
-      env = {
-        NODE_ENV: 'test',
-        DATABASE_URL: database.url,
-        CAIRN_SMTP_URL: smtp.url,
-        CAIRN_MAIL_RETRY_SECONDS: '0',
-      };
-      for (let i = 0; i < 2; i++) {
-        const data = await tempDataDir();
-        cleanups.push(data.remove);
-        env.CAIRN_DATA_DIR ??= data.dir;
-        servers.push(await startServerProcess({ ...env, CAIRN_DATA_DIR: data.dir }));
-      }
-      db = openDatabase({ kind: 'postgres', url: database.url });
+      pair = await startServerPair({ CAIRN_SMTP_URL: smtp.url, CAIRN_MAIL_RETRY_SECONDS: '0' });
+      ({ db, env, via } = pair);
     }, START_TIMEOUT_MS);
     afterAll(async () => {
-      for (const server of servers) await server.kill();
-      await db?.close();
-      for (const cleanup of cleanups.reverse()) await cleanup();
+      await pair?.close();
       await smtp?.close();
     });
-
-    const via =
-      (i: number): Call =>
-      (method, url, headers, body) =>
-        callApi(servers[i % 2]!.url, method, url, headers, body);
 
     it(
       "makes one request of a guest's confirmation followed through both servers at once",
