@@ -183,7 +183,7 @@ describe('sharing a draft', () => {
 });
 
 describe('two people editing the same draft', () => {
-  test('the second save is refused showing the saved change; taking it, then keeping mine, both save', async ({
+  test('the second save is refused showing the saved change and who saved it; taking it, then keeping mine, both save', async ({
     page,
     server,
     browser,
@@ -197,6 +197,10 @@ describe('two people editing the same draft', () => {
       await logIn(tabB, colleague, `/uploads/${id}`);
       // The owner saves a new title; the colleague, who opened it before, is told on saving.
       let conflict = await conflictBetween(page, tabB);
+      // Who saved the version that came first, by name.
+      expect(await conflict.getByTestId('conflict-saved-by').innerText()).toMatch(
+        /^Saved by Ada Owner at \d/,
+      );
       await conflict.getByRole('button', { name: 'Use the saved version' }).click();
       await conflict.waitFor({ state: 'detached' });
       await expectValue(textbox(tabB, 'Title'), TITLE_FROM_A);
@@ -209,6 +213,9 @@ describe('two people editing the same draft', () => {
       conflict = dialog(page, 'This draft was changed elsewhere');
       await conflict.waitFor();
       expect(await conflictCells(conflict, 'metadata.publisher')).toEqual(['—', PUBLISHER_FROM_B]);
+      expect(await conflict.getByTestId('conflict-saved-by').innerText()).toMatch(
+        /^Saved by Grace Conflict at \d/,
+      );
       await conflict.getByRole('button', { name: 'Keep my version' }).click();
       await conflict.waitFor({ state: 'detached' });
       await page.getByRole('status').getByText('Record successfully saved.').waitFor();

@@ -70,6 +70,8 @@ export interface DraftsTable extends RecordLikeColumns {
    * record: unique, so a parent never holds two unpublished drafts.
    */
   unpublishedParentId: string | null;
+  /** Who saved the draft last (null: before migration 0031, or their account is gone). */
+  updatedBy: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface RecordsTable extends RecordLikeColumns {
@@ -316,6 +318,8 @@ export interface RecordGrantsTable {
   /** Its place among the parent's grants, in the order they were given (ascending, with gaps). */
   position: number;
   createdAt: string;
+  /** `YYYY-MM-DD`: the grant works until this day begins (UTC); null: for ever. */
+  expiresAt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface Database {

@@ -90,3 +90,51 @@ export async function startProcessHarness(
     },
   };
 }
+
+/**
+ * Two `cairn serve` child processes on one PostgreSQL database of their own, each with a data
+ * folder of its own (the first one's is `env.CAIRN_DATA_DIR`, for the commands that make
+ * accounts), and the test's own view of that database: for tests of what two servers do at once.
+ */
+export interface ServerPair {
+  readonly servers: ServerProcess[];
+  readonly env: Record<string, string>;
+  readonly db: DatabaseHandle;
+  /** A request to the server `i % 2`. */
+  readonly via: (
+    i: number,
+  ) => (
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) => Promise<ApiAnswer>;
+  close(): Promise<void>;
+}
+
+export async function startServerPair(extra: Record<string, string>): Promise<ServerPair> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const servers: ServerProcess[] = [];
+  const database = await createProcessDatabase();
+  cleanups.push(database.drop);
+  const env: Record<string, string> = { NODE_ENV: 'test', DATABASE_URL: database.url, ...extra };
+  for (let i = 0; i < 2; i++) {
+    const data = await tempDataDir();
+    cleanups.push(data.remove);
+    env.CAIRN_DATA_DIR ??= data.dir;
+    servers.push(await startServerProcess({ ...env, CAIRN_DATA_DIR: data.dir }));
+  }
+  const db = openDatabase({ kind: 'postgres', url: database.url });
+  return {
+    servers,
+    env,
+    db,
+    via: (i) => (method, url, headers, body) =>
+      callApi(servers[i % 2]!.url, method, url, headers, body),
+    async close() {
+      for (const server of servers) await server.kill();
+      await db.close();
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    },
+  };
+}

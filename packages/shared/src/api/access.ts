@@ -143,6 +143,12 @@ export const GrantSchema = z.object({
   subject: z.object({ type: z.literal('user'), id: z.string() }),
   permission: z.enum(GRANT_PERMISSIONS),
   origin: z.string().nullable(),
+  expires_at: z
+    .string()
+    .optional()
+    .describe(
+      'Cairn extension: `YYYY-MM-DD`, the day a grant given by accepting an access request for some days stops working (UTC); absent: no end',
+    ),
   expanded: z
     .object({
       subject: PublicUserSchema.extend({

@@ -82,9 +82,9 @@ export const ActionPayload = z.preprocess(
 );
 
 /**
- * POST `/api/requests/{id}/actions/{action}`: an optional comment; accepting a guest's access
- * request may also say how many days their link lasts (`secret_link_expiration`, as InvenioRDM's
- * payload names it), with or without a comment.
+ * POST `/api/requests/{id}/actions/{action}`: an optional comment; accepting an access request
+ * may also say how many days the guest's link (`secret_link_expiration`, as InvenioRDM's payload
+ * names it) or, a Cairn extension, the person's grant lasts, with or without a comment.
  */
 export const RequestActionBody = z.preprocess(
   objectOrEmpty,

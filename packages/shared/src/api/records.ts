@@ -184,6 +184,12 @@ export const RecordJsonSchema = z.looseObject({
   versions: z
     .looseObject({ index: z.number().optional(), is_latest: z.boolean().optional() })
     .optional(),
+  updated_by: z
+    .object({ user: z.string(), name: z.string() })
+    .optional()
+    .describe(
+      "Cairn extension, on a draft's own reads and saves: who saved the draft last (their user id and name, never their e-mail address); absent when unknown",
+    ),
 });
 export type RecordJson = z.infer<typeof RecordJsonSchema>;
 

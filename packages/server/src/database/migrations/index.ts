@@ -27,6 +27,7 @@ import { requestsInboxCovering } from './0027_requests_inbox_covering.js';
 import { recordGrantsMigration } from './0028_record_grants.js';
 import { accessRequestsMigration } from './0029_access_requests.js';
 import { recordFilesListing } from './0030_record_files_listing.js';
+import { grantExpiryDraftSaver } from './0031_grant_expiry_draft_saver.js';
 
 // Migrations are written once for both engines; the few differences (identity columns, jsonb,
 // full-text indexes) are chosen by engine here rather than kept as two migration trees.
@@ -276,4 +277,5 @@ export const migrations: Record<string, Migration> = {
   '0028_record_grants': recordGrantsMigration,
   '0029_access_requests': accessRequestsMigration,
   '0030_record_files_listing': recordFilesListing,
+  '0031_grant_expiry_draft_saver': grantExpiryDraftSaver,
 };

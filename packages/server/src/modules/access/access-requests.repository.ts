@@ -21,6 +21,24 @@ export class AccessRequestsRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * Which of the requests `requestIds` are about a parent `userId` holds a `manage` grant on
+   * that is still good on `day`: those they decide as a co-owner.
+   */
+  async managedBy(userId: number, requestIds: string[], day: string): Promise<Set<string>> {
+    if (requestIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('accessRequests as ar')
+      .innerJoin('recordGrants as g', 'g.parentId', 'ar.parentId')
+      .select('ar.requestId')
+      .where('ar.requestId', 'in', requestIds)
+      .where('g.userId', '=', userId)
+      .where('g.permission', '=', 'manage')
+      .where((w) => w.or([w('g.expiresAt', 'is', null), w('g.expiresAt', '>', day)]))
+      .execute();
+    return new Set(rows.map((r) => r.requestId));
+  }
+
   /** The open request of a person (by user id or by address) for the parent, if any. */
   openFor(
     parentId: string,

@@ -284,6 +284,120 @@ describe.each(ENGINES)('access requests on %s', (engine) => {
       expect(Number(count.n)).toBe(1);
     });
 
+    it("reaches the record's manage grantees, who decide it as the owner; other grantees not", async () => {
+      const id = await publishedRecord();
+      const [manager, viewer, reader] = [await t.user(), await t.user(), await t.user()];
+      const given = await call(owner, 'POST', `/api/records/${id}/access/grants`, {
+        grants: [
+          { subject: { type: 'user', id: String(manager.id) }, permission: 'manage' },
+          { subject: { type: 'user', id: String(viewer.id) }, permission: 'view' },
+        ],
+      });
+      expect(given.statusCode, given.body).toBe(201);
+      const request = (await ask(reader, id, { message: 'Please' })).json();
+      const ids = async (caller: Caller, url: string): Promise<string[]> =>
+        (await call(caller, 'GET', url))
+          .json<{ hits: { hits: Array<{ id: string }> } }>()
+          .hits.hits.map((h) => h.id);
+      const count = async (caller: Caller): Promise<number> =>
+        (await call(caller, 'GET', '/api/user/requests/count')).json<{ awaiting: number }>()
+          .awaiting;
+      for (const url of ['/api/user/requests?is_open=true', '/api/requests?is_open=true']) {
+        expect(await ids(manager, url)).toEqual([request.id]);
+        expect(await ids(viewer, url)).toEqual([]);
+      }
+      expect(await count(manager)).toBe(1);
+      expect(await count(viewer)).toBe(0);
+      const read = await call(manager, 'GET', `/api/requests/${request.id}`);
+      expect(read.statusCode, read.body).toBe(200);
+      expect(Object.keys(read.json().links.actions).sort()).toEqual(['accept', 'decline']);
+      const hit = (await call(manager, 'GET', '/api/user/requests?is_open=true')).json().hits
+        .hits[0];
+      expect(Object.keys(hit.links.actions).sort()).toEqual(['accept', 'decline']);
+      for (const path of ['', '/timeline'])
+        expectError(
+          await call(viewer, 'GET', `/api/requests/${request.id}${path}`),
+          403,
+          'PERMISSION_DENIED',
+          'Permission denied.',
+        );
+      for (const action of ['accept', 'decline'])
+        expectError(
+          await call(viewer, 'POST', `/api/requests/${request.id}/actions/${action}`),
+          403,
+          'PERMISSION_DENIED',
+          'Permission denied.',
+        );
+      const accepted = await call(manager, 'POST', `/api/requests/${request.id}/actions/accept`);
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      expect((await fileOf(reader, id)).body).toBe('a,b\n1,2\n');
+      // Closed, it stays in the manager's list of everything, and waits for no one.
+      expect(await ids(manager, '/api/user/requests')).toEqual([request.id]);
+      expect(await count(manager)).toBe(0);
+
+      // A manage grant that ran out decides nothing any more, and lists nothing.
+      const second = (await ask(await t.user(), id)).json();
+      await t.services.database.db
+        .updateTable('recordGrants')
+        .set({ expiresAt: new Date().toISOString().slice(0, 10) })
+        .where('userId', '=', manager.id)
+        .execute();
+      expect(await ids(manager, '/api/user/requests?is_open=true')).toEqual([]);
+      expect(await count(manager)).toBe(0);
+      expect(
+        (await call(manager, 'POST', `/api/requests/${second.id}/actions/decline`)).statusCode,
+      ).toBe(403);
+    });
+
+    it('accepted for some days gives a grant that ends then; a grant run out gives nothing', async () => {
+      const id = await publishedRecord();
+      const reader = await t.user();
+      const request = (await ask(reader, id)).json();
+      const accepted = await call(owner, 'POST', `/api/requests/${request.id}/actions/accept`, {
+        payload: { secret_link_expiration: 5 },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      const day = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+      const grants = (await call(owner, 'GET', `/api/records/${id}/access/users`)).json();
+      expect(grants.hits.hits).toEqual([
+        {
+          subject: { type: 'user', id: String(reader.id) },
+          permission: 'view',
+          origin: `request:${request.id}`,
+          expires_at: day,
+        },
+      ]);
+      expect((await fileOf(reader, id)).body).toBe('a,b\n1,2\n');
+      const shared = async (): Promise<number> =>
+        (await call(reader, 'GET', '/api/user/records?shared_with_me=true')).json<{
+          hits: { total: number };
+        }>().hits.total;
+      expect(await shared()).toBe(1);
+
+      // The day comes: the grant gives nothing, shares nothing, and the reader may ask again.
+      await t.services.database.db
+        .updateTable('recordGrants')
+        .set({ expiresAt: new Date().toISOString().slice(0, 10) })
+        .where('userId', '=', reader.id)
+        .execute();
+      expectError(await fileOf(reader, id), 403, 'PERMISSION_DENIED', 'Permission denied.');
+      expect(await shared()).toBe(0);
+      const again = await ask(reader, id);
+      expect(again.statusCode, again.body).toBe(200);
+      // Accepted without a number of days, as InvenioRDM: the renewed grant has no end.
+      const renewed = await call(owner, 'POST', `/api/requests/${again.json().id}/actions/accept`);
+      expect(renewed.statusCode, renewed.body).toBe(200);
+      const after = (await call(owner, 'GET', `/api/records/${id}/access/users`)).json();
+      expect(after.hits.hits).toEqual([
+        {
+          subject: { type: 'user', id: String(reader.id) },
+          permission: 'view',
+          origin: `request:${again.json().id}`,
+        },
+      ]);
+      expect((await fileOf(reader, id)).body).toBe('a,b\n1,2\n');
+    });
+
     it('may be cancelled by the reader or declined, and asked again after', async () => {
       const id = await publishedRecord();
       const reader = await t.user();

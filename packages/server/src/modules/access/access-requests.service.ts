@@ -77,7 +77,7 @@ function titleOf(data: RecordData): string {
  * InvenioRDM's access requests: a reader of a record whose files are restricted asks its owner
  * for them. A signed-in person's is a `user-access-request` at once; a guest's becomes a
  * `guest-access-request` once they confirm their address through the link e-mailed to them.
- * The owner accepts or declines it in their inbox; accepting gives the person a `view` grant
+ * The owner, or a `manage` grantee of the record, accepts or declines it in their inbox; accepting gives the person a `view` grant
  * (the grants service) or the guest a `view` secret link by e-mail (the links service). Also
  * the owner's settings of whether anyone may ask, and on what conditions.
  */
@@ -97,6 +97,13 @@ export class AccessRequestsService {
       requests.registerHandler(type, {
         onAction: (action, row, _actor, options) => this.onAction(action, row, options),
         serialize: (row, fn) => store.lockedTopic(row.topicRecordId, fn),
+        // The record's `manage` grantees decide beside its owner, as co-owners.
+        decidedAlsoBy: (user, rows) =>
+          repo.managedBy(
+            user.id,
+            rows.map((r) => r.id),
+            today(),
+          ),
       });
   }
 
@@ -301,8 +308,10 @@ export class AccessRequestsService {
 
   /**
    * What a decision does, under the record parent's lock: accepting gives a person a `view`
-   * grant, or a guest a `view` link (lasting the days the owner chose when accepting, else the
-   * record's setting) sent to them by e-mail; declining tells a guest so. Every end closes it.
+   * grant, or a guest a `view` link sent to them by e-mail; either lasts the days the decider
+   * chose when accepting (a Cairn extension for a person's grant), else for a guest the record's
+   * setting and for a person no end, as InvenioRDM. Declining tells a guest so. Every end
+   * closes it.
    */
   private async onAction(action: RequestAction, row: RequestRow, options?: ActionOptions) {
     if (action === 'submit') return;
@@ -310,14 +319,22 @@ export class AccessRequestsService {
     if (!asked) throw new Error(`request ${row.id} has no access request`);
     const parent = await this.store.parentOf(asked.parentId);
     if (action === 'accept') {
+      const days =
+        options?.expirationDays ??
+        (asked.userId !== null ? 0 : accessSettingsOf(parent).secret_link_expiration);
+      const expiresAt =
+        days > 0
+          ? new Date(Date.parse(today()) + days * 86_400_000).toISOString().slice(0, 10)
+          : null;
       if (asked.userId !== null) {
-        await this.grants.giveUnlessHeld(parent, asked.userId, 'view', `request:${row.id}`);
+        await this.grants.giveUnlessHeld(
+          parent,
+          asked.userId,
+          'view',
+          `request:${row.id}`,
+          expiresAt,
+        );
       } else {
-        const days = options?.linkExpirationDays ?? accessSettingsOf(parent).secret_link_expiration;
-        const expiresAt =
-          days > 0
-            ? new Date(Date.parse(today()) + days * 86_400_000).toISOString().slice(0, 10)
-            : null;
         const link = await this.links.createFor(parent, {
           permission: 'view',
           description: `Access request #${row.number}: ${asked.fullName} <${asked.email}>`,

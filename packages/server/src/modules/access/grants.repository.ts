@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../database/database.js';
 import { preparedQuery } from '../../database/prepared.js';
 import type { RecordGrantsTable } from '../../database/schema.js';
-import type { GrantLookup } from '../records/records.shared.js';
+import { today, type GrantLookup } from '../records/records.shared.js';
 
 export type GrantRow = Selectable<RecordGrantsTable>;
 
@@ -13,10 +13,15 @@ export type GrantRow = Selectable<RecordGrantsTable>;
 const permissionQuery = preparedQuery((db: Db, parentId: string, userId: string) =>
   db
     .selectFrom('recordGrants')
-    .select('permission')
+    .select(['permission', 'expiresAt'])
     .where('parentId', '=', parentId)
     .where('userId', '=', userId as unknown as number),
 );
+
+/** Whether a grant's day has begun (UTC), as a secret link's: from then on it gives nothing. */
+export function grantExpired(row: { expiresAt: string | null }, day = today()): boolean {
+  return row.expiresAt !== null && row.expiresAt <= day;
+}
 
 /** Kysely queries for the grants of record parents to people; rows or undefined. */
 export class GrantsRepository implements GrantLookup {
@@ -45,10 +50,22 @@ export class GrantsRepository implements GrantLookup {
       .executeTakeFirst();
   }
 
-  /** The records module's GrantLookup: the permission a person holds on a parent, if any. */
+  /**
+   * The records module's GrantLookup: the permission a person holds on a parent, if any. An
+   * expired grant gives nothing (it is judged here, not in the prepared statement, whose shape
+   * then stays one for every day).
+   */
   async grantOf(parentId: string, userId: number): Promise<GrantPermission | undefined> {
     const row = (await permissionQuery(this.db, parentId, String(userId)))[0];
-    return row?.permission as GrantPermission | undefined;
+    return row && !grantExpired(row) ? (row.permission as GrantPermission) : undefined;
+  }
+
+  /** Renews a grant that had run out: what accepting a new access request gives. */
+  async renew(
+    id: string,
+    set: { permission: string; origin: string; expiresAt: string | null },
+  ): Promise<void> {
+    await this.db.updateTable('recordGrants').set(set).where('id', '=', id).execute();
   }
 
   async setPermission(id: string, permission: string): Promise<void> {

@@ -10,7 +10,7 @@ import type { RecordStore } from '../records/records.shared.js';
 import { isUserId } from '../users/users.repository.js';
 import type { User } from '../users/users.service.js';
 import type { GrantNotifications, NotifiedGrant } from '../mail/grant-notifications.js';
-import type { GrantRow, GrantsRepository } from './grants.repository.js';
+import { grantExpired, type GrantRow, type GrantsRepository } from './grants.repository.js';
 
 const NOT_FOUND = 'No grant found with the given ID.';
 const EXISTS = 'Grant for this user/role already exists within this record.';
@@ -32,6 +32,7 @@ function present(row: GrantRow): GrantJson {
     subject: { type: 'user', id: String(row.userId) },
     permission: row.permission as GrantPermission,
     origin: row.origin,
+    ...(row.expiresAt !== null ? { expires_at: row.expiresAt } : {}),
   };
 }
 
@@ -104,6 +105,7 @@ export class GrantsService {
           origin: `api:${caller.id}`,
           position: (position += 1),
           createdAt,
+          expiresAt: null,
         });
       }
       try {
@@ -122,15 +124,21 @@ export class GrantsService {
   /**
    * Gives `userId` a grant of `permission` on `parent` unless they hold one already (which is
    * kept as it is), for a caller holding the parent's lock that was allowed to: an accepted
-   * access request. `origin` says where it came from, as InvenioRDM's `request:<id>`.
+   * access request. `origin` says where it came from, as InvenioRDM's `request:<id>`;
+   * `expiresAt` the day it stops working (null: never). A grant that ran out is given anew.
    */
   async giveUnlessHeld(
     parent: ParentRow,
     userId: number,
     permission: GrantPermission,
     origin: string,
+    expiresAt: string | null = null,
   ): Promise<void> {
-    if (userId === parent.ownerId || (await this.repo.ofUser(parent.id, userId))) return;
+    if (userId === parent.ownerId) return;
+    const held = await this.repo.ofUser(parent.id, userId);
+    if (held && grantExpired(held))
+      return this.repo.renew(held.id, { permission, origin, expiresAt });
+    if (held) return;
     const existing = await this.repo.ofParent(parent.id);
     await this.repo.insert([
       {
@@ -141,6 +149,7 @@ export class GrantsService {
         origin,
         position: existing.reduce((max, g) => Math.max(max, g.position), 0) + 1,
         createdAt: nowIso(),
+        expiresAt,
       },
     ]);
   }

@@ -42,6 +42,11 @@ interface World {
   granted: number;
   /** A user without a grant, whom a new grant goes to. */
   newcomer: number;
+  /**
+   * For rows that ask for one (`withRequest`): a reader's open access request about a second
+   * record of the owner's (metadata public, files restricted), granted to the same grantees.
+   */
+  request?: string;
 }
 
 interface Row {
@@ -54,6 +59,7 @@ interface Row {
     body?: object;
   };
   expect: Record<Role, number>;
+  withRequest?: true;
 }
 
 const only = (allowed: Partial<Record<Role, number>>, otherwise = 403): Record<Role, number> =>
@@ -83,6 +89,11 @@ const previewers = only({
   owner: 200,
   admin: 200,
 });
+/**
+ * Who decides an access request: its receiver, the record's owner, and `manage` grantees as
+ * co-owners; not administrators (a request to a person is theirs, as an invitation is).
+ */
+const deciders = (status: number) => only({ owner: status, 'grant:manage': status });
 /** Whoever may edit its draft: a signed-in edit link, edit and manage grants, the managers. */
 const editors = (status: number) =>
   only({
@@ -224,6 +235,32 @@ const ROWS: Row[] = [
     }),
     expect: only({}, 400),
   },
+  // Access requests, routes of the requests module: their deciders read and decide them.
+  {
+    endpoint: 'GET /api/requests/{id} (access request)',
+    route: 'GET /api/requests/:id',
+    call: (w) => ({ method: 'GET', url: `/api/requests/${w.request}` }),
+    expect: deciders(200),
+    withRequest: true,
+  },
+  {
+    endpoint: 'POST /api/requests/{id}/actions/accept (access request)',
+    route: 'POST /api/requests/:id/actions/:action',
+    call: (w) => ({
+      method: 'POST',
+      url: `/api/requests/${w.request}/actions/accept`,
+      body: { payload: { secret_link_expiration: 7 } },
+    }),
+    expect: deciders(200),
+    withRequest: true,
+  },
+  {
+    endpoint: 'POST /api/requests/{id}/actions/decline (access request)',
+    route: 'POST /api/requests/:id/actions/:action',
+    call: (w) => ({ method: 'POST', url: `/api/requests/${w.request}/actions/decline` }),
+    expect: deciders(200),
+    withRequest: true,
+  },
   // What links and grants open (routes of the records and files modules).
   {
     endpoint: 'GET /api/records/{id} (restricted)',
@@ -340,12 +377,19 @@ describe.each(ENGINES)('permission matrix of secret links and grants on %s', (en
   });
   afterAll(() => t.close());
 
-  async function world(): Promise<World> {
+  async function world(withRequest = false): Promise<World> {
     const files = new FilesApi(t, owner);
     const { id } = await files.createDraft({
       metadata: PUBLISHABLE_METADATA,
       access: { record: 'restricted', files: 'restricted' },
     });
+    const w = await shared(files, id);
+    if (withRequest) w.request = await accessRequest(files);
+    return w;
+  }
+
+  /** The record's file, publication, edit draft, links and grants. */
+  async function shared(files: FilesApi, id: string): Promise<World> {
     await files.upload(id, 'data.csv', 'a,b\n');
     await files.publish(id);
     const edit = await t.request({
@@ -382,6 +426,31 @@ describe.each(ENGINES)('permission matrix of secret links and grants on %s', (en
     });
     expect(given.statusCode, given.body).toBe(201);
     return { record: id, link, tokens, granted: granted.id, newcomer: newcomer.id };
+  }
+
+  /** A fresh reader's request for the files of a second record, shared as the first is. */
+  async function accessRequest(files: FilesApi): Promise<string> {
+    const { id } = await files.createDraft({
+      metadata: PUBLISHABLE_METADATA,
+      access: { record: 'public', files: 'restricted' },
+    });
+    await shared(files, id);
+    const settings = await t.request({
+      method: 'PUT',
+      url: `/api/records/${id}/access`,
+      headers: owner.headers,
+      body: { allow_user_requests: true },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const reader = await t.user();
+    const asked = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/access/request`,
+      headers: reader.headers,
+      body: { message: 'May I?' },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    return asked.json().id as string;
   }
 
   function as(role: Role, w: World): { headers: Record<string, string>; token?: string } {
@@ -426,7 +495,7 @@ describe.each(ENGINES)('permission matrix of secret links and grants on %s', (en
   it.each(ROWS.map((row) => [row.endpoint, row] as const))('%s', async (_name, row) => {
     const cells: Record<string, number> = {};
     for (const role of ROLES) {
-      const w = await world();
+      const w = await world(row.withRequest);
       const spec = row.call(w);
       const caller = as(role, w);
       const url = caller.token ? `${spec.url}?token=${caller.token}` : spec.url;

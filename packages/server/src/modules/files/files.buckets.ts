@@ -41,6 +41,8 @@ export interface BucketContext {
   quota?: Quota;
   /** The files summary as read with the draft, for the checks made before its lock. */
   storedSummary?: unknown;
+  /** Who changes a draft's files: the draft then names them as who saved it last. */
+  changedBy?: number;
 }
 
 export interface Quota {
@@ -106,6 +108,7 @@ export class FileBuckets {
       ownerId: loaded.parent.ownerId,
       ...(own ? { quota: this.withDefaults(own) } : {}),
       storedSummary: loaded.row.filesSummary,
+      ...(user ? { changedBy: user.id } : {}),
     };
   }
 
@@ -217,18 +220,20 @@ export class FileBuckets {
   }
 
   /**
-   * Writes the summary (and `data`, when given) and bumps the draft's revision. A draft back
-   * under the number of files whose entries are embedded has them read, once: at most that many.
+   * Writes the summary (and `data`, when given) and bumps the draft's revision, as saved by
+   * `changedBy` (none: the system's sweep). A draft back under the number of files whose entries
+   * are embedded has them read, once: at most that many.
    */
   async writeSummary(
     trx: FilesRepository,
     recordId: string,
     summary: FilesSummary,
     data?: RecordData,
+    changedBy?: number,
   ): Promise<void> {
     if (needsEntries(summary))
       summary.entries = entriesOf(await trx.listStored(draftBucket(recordId)));
-    await trx.writeDraftFiles(recordId, summary, data && JSON.stringify(data), nowIso());
+    await trx.writeDraftFiles(recordId, summary, data && JSON.stringify(data), nowIso(), changedBy);
   }
 
   /**
@@ -242,6 +247,7 @@ export class FileBuckets {
     { summary, defaultPreview }: { summary: FilesSummary; defaultPreview: string | null },
     rows: FileRow[],
     known: StoredFile[] = [],
+    changedBy?: number,
   ): Promise<void> {
     // A completed file takes its size out of the totals: its entry's while they are embedded,
     // else its object's, as read before (objects never change) or now (still there: bytes are
@@ -263,6 +269,6 @@ export class FileBuckets {
       ? await trx.draftData(recordId)
       : undefined;
     if (data) delete data.files.default_preview;
-    await this.writeSummary(trx, recordId, summary, data);
+    await this.writeSummary(trx, recordId, summary, data, changedBy);
   }
 }

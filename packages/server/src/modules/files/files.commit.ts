@@ -187,7 +187,13 @@ export class FileCommits {
         if (!completed) throw new LeaseLost();
         // `row` is the file as the summary counts it: while leased, nothing else changes it.
         changeSummary(summary, { row }, { row: completed, object });
-        await this.buckets.writeSummary(trx, context.recordId, summary);
+        await this.buckets.writeSummary(
+          trx,
+          context.recordId,
+          summary,
+          undefined,
+          context.changedBy,
+        );
         return { row: completed, object };
       });
     } catch (error) {

@@ -479,6 +479,7 @@ export class FilesRepository {
     summary: unknown,
     data: string | undefined,
     updatedAt: string,
+    changedBy?: number,
   ): Promise<void> {
     const index = new DraftSearchIndex(this.engine);
     const row = await this.db
@@ -487,6 +488,7 @@ export class FilesRepository {
         filesSummary: jsonText(summary),
         revisionId: eb('revisionId', '+', 1),
         updatedAt,
+        updatedBy: changedBy ?? null,
         ...(data === undefined ? {} : { data, ...index.columns(draftId, data) }),
       }))
       .where('id', '=', draftId)

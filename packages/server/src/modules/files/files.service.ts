@@ -177,7 +177,7 @@ export class FilesService {
       // In the order a listing gives them: by creation, then by name.
       for (const row of [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)))
         changeSummary(summary, undefined, { row });
-      await this.buckets.writeSummary(trx, context.recordId, summary);
+      await this.buckets.writeSummary(trx, context.recordId, summary, undefined, context.changedBy);
       return { rows, total: summary.count };
     });
     crashPoint('init:rows-written');
@@ -265,7 +265,7 @@ export class FilesService {
             : ((await trx.getStored(updated.bucket, updated.keyNormalized)) ?? { row: updated });
       // Metadata counts for nothing: the entry changes in place, the totals stay.
       changeSummary(summary, stored, stored);
-      await this.buckets.writeSummary(trx, context.recordId, summary);
+      await this.buckets.writeSummary(trx, context.recordId, summary, undefined, context.changedBy);
       return stored;
     });
     return { ...file, ...(await this.uploads.partLinks(file.row)) };
@@ -303,7 +303,14 @@ export class FilesService {
       // no longer an upload's to free, but an object's, freed once nothing refers to it.
       const rows =
         ids === 'all' ? await trx.deleteBucket(context.bucket) : await trx.deleteFiles(ids);
-      await this.buckets.removeEntries(trx, context.recordId, locked, rows, known);
+      await this.buckets.removeEntries(
+        trx,
+        context.recordId,
+        locked,
+        rows,
+        known,
+        context.changedBy,
+      );
       return rows;
     });
     await this.lifecycle.release(
@@ -385,7 +392,13 @@ export class FilesService {
         const summary = await this.lifecycle.importFrom(this.repo.executor, previous.id, id);
         // Throwing rolls back the import, which copied nothing.
         if (summary.count === 0) throw field('The record has no files.');
-        await this.buckets.writeSummary(this.repo, context.recordId, summary);
+        await this.buckets.writeSummary(
+          this.repo,
+          context.recordId,
+          summary,
+          undefined,
+          context.changedBy,
+        );
         return context;
       },
       link,

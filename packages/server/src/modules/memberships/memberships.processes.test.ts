@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../database/database.js';
+import type { DatabaseHandle } from '../../database/database.js';
 import { ENGINES } from '../../test/databases.js';
-import { GUARD_MS, startProcessHarness, type ProcessHarness } from '../../test/process-harness.js';
 import {
-  callApi,
-  createProcessDatabase,
-  processUser,
-  startServerProcess,
-  tempDataDir,
-  type ServerProcess,
-} from '../../test/server-process.js';
+  GUARD_MS,
+  startProcessHarness,
+  startServerPair,
+  type ProcessHarness,
+  type ServerPair,
+} from '../../test/process-harness.js';
+import { callApi, processUser } from '../../test/server-process.js';
 
 const START_TIMEOUT_MS = 120_000;
 
@@ -99,33 +98,20 @@ describe.each(ENGINES)('invitations and a killed server on %s', (engine) => {
 describe.skipIf(!ENGINES.includes('postgres'))(
   'invitations and requests to join through two servers on one PostgreSQL database',
   () => {
-    const servers: ServerProcess[] = [];
-    const cleanups: Array<() => Promise<void>> = [];
+    let pair: ServerPair | undefined;
     let db: DatabaseHandle;
     let env: Record<string, string>;
 
     beforeAll(async () => {
-      const database = await createProcessDatabase();
-      cleanups.push(database.drop);
-      env = { NODE_ENV: 'test', DATABASE_URL: database.url };
-      for (let i = 0; i < 2; i++) {
-        const data = await tempDataDir();
-        cleanups.push(data.remove);
-        env.CAIRN_DATA_DIR ??= data.dir;
-        servers.push(await startServerProcess({ ...env, CAIRN_DATA_DIR: data.dir }));
-      }
-      db = openDatabase({ kind: 'postgres', url: database.url });
+      pair = await startServerPair({});
+      ({ db, env } = pair);
     }, START_TIMEOUT_MS);
-    afterAll(async () => {
-      for (const server of servers) await server.kill();
-      await db?.close();
-      for (const cleanup of cleanups.reverse()) await cleanup();
-    });
+    afterAll(() => pair?.close());
 
     it(
       'invites once, takes one request to join, and decides each once, whichever server is asked',
       async () => {
-        const via = (i: number) => servers[i % 2]!.url;
+        const via = (i: number) => pair!.servers[i % 2]!.url;
         const owner = await processUser(env);
         const asker = await processUser(env);
         const invitee = await processUser(env);

@@ -233,6 +233,8 @@ export class RecordAccessService {
             updatedAt: nowIso(),
             title: draft.title,
             searchText: draft.searchText,
+            // The embargo's end, not a person, changed it.
+            updatedBy: null,
           });
         }
         return 1;

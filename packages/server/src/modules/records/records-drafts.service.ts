@@ -195,7 +195,11 @@ export class RecordDraftsService {
       createdAt: now,
       updatedAt: now,
     };
-    const row = draftRow({ id, parentId: parent.id, versionIndex: 1 }, { data }, now);
+    const row = draftRow(
+      { id, parentId: parent.id, versionIndex: 1, updatedBy: user.id },
+      { data },
+      now,
+    );
     await this.repo.transaction(async (trx) => {
       await trx.insertParent(parent);
       await trx.insertDraft(row);
@@ -254,12 +258,13 @@ export class RecordDraftsService {
       user,
       id,
       'review',
-      (loaded) => this.saveLoaded(loaded, id, body, ifMatch),
+      (loaded) => this.saveLoaded(user, loaded, id, body, ifMatch),
       link,
     );
   }
 
   private async saveLoaded(
+    user: User | undefined,
     loaded: LoadedDraft,
     id: string,
     body: unknown,
@@ -286,6 +291,7 @@ export class RecordDraftsService {
       updatedAt,
       title: titleOf(data),
       searchText: searchText(data, id),
+      updatedBy: user?.id ?? null,
     };
     if (!(await this.repo.updateDraft(row, set, { previous, data })))
       throw await revisionMismatch(this.repo, row);
@@ -297,8 +303,11 @@ export class RecordDraftsService {
     );
   }
 
-  /** A restricted community takes restricted records only: record and files become restricted. */
-  async restrictDraft(loaded: LoadedDraft): Promise<void> {
+  /**
+   * A restricted community takes restricted records only: record and files become restricted,
+   * a change of `by`'s (who chose the community).
+   */
+  async restrictDraft(loaded: LoadedDraft, by: User): Promise<void> {
     const data = readJson<RecordData>(loaded.row.data);
     if (data.access.record === 'restricted' && data.access.files === 'restricted') return;
     data.access = restrictedAccess(data.access);
@@ -307,6 +316,7 @@ export class RecordDraftsService {
       updatedAt: nowIso(),
       title: loaded.row.title,
       searchText: loaded.row.searchText,
+      updatedBy: by.id,
     };
     if (!(await this.repo.updateDraft(loaded.row, set))) throw new AppError('CONFLICT');
   }
@@ -358,14 +368,17 @@ export class RecordDraftsService {
    */
   async edit(user: User | undefined, id: string): Promise<DraftResult> {
     const first = await this.store.loadRecordRow(id);
-    await this.store.assertCanManage(user, await this.store.parentOf(first.parentId));
+    const caller = await this.store.assertCanManage(
+      user,
+      await this.store.parentOf(first.parentId),
+    );
     return this.store.locked(first.parentId, async (parent) => {
       const record = await this.store.loadRecordRow(id);
       const existing = await this.repo.getDraft(id);
       if (existing) return this.store.draftResult(existing, parent);
       const filesSummary = JSON.stringify(await this.files.edit(this.repo.executor, id));
       const row = draftRow(
-        { id, parentId: record.parentId, versionIndex: record.versionIndex },
+        { id, parentId: record.parentId, versionIndex: record.versionIndex, updatedBy: caller.id },
         { edits: record, filesSummary },
       );
       await this.repo.insertDraft(row);
@@ -381,7 +394,10 @@ export class RecordDraftsService {
    */
   async newVersion(user: User | undefined, id: string): Promise<DraftResult> {
     const first = await this.store.loadRecordRow(id);
-    await this.store.assertCanManage(user, await this.store.parentOf(first.parentId));
+    const caller = await this.store.assertCanManage(
+      user,
+      await this.store.parentOf(first.parentId),
+    );
     return this.store.locked(first.parentId, async (parent) => {
       const record = await this.store.loadRecordRow(id);
       const drafts = await this.repo.draftsOfParent(parent.id);
@@ -403,7 +419,10 @@ export class RecordDraftsService {
         pids: {},
       };
       const versionIndex = (await this.repo.maxVersionIndex(parent.id)) + 1;
-      const row = draftRow({ id: newRecordId(), parentId: parent.id, versionIndex }, { data });
+      const row = draftRow(
+        { id: newRecordId(), parentId: parent.id, versionIndex, updatedBy: caller.id },
+        { data },
+      );
       await this.repo.insertDraft(row);
       return { row, parent, isPublished: false, isLatestDraft: true, errors: [] };
     });

@@ -254,19 +254,23 @@ export class RecordPidsService {
       user,
       id,
       'review',
-      (loaded) => this.reserveLoaded(loaded, id),
+      (loaded) => this.reserveLoaded(loaded, id, user),
       link,
     );
   }
 
-  private async reserveLoaded(loaded: LoadedDraft, id: string): Promise<DraftResult> {
+  private async reserveLoaded(
+    loaded: LoadedDraft,
+    id: string,
+    user: User | undefined,
+  ): Promise<DraftResult> {
     const data = readJson<RecordData>(loaded.row.data);
     if (data.pids.doi) {
       throw new AppError('PID_ALREADY_EXISTS', undefined, [
         { field: 'pids.doi', messages: ['A PID already exists for type doi'] },
       ]);
     }
-    return this.writePids(loaded, data, (trx) => this.mintManagedDoi(trx, id, data));
+    return this.writePids(loaded, data, user, (trx) => this.mintManagedDoi(trx, id, data));
   }
 
   /**
@@ -303,12 +307,15 @@ export class RecordPidsService {
       user,
       id,
       'review',
-      (loaded) => this.discardPidLoaded(loaded),
+      (loaded) => this.discardPidLoaded(loaded, user),
       link,
     );
   }
 
-  private async discardPidLoaded(loaded: LoadedDraft): Promise<DraftResult> {
+  private async discardPidLoaded(
+    loaded: LoadedDraft,
+    user: User | undefined,
+  ): Promise<DraftResult> {
     const data = readJson<RecordData>(loaded.row.data);
     const doi = data.pids.doi;
     if (!doi) throw pidDoesNotExist();
@@ -320,7 +327,7 @@ export class RecordPidsService {
       ]);
     }
     delete data.pids.doi;
-    return this.writePids(loaded, data, async (trx) => {
+    return this.writePids(loaded, data, user, async (trx) => {
       if (pid) await trx.deletePid('doi', pid.identifier);
     });
   }
@@ -329,6 +336,7 @@ export class RecordPidsService {
   private async writePids(
     loaded: LoadedDraft,
     data: RecordData,
+    user: User | undefined,
     change: (trx: RecordsRepository) => Promise<void>,
   ): Promise<DraftResult> {
     const { row, parent } = loaded;
@@ -339,6 +347,7 @@ export class RecordPidsService {
         updatedAt: nowIso(),
         title: row.title,
         searchText: row.searchText,
+        updatedBy: user?.id ?? null,
       };
       // Someone saved since the draft was read: the 412 names the revision they left.
       if (!(await trx.updateDraft(row, set))) throw await revisionMismatch(trx, row);

@@ -36,6 +36,8 @@ export interface PresentOptions {
   /** Entries of the large vocabularies the records refer to (see `withIndexedLookup`). */
   indexed?: IndexedLookup;
   owner?: { id: number; email: string; name: string };
+  /** A draft's: who saved it last, when known (`updated_by`, a Cairn extension). */
+  savedBy?: { id: number; name: string };
   /** With expand: the review's receiver and the default community, as community stubs. */
   expandedParent?: { review?: Record<string, unknown>; default?: Record<string, unknown> };
 }
@@ -163,6 +165,8 @@ export function presentDraft(
     is_draft: true,
     status,
     expires_at: draftExpiry(row.expiresAt),
+    // So that an editor whose save was refused can say whose came first.
+    ...(o.savedBy ? { updated_by: { user: String(o.savedBy.id), name: o.savedBy.name } } : {}),
   };
   if (parentData.review)
     links['submit-review'] = `${api}/records/${id}/draft/actions/submit-review`;

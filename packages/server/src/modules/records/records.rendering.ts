@@ -126,7 +126,7 @@ export class RecordsRenderer {
     const { row, parent } = result;
     const key =
       cacheAs !== undefined && result.errors.length === 0 && !o.expand
-        ? `d:${row.id}:${row.revisionId}:${row.updatedAt}:${parent.updatedAt}:${result.isPublished}:${result.isLatestDraft}:${cacheAs}:${o.locale}:${this.vocabularies.generation}`
+        ? `d:${row.id}:${row.revisionId}:${row.updatedAt}:${parent.updatedAt}:${result.isPublished}:${result.isLatestDraft}:${cacheAs}:${o.locale}:${this.vocabularies.generation}:${o.savedBy?.name ?? ''}`
         : undefined;
     return this.cached(key, async () => {
       const body = presentDraft(row, parent, {

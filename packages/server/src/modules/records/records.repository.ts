@@ -231,7 +231,7 @@ export class RecordsRepository {
    */
   async updateDraft(
     read: Pick<DraftRow, 'id' | 'revisionId' | 'data'>,
-    set: Pick<DraftRow, 'data' | 'updatedAt' | 'title' | 'searchText'>,
+    set: Pick<DraftRow, 'data' | 'updatedAt' | 'title' | 'searchText' | 'updatedBy'>,
     parsed?: { previous: unknown; data: unknown },
   ): Promise<boolean> {
     const { id, revisionId } = read;

@@ -34,6 +34,7 @@ import {
 } from '../../lib/openapi.js';
 import { requireUser } from '../../plugins/auth.js';
 import type { User, UsersService } from '../users/users.service.js';
+import { displayName } from '../requests/requests.presenter.js';
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import type { PresentOptions } from './records.presenter.js';
 import type { RecordAccessService } from './records-access.service.js';
@@ -148,8 +149,15 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
     result: DraftResult,
   ) {
     const type = negotiate(request, RECORD_TYPES);
-    const o = await withOwner(await options(request, type), result.parent, request.identity.user);
-    const body = await renderer.draft(result, o, request.method === 'GET' ? type : undefined);
+    const [o, savedBy] = await Promise.all([
+      withOwner(await options(request, type), result.parent, request.identity.user),
+      result.row.updatedBy === null ? undefined : deps.users.findById(result.row.updatedBy),
+    ]);
+    const body = await renderer.draft(
+      result,
+      savedBy ? { ...o, savedBy: { id: savedBy.id, name: displayName(savedBy) } } : o,
+      request.method === 'GET' ? type : undefined,
+    );
     return reply.status(status).header('etag', `"${result.row.revisionId}"`).type(type).send(body);
   }
 

@@ -58,6 +58,7 @@ export const DRAFT_COLUMNS = [
   'expiresAt',
   'recordCreatedAt',
   'unpublishedParentId',
+  'updatedBy',
 ] as const satisfies ReadonlyArray<keyof DraftsTable>;
 const everyDraftColumn: Record<
   Exclude<keyof DraftsTable, (typeof DRAFT_COLUMNS)[number]>,

@@ -192,7 +192,7 @@ export function mergeErrors(errors: FieldError[]): FieldError[] {
  * of a published record, which starts as that record is (its data, revision, dates and files).
  */
 export function draftRow(
-  draft: { id: string; parentId: string; versionIndex: number },
+  draft: { id: string; parentId: string; versionIndex: number; updatedBy: number },
   source: { data: RecordData } | { edits: RecordRow; filesSummary: string },
   now = nowIso(),
 ): DraftRow {
@@ -213,6 +213,7 @@ export function draftRow(
     expiresAt: new Date(Date.now() + DRAFT_LIFETIME_DAYS * 86_400_000).toISOString(),
     recordCreatedAt: edits?.createdAt ?? null,
     filesSummary: 'filesSummary' in source ? source.filesSummary : null,
+    updatedBy: draft.updatedBy,
     // Only an unpublished draft holds its parent's one slot for a pending version.
     unpublishedParentId: edits ? null : draft.parentId,
   };

@@ -5,6 +5,7 @@ import { sql } from '../../database/database.js';
 import type { Database } from '../../database/schema.js';
 import { RecordQueryCompiler } from './search/compile.js';
 import { DRAFTS_INDEX } from './search/index-writer.js';
+import { today } from './records.shared.js';
 
 export interface UserRecordSearch {
   ownerId: number;
@@ -60,7 +61,14 @@ export class UserRecordsSearchRepository {
       const grants = eb
         .selectFrom('recordGrants')
         .select('recordGrants.parentId as id')
-        .where('recordGrants.userId', '=', s.ownerId);
+        .where('recordGrants.userId', '=', s.ownerId)
+        // A grant that ran out shares nothing any more.
+        .where((w) =>
+          w.or([
+            w('recordGrants.expiresAt', 'is', null),
+            w('recordGrants.expiresAt', '>', today()),
+          ]),
+        );
       return permissions ? grants.where('recordGrants.permission', 'in', permissions) : grants;
     };
     const owned = (eb: From) =>

@@ -88,6 +88,7 @@ describe.each(ENGINES)("the plans of the caller's uploads (%s)", (engine) => {
           recordCreatedAt: published ? at(i) : null,
           unpublishedParentId: published ? null : parentId,
           filesSummary: null,
+          updatedBy: ownerId,
         });
       for (let i = 0; i < count; i++) {
         const parentId = newRecordId();

@@ -82,6 +82,11 @@ export function presentRequest(
   };
 }
 
+/** The name a person is shown by: theirs, else the first part of their address. */
+export function displayName(user: Pick<User, 'name' | 'email'>): string {
+  return user.name || user.email.split('@')[0]!;
+}
+
 /**
  * A person as InvenioRDM expands `created_by` (`profile.full_name`); never the e-mail address,
  * which the other party of a request has no need to see. A deleted account is a ghost.
@@ -91,7 +96,7 @@ export function presentUserStub(id: number, user: User | undefined): Record<stri
   return {
     id: String(id),
     username: null,
-    profile: { full_name: user.name || user.email.split('@')[0] },
+    profile: { full_name: displayName(user) },
   };
 }
 

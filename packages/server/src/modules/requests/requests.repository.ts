@@ -118,7 +118,7 @@ export class RequestsRepository {
   }
 
   async search(query: RequestQuery): Promise<{ rows: RequestRow[]; total: number }> {
-    const requests = () => this.db.selectFrom('requests as r');
+    const requests = () => this.requestsFrom();
     /** The filters every part of the search shares. */
     const filtered = (base: ReturnType<typeof requests>) => {
       let b = base;
@@ -171,7 +171,10 @@ export class RequestsRepository {
           .where('r.status', '!=', 'created')
           .where(notCreatedBy(userId)),
       );
-      listed = keys(sent).unionAll(keys(received)).unionAll(keys(invited));
+      // Access requests about records it manages by a grant, from its grants (their index by
+      // person) to the parents' requests (theirs by parent), then each request by its key.
+      const managed = filtered(this.managedBy(userId).where(notCreatedBy(userId)));
+      listed = keys(sent).unionAll(keys(received)).unionAll(keys(invited)).unionAll(keys(managed));
     } else if (involving) {
       // Within one community, its index narrows to the community and gives the list's order.
       const { userId } = involving;
@@ -266,6 +269,34 @@ export class RequestsRepository {
   }
 
   /**
+   * Submitted access requests about a record whose parent the person manages by a `manage`
+   * grant that has not run out (the owner receives them as `receiverUserId`; a grantee decides
+   * them beside the owner, as a co-owner).
+   */
+  private managedBy(userId: number) {
+    const day = new Date().toISOString().slice(0, 10);
+    // Joined in this order, which SQLite keeps for a CROSS JOIN: as a condition on the requests,
+    // both engines would read every request of the status to try it.
+    const joined = this.db
+      .selectFrom('recordGrants as g')
+      .crossJoin('accessRequests as ar')
+      .crossJoin('requests as r')
+      .whereRef('ar.parentId', '=', 'g.parentId')
+      .whereRef('r.id', '=', 'ar.requestId')
+      .where('g.userId', '=', userId)
+      .where('g.permission', '=', 'manage')
+      .where((w) => w.or([w('g.expiresAt', 'is', null), w('g.expiresAt', '>', day)]))
+      .where('r.status', '!=', 'created')
+      .where('r.receiverUserId', '!=', userId);
+    // The filters and the listing name the requests' columns only (`r`).
+    return joined as unknown as ReturnType<RequestsRepository['requestsFrom']>;
+  }
+
+  private requestsFrom() {
+    return this.db.selectFrom('requests as r');
+  }
+
+  /**
    * The comments (not log entries) of each request, for a page of search hits: one statement,
    * each request's events found through its timeline index.
    */
@@ -323,7 +354,8 @@ export class RequestsRepository {
 
   /**
    * Submitted requests waiting for the person's decision (the header's count): those its
-   * communities received, where its role decides them, and its invitations.
+   * communities received, where its role decides them, those addressed to it, and the access
+   * requests about records it manages by a grant.
    */
   async countAwaiting(involving: Involving): Promise<number> {
     const count = (where: (eb: ExpressionBuilder<RequestsFrom, 'r'>) => Expression<SqlBool>) =>
@@ -333,12 +365,17 @@ export class RequestsRepository {
         .where('r.status', '=', 'submitted')
         .where(where)
         .executeTakeFirstOrThrow();
-    // Counted apart, each through its own index: those to its communities, its invitations.
-    const [received, invited] = await Promise.all([
+    // Counted apart, each through its own index: those to its communities, its invitations and
+    // access requests to it, and access requests about records it manages by a grant.
+    const [received, invited, managed] = await Promise.all([
       count((eb) => this.receivedBy(eb, involving)),
       count((eb) => eb('r.receiverUserId', '=', involving.userId)),
+      this.managedBy(involving.userId)
+        .where('r.status', '=', 'submitted')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
-    return Number(received.n) + Number(invited.n);
+    return Number(received.n) + Number(invited.n) + Number(managed.n);
   }
 
   /** Open requests whose expiry date has passed, oldest first. */

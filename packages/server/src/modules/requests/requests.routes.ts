@@ -314,6 +314,8 @@ export const requestRoutes = routesPlugin<RequestsRouteDeps>((app: FastifyInstan
         response: { 200: REQUEST },
         tags,
         summary: 'Run an action (200); an optional payload becomes a comment',
+        description:
+          "Accepting an access request may say in `payload.secret_link_expiration` how many days (0 to 365; 0 no end) the guest's secret link lasts, as InvenioRDM's payload, or (a Cairn extension) the person's grant, which then carries `expires_at`; without it a guest's link lasts the record's `parent.access.settings.secret_link_expiration` and a person's grant has no end. An access request is decided by the record's owner and (a Cairn extension) its `manage` grantees.",
         params: RequestActionParams,
         body: RequestActionBody,
       },

@@ -57,8 +57,11 @@ export type Actor = User | 'system';
  */
 /** What an action's body says beyond its comment. */
 export interface ActionOptions {
-  /** Accepting a guest's access request: the days their link lasts (0: no end). */
-  linkExpirationDays?: number;
+  /**
+   * Accepting an access request: the days the guest's link or the person's grant lasts (0: no
+   * end), InvenioRDM's `secret_link_expiration`.
+   */
+  expirationDays?: number;
 }
 
 export interface RequestTypeHandler {
@@ -79,6 +82,11 @@ export interface RequestTypeHandler {
    * before the request's own (ARCHITECTURE §7).
    */
   serialize?<T>(request: RequestRow, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Which of `rows` (of this type, addressed to a person) `user` decides beside their receiver:
+   * an access request's record's `manage` grantees, who share it as co-owners.
+   */
+  decidedAlsoBy?(user: User, rows: RequestRow[]): Promise<Set<string>>;
 }
 
 /** What the caller may do with one request; the presenter turns it into links.actions. */
@@ -116,11 +124,17 @@ export class RequestsService {
    * Whether the user decides the request: the invited person an invitation (no one else may
    * accept it for them); the receiving community's managers and owners a request to join it; its
    * curators, managers and owners the others; administrators all but invitations. `role` is the
-   * user's role in the receiving community.
+   * user's role in the receiving community; `delegated`, whether the type's handler names the
+   * user a decider beside the person receiving it (`decidedAlsoBy`).
    */
-  private decides(user: User | undefined, row: RequestRow, role: string | undefined): boolean {
+  private decides(
+    user: User | undefined,
+    row: RequestRow,
+    role: string | undefined,
+    delegated: boolean,
+  ): boolean {
     if (!user) return false;
-    if (row.receiverUserId !== null) return row.receiverUserId === user.id;
+    if (row.receiverUserId !== null) return row.receiverUserId === user.id || delegated;
     if (user.isAdmin) return true;
     if (role === undefined) return false;
     return row.type === 'community-membership-request'
@@ -147,13 +161,42 @@ export class RequestsService {
       user && row.receiverCommunityId !== null
         ? await this.communities.roleOf(row.receiverCommunityId, user.id)
         : undefined;
-    return this.viewAs(user, row, role);
+    const delegated = await this.delegatedOf(user, [row]);
+    return this.viewAs(user, row, role, delegated.has(row.id));
   }
 
-  /** `view`, given the user's role in the receiving community (a page's are read at once). */
-  private viewAs(user: User | undefined, row: RequestRow, role: string | undefined): RequestView {
+  /**
+   * The requests of `rows` addressed to a person that `user` decides beside them, asked of each
+   * type's handler once for all its rows (a page's at once). Their receiver needs no asking.
+   */
+  private async delegatedOf(user: User | undefined, rows: RequestRow[]): Promise<Set<string>> {
+    const byType = new Map<string, RequestRow[]>();
+    for (const row of rows)
+      if (user && row.receiverUserId !== null && row.receiverUserId !== user.id)
+        byType.set(row.type, [...(byType.get(row.type) ?? []), row]);
+    const found = await Promise.all(
+      [...byType].map(([type, some]) => {
+        const handler = this.handlers.get(type);
+        return handler?.decidedAlsoBy
+          ? handler.decidedAlsoBy(user!, some)
+          : Promise.resolve(new Set<string>());
+      }),
+    );
+    return new Set(found.flatMap((ids) => [...ids]));
+  }
+
+  /**
+   * `view`, given the user's role in the receiving community (a page's are read at once) and
+   * whether a handler made them a decider (`delegatedOf`).
+   */
+  private viewAs(
+    user: User | undefined,
+    row: RequestRow,
+    role: string | undefined,
+    delegated = false,
+  ): RequestView {
     const isCreator = this.sends(user, row, role);
-    const isReceiver = this.decides(user, row, role);
+    const isReceiver = this.decides(user, row, role, delegated);
     const actions: RequestAction[] = [];
     if (row.status === 'created' && (isCreator || user?.isAdmin)) actions.push('submit');
     if (row.status === 'submitted') {
@@ -319,13 +362,13 @@ export class RequestsService {
     const payload = comment?.content
       ? sanitizedComment({ content: comment.content, format: 'html' })
       : undefined;
-    const linkExpirationDays = comment?.secret_link_expiration ?? undefined;
+    const expirationDays = comment?.secret_link_expiration ?? undefined;
     if (!view.actions.includes(name)) {
       throw new AppError('VALIDATION_FAILED', `Cannot ${name} a request that is ${row.status}.`);
     }
     const handler = this.handlers.get(row.type);
     if (name === 'submit' && handler?.submit) return handler.submit(row, user!, payload);
-    return this.run(row, name, user!, payload, { linkExpirationDays });
+    return this.run(row, name, user!, payload, { expirationDays });
   }
 
   /**
@@ -456,16 +499,24 @@ export class RequestsService {
       limit: params.size,
     });
     // The caller's roles in the page's communities in one statement, not one per request.
-    const roles = user.isAdmin
-      ? undefined
-      : await this.communities.rolesOf(
-          user.id,
-          rows.flatMap((r) => r.receiverCommunityId ?? []),
-        );
+    const [roles, delegated] = await Promise.all([
+      user.isAdmin
+        ? undefined
+        : this.communities.rolesOf(
+            user.id,
+            rows.flatMap((r) => r.receiverCommunityId ?? []),
+          ),
+      this.delegatedOf(user, rows),
+    ]);
     return {
       params,
       views: rows.map((r) =>
-        this.viewAs(user, r, r.receiverCommunityId ? roles?.get(r.receiverCommunityId) : undefined),
+        this.viewAs(
+          user,
+          r,
+          r.receiverCommunityId ? roles?.get(r.receiverCommunityId) : undefined,
+          delegated.has(r.id),
+        ),
       ),
       total,
     };

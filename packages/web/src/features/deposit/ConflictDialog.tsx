@@ -2,7 +2,7 @@ import { Button, Group, Modal, ScrollArea, Stack, Table, Text } from '@mantine/c
 import { deserializeDraft, serializeDraft } from '@cairn/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { diffPayloads } from './conflict-diff';
+import { diffPayloads, savedByOf } from './conflict-diff';
 import { useSerializerOptions } from './draft-values';
 import type { SaveConflict } from './deposit-controller';
 
@@ -18,7 +18,7 @@ export interface ConflictDialogProps {
  * person chooses. Closing the dialog chooses nothing; the form keeps this tab's values.
  */
 export function ConflictDialog({ conflict, onKeepMine, onTakeTheirs }: ConflictDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const options = useSerializerOptions();
   const differences = useMemo(() => {
     if (!conflict) return [];
@@ -43,6 +43,7 @@ export function ConflictDialog({ conflict, onKeepMine, onTakeTheirs }: ConflictD
     >
       <Stack>
         <Text size="sm">{t('deposit.conflict.explanation')}</Text>
+        {conflict && <SavedBy theirs={conflict.theirs} locale={i18n.language} />}
         {differences.length === 0 ? (
           <Text size="sm">{t('deposit.conflict.noDifference')}</Text>
         ) : (
@@ -77,5 +78,24 @@ export function ConflictDialog({ conflict, onKeepMine, onTakeTheirs }: ConflictD
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+/** "Saved by Ada Lovelace at 14:02": whose save came first, as the server names them. */
+function SavedBy({ theirs, locale }: { theirs: SaveConflict['theirs']; locale: string }) {
+  const { t } = useTranslation();
+  const { name, at } = savedByOf(theirs);
+  if (!at) return null;
+  const sameDay = at.toDateString() === new Date().toDateString();
+  const time = new Intl.DateTimeFormat(
+    locale,
+    sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' },
+  ).format(at);
+  return (
+    <Text size="sm" fw={600} data-testid="conflict-saved-by">
+      {name
+        ? t('deposit.conflict.savedBy', { name, time })
+        : t('deposit.conflict.savedAt', { time })}
+    </Text>
   );
 }

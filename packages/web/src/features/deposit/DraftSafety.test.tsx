@@ -64,6 +64,8 @@ describe('conflicts', () => {
       revision_id: 5,
       files: { enabled: false },
       metadata: { ...buildDraft().metadata, title: 'Title from the other tab' },
+      updated: '2026-03-02T14:02:00.000000+00:00',
+      updated_by: { user: '7', name: 'Ada Lovelace' },
     });
     const requests = stubFetchSequence(
       errorResponse('REVISION_MISMATCH', { message: "Revision id provided(1) doesn't match" }),
@@ -75,6 +77,10 @@ describe('conflicts', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'This draft was changed elsewhere' });
+    // Whose save came first, named as the server names them.
+    expect(within(dialog).getByTestId('conflict-saved-by').textContent).toBe(
+      `Saved by Ada Lovelace at ${new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date('2026-03-02T14:02:00Z'))}`,
+    );
     const row = within(dialog).getByRole('row', { name: /metadata\.title/ });
     expect(row.textContent).toContain('My title');
     expect(row.textContent).toContain('Title from the other tab');

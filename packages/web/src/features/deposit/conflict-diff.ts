@@ -1,5 +1,17 @@
 import { isEmptyValue } from '@cairn/shared';
 
+/** Who saved the server's version and when, from its `updated_by` (a Cairn extension). */
+export function savedByOf(theirs: {
+  updated?: string | undefined;
+  updated_by?: { name: string } | undefined;
+}): { name: string | undefined; at: Date | undefined } {
+  const at = theirs.updated ? new Date(theirs.updated) : undefined;
+  return {
+    name: theirs.updated_by?.name || undefined,
+    at: at && !Number.isNaN(at.getTime()) ? at : undefined,
+  };
+}
+
 /** One field that differs between this tab's version and the server's. */
 export interface FieldDifference {
   path: string;

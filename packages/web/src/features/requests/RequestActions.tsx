@@ -3,7 +3,8 @@ import { LINK_EXPIRATION_MAX_DAYS } from '@cairn/shared';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serverMessageOf } from '../../api/client';
-import { useRequestAction, type RequestJson } from './api';
+import { accessSettingsOf } from '../shared/share/access-settings';
+import { useRequestAction, useRequestTopic, type RequestJson } from './api';
 import { textToCommentHtml } from './comment-html';
 
 /** The actions this page offers, in this order; `submit` belongs to the deposit form. */
@@ -22,9 +23,18 @@ export function RequestActions({ request }: { request: RequestJson }) {
   const run = useRequestAction(request);
   const [open, setOpen] = useState<Action | null>(null);
   const [text, setText] = useState('');
-  // A guest's link: how many days it lasts (0: no end), chosen when accepting their request.
-  const [linkDays, setLinkDays] = useState<number>(30);
   const guestAccess = request.type === 'guest-access-request';
+  const accessRequest = guestAccess || request.type === 'user-access-request';
+  // The record's settings hold the owner's default for a guest's link (the request page reads
+  // the record anyway, so this is its cached answer).
+  const topic = useRequestTopic(request.id, accessRequest ? request.topic?.record : undefined);
+  // How many days the guest's link or the person's grant lasts (0: no end), chosen when
+  // accepting; until chosen, the record's setting for a guest and no end for a person, as the
+  // server decides without a choice.
+  const [chosenDays, setChosenDays] = useState<number | undefined>(undefined);
+  const linkDays =
+    chosenDays ??
+    (guestAccess && topic.data ? accessSettingsOf(topic.data.record).secret_link_expiration : 0);
   const offered = ACTIONS.filter((action) => request.links.actions[action] !== undefined);
   if (offered.length === 0) return null;
   // Accepting an invitation, a request to join or for access publishes nothing.
@@ -46,6 +56,7 @@ export function RequestActions({ request }: { request: RequestJson }) {
   function choose(action: Action) {
     run.reset();
     setText('');
+    setChosenDays(undefined);
     setOpen(action);
   }
 
@@ -56,7 +67,7 @@ export function RequestActions({ request }: { request: RequestJson }) {
       {
         action: open,
         html: textToCommentHtml(text),
-        ...(open === 'accept' && guestAccess ? { linkDays } : {}),
+        ...(open === 'accept' && accessRequest ? { linkDays } : {}),
       },
       { onSuccess: () => setOpen(null) },
     );
@@ -93,17 +104,17 @@ export function RequestActions({ request }: { request: RequestJson }) {
       >
         <form onSubmit={confirm}>
           <Stack>
-            {open === 'accept' && guestAccess && (
+            {open === 'accept' && accessRequest && (
               <NumberInput
-                label={t('requests.linkDays')}
-                description={t('requests.linkDaysHint')}
+                label={t(guestAccess ? 'requests.linkDays' : 'requests.grantDays')}
+                description={t(guestAccess ? 'requests.linkDaysHint' : 'requests.grantDaysHint')}
                 min={0}
                 max={LINK_EXPIRATION_MAX_DAYS}
                 allowDecimal={false}
                 allowNegative={false}
                 value={linkDays}
                 onChange={(value) =>
-                  setLinkDays(typeof value === 'number' ? value : Number(value) || 0)
+                  setChosenDays(typeof value === 'number' ? value : Number(value) || 0)
                 }
               />
             )}

@@ -72,6 +72,8 @@ interface ServerState {
   request: ReturnType<typeof buildRequest>;
   events: unknown[];
   draft?: boolean;
+  /** The record's `parent.access.settings.secret_link_expiration`. */
+  linkDays?: number;
   /** Answers for unsafe calls, by `METHOD url`; default 200/201 with the state updated. */
   failures?: Record<string, Response>;
 }
@@ -91,7 +93,15 @@ function serve(state: ServerState): RecordedRequest[] {
         ? errorResponse('PID_DOES_NOT_EXIST')
         : jsonResponse(200, buildDraft({ metadata: { title: 'Gannet colony counts' } }));
     if (req.method === 'GET' && path === '/api/records/abcde-12345')
-      return jsonResponse(200, buildRecord({ metadata: { title: 'Gannet colony counts' } }));
+      return jsonResponse(
+        200,
+        buildRecord({
+          metadata: { title: 'Gannet colony counts' },
+          ...(state.linkDays !== undefined
+            ? { parent: { access: { settings: { secret_link_expiration: state.linkDays } } } }
+            : {}),
+        }),
+      );
     if (req.method === 'POST' && path === `/api/requests/${ID}/comments`) {
       const content = (req.body as { payload: { content: string } }).payload.content;
       const event = buildComment(`e-${state.events.length + 1}`, content, true, 'Ada Lovelace');
@@ -130,6 +140,58 @@ describe('RequestPage', () => {
     ).toBeTruthy();
     expect(screen.queryByText('Community', { selector: 'dt' })).toBeNull();
     expect(screen.getByText('reader@example.org', { selector: 'dd' })).toBeTruthy();
+  });
+
+  it("accepts a guest's request with the record's days for their link", async () => {
+    const requests = serve({
+      request: buildRequest(
+        {
+          type: 'guest-access-request',
+          created_by: { email: 'reader@example.org' },
+          receiver: { user: '1' },
+          expanded: {},
+        },
+        ['accept', 'decline'],
+      ),
+      events: [],
+      draft: false,
+      linkDays: 14,
+    });
+    renderApp({ path: `/me/requests/${ID}` });
+    fireEvent.click(await screen.findByRole('button', { name: 'Accept' }));
+    const dialog = await screen.findByRole('dialog');
+    const days = within(dialog).getByRole<HTMLInputElement>('textbox', {
+      name: /Days the guest's link lasts/,
+    });
+    await waitFor(() => expect(days.value).toBe('14'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(requests.some((r) => r.url.endsWith('/actions/accept'))).toBe(true));
+    const accept = requests.find((r) => r.url.endsWith('/actions/accept'))!;
+    expect(accept.body).toEqual({ payload: { format: 'html', secret_link_expiration: 14 } });
+  });
+
+  it("accepts a person's request for the days chosen, else without end", async () => {
+    const requests = serve({
+      request: buildRequest(
+        { type: 'user-access-request', receiver: { user: '1' }, expanded: {} },
+        ['accept', 'decline'],
+      ),
+      events: [],
+      draft: false,
+      linkDays: 14,
+    });
+    renderApp({ path: `/me/requests/${ID}` });
+    fireEvent.click(await screen.findByRole('button', { name: 'Accept' }));
+    const dialog = await screen.findByRole('dialog');
+    const days = within(dialog).getByRole<HTMLInputElement>('textbox', {
+      name: /Days the person's access lasts/,
+    });
+    expect(days.value).toBe('0');
+    fireEvent.change(days, { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(requests.some((r) => r.url.endsWith('/actions/accept'))).toBe(true));
+    const accept = requests.find((r) => r.url.endsWith('/actions/accept'))!;
+    expect(accept.body).toEqual({ payload: { format: 'html', secret_link_expiration: 5 } });
   });
 
   it('shows the request, its community, creator, record and conversation to a curator', async () => {

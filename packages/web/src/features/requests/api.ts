@@ -147,7 +147,7 @@ export function useRequestAction(request: RequestJson) {
     }) => {
       const link = request.links.actions[action];
       if (!link) throw new Error(`The request offers no ${action} action.`);
-      // Accepting a guest's access request: the days their link lasts go with the comment.
+      // Accepting an access request: the days the link or grant lasts go with the comment.
       if (linkDays !== undefined)
         return client.post(link, {
           payload: {
