@@ -100,7 +100,9 @@ describe('buildFileTree', () => {
     const sizes = prefixSums(tree, (i) => many[i]!.size);
     const run7 = tree.folders.get('run-7/')!;
     expect(fileCount(run7)).toBe(100);
-    expect(sumOf(sizes, run7)).toBe(many.filter((f) => f.key.startsWith('run-7/')).reduce((s, f) => s + f.size, 0));
+    expect(sumOf(sizes, run7)).toBe(
+      many.filter((f) => f.key.startsWith('run-7/')).reduce((s, f) => s + f.size, 0),
+    );
     expect(sumOf(sizes, tree.root)).toBe((9999 * 10_000) / 2);
     // Closed folders cost nothing: only the 100 top folders are rows.
     expect(visibleRows(tree, () => false)).toHaveLength(100);
