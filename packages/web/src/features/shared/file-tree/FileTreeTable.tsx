@@ -75,16 +75,18 @@ export function useFileTree(files: readonly TreeFile[]) {
   return { tree, rows, toggle, filter, setFilter: changeFilter, filtering, types };
 }
 
-/** The same array as long as the keys are the same, in the same order. */
+/**
+ * The same array as long as the keys are the same, in the same order (a progress event gives a
+ * new list of entries with the same keys). Kept in state, adjusted during render when the keys
+ * change, as React advises for values derived from the previous render.
+ */
 function useStableKeys(files: readonly TreeFile[]): readonly string[] {
-  const previous = useRef<readonly string[]>([]);
-  const last = previous.current;
-  const same = last.length === files.length && files.every((f, i) => f.key === last[i]);
-  const keys = same ? last : files.map((f) => f.key);
-  useEffect(() => {
-    previous.current = keys;
-  }, [keys]);
-  return keys;
+  const [keys, setKeys] = useState<readonly string[]>(() => files.map((f) => f.key));
+  const same = keys.length === files.length && files.every((f, i) => f.key === keys[i]);
+  if (same) return keys;
+  const next = files.map((f) => f.key);
+  setKeys(next);
+  return next;
 }
 
 /** Name and type filters of a file tree. */
@@ -326,22 +328,25 @@ export function FileTreeTable({
                     }}
                   >
                     {row.kind === 'folder' ? (
-                      <UnstyledButton
-                        aria-expanded={row.open}
-                        aria-label={t('fileTree.folder', { path: row.folder.path })}
-                        onClick={() => onToggle(row.folder, !row.open)}
-                        style={{ display: 'flex', gap: 6, alignItems: 'center', maxWidth: '100%' }}
-                      >
-                        <span aria-hidden style={{ display: 'inline-block', width: '1em' }}>
-                          {row.open ? '▾' : '▸'}
-                        </span>
-                        <Text span fw={500} truncate>
-                          {row.folder.name}/
-                        </Text>
+                      <div style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: 0 }}>
+                        <UnstyledButton
+                          aria-expanded={row.open}
+                          aria-label={t('fileTree.folder', { path: row.folder.path })}
+                          onClick={() => onToggle(row.folder, !row.open)}
+                          style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: 0 }}
+                        >
+                          <span aria-hidden style={{ display: 'inline-block', width: '1em' }}>
+                            {row.open ? '▾' : '▸'}
+                          </span>
+                          <Text span fw={500} truncate>
+                            {row.folder.name}/
+                          </Text>
+                        </UnstyledButton>
+                        {/* Beside the button, not in it: its name is the folder's path alone. */}
                         <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                           {t('fileTree.fileCount', { count: fileCount(row.folder) })}
                         </Text>
-                      </UnstyledButton>
+                      </div>
                     ) : (
                       <div style={{ paddingInlineStart: '1em', minWidth: 0 }}>{fileName(row)}</div>
                     )}
