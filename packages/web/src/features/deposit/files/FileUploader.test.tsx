@@ -689,13 +689,13 @@ describe('FileUploader', () => {
       ]),
     });
     const table = screen.getByRole('table', { name: 'Files of this upload' });
-    const raw = within(table).getByRole('row', { name: /^raw\/3 files 3\.5 kB 85%/ });
+    const raw = within(table).getByRole('row', { name: /^raw\/ 3 files 3\.5 kB 85%/ });
     expect(
       within(raw).getByRole('progressbar', { name: 'Upload progress of the folder raw/' }),
     ).toBeTruthy();
     expect(within(table).getByRole('row', { name: /top\.csv.*10 bytes.*100%/ })).toBeTruthy();
     fireEvent.click(within(raw).getByRole('button', { name: 'Folder raw/' }));
-    const y2024 = within(table).getByRole('row', { name: /^2024\/2 files 3 kB 100%/ });
+    const y2024 = within(table).getByRole('row', { name: /^2024\/ 2 files 3 kB 100%/ });
     fireEvent.click(within(y2024).getByRole('button', { name: 'Folder raw/2024/' }));
     expect(within(table).getByRole('row', { name: /a\.csv.*1 kB.*100%/ })).toBeTruthy();
     expect(
