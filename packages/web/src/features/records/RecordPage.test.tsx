@@ -314,7 +314,7 @@ describe('RecordPage', () => {
     ]);
   });
 
-  it('shows files as a tree: folders open and close by click and keys, each with its zip', async () => {
+  it('shows files as a tree: folders open and close by click and keys, each with its zip', () => {
     const entries = {
       'raw/2024/station-1.csv': {
         key: 'raw/2024/station-1.csv',
