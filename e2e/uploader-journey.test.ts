@@ -6,6 +6,7 @@ import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { axeViolations } from './support/axe.js';
 import { addCreator, DRAFT_PATH, publishFromEditor } from './support/deposit.js';
+import { activate, expectVisibleFocus, hasFocus, tabTo } from './support/keyboard.js';
 import { createAccount, type TestAccount } from './support/server.js';
 import { expectPath, test } from './support/test.js';
 
@@ -19,6 +20,19 @@ async function makeFile(name: string, size: number, seed: number): Promise<strin
   const file = path.join(dir, name);
   await fs.writeFile(file, bytes);
   return file;
+}
+
+/** The names in a zip's central directory, in its order. */
+function zipNames(zip: Buffer): string[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const names: string[] = [];
+  let at = zip.readUInt32LE(end + 16);
+  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    names.push(zip.subarray(at + 46, at + 46 + nameLength).toString('utf8'));
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return names;
 }
 
 async function md5Of(file: string): Promise<string> {
@@ -254,13 +268,15 @@ describe('file uploader journey', () => {
     expect(stored).toMatchObject({ status: 'completed', checksum: await md5Of(file) });
   });
 
-  test('a folder chosen from the keyboard keeps its paths as the files’ keys', async ({
+  test('a folder chosen from the keyboard keeps its paths, shows as a tree, and a folder of it downloads as a zip', async ({
     page,
     server,
   }) => {
     const folder = path.join(dir, 'survey');
     await fs.mkdir(path.join(folder, 'raw', '2024'), { recursive: true });
+    await fs.mkdir(path.join(folder, 'raw', '2023'), { recursive: true });
     await fs.writeFile(path.join(folder, 'README.txt'), 'Counts from two stations.\n');
+    await fs.writeFile(path.join(folder, 'raw', '2023', 'notes.txt'), 'Fog all week.\n');
     await fs.writeFile(path.join(folder, 'raw', '2024', 'station-1.csv'), 'site,count\nA,1\n');
     await fs.writeFile(path.join(folder, 'raw', '2024', 'station-2.csv'), 'site,count\nB,2\n');
     const account = await createAccount(server.services);
@@ -273,10 +289,35 @@ describe('file uploader journey', () => {
     await (await chooser).setFiles(folder);
     const keys = [
       'survey/README.txt',
+      'survey/raw/2023/notes.txt',
       'survey/raw/2024/station-1.csv',
       'survey/raw/2024/station-2.csv',
     ];
-    for (const key of keys) await waitUploaded(page, key);
+
+    // The editor's tree: one folder with the count, size and progress of all four files.
+    const editor = page.getByRole('table', { name: 'Files of this upload' });
+    const survey = editor.getByRole('button', { name: 'Folder survey/', exact: true });
+    const surveyRow = editor
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: 'Folder survey/', exact: true }) });
+    await surveyRow.getByText('100%', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await surveyRow.textContent()).toContain('survey/4 files');
+    await tabTo(page, survey);
+    await page.keyboard.press('ArrowRight');
+    expect(await survey.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    const raw = editor.getByRole('button', { name: 'Folder survey/raw/', exact: true });
+    expect(await hasFocus(raw)).toBe(true);
+    await expectVisibleFocus(page);
+    expect(
+      await editor
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: 'Folder survey/raw/', exact: true }) })
+        .textContent(),
+    ).toContain('raw/3 files');
+    await page.keyboard.press('Enter');
+    await editor.getByRole('button', { name: 'Folder survey/raw/2024/', exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
 
     const id = draftIdOf(page);
     const listed = (await apiGet(page, `/api/records/${id}/draft/files`)) as {
@@ -284,7 +325,59 @@ describe('file uploader journey', () => {
     };
     expect(listed.entries.map((e) => e.key).sort()).toEqual(keys);
     expect(listed.entries.every((e) => e.status === 'completed')).toBe(true);
-  });
+    await publishFromEditor(page);
+    await expectPath(page, `/records/${id}`);
+
+    // The landing page's tree, walked from the keyboard alone.
+    const files = page.getByRole('region', { name: 'Files' });
+    const tree = files.getByRole('table', { name: 'Files' });
+    const top = tree.getByRole('button', { name: 'Folder survey/', exact: true });
+    await tabTo(page, top);
+    await page.keyboard.press('Enter');
+    expect(await top.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    const landingRaw = tree.getByRole('button', { name: 'Folder survey/raw/', exact: true });
+    expect(await hasFocus(landingRaw)).toBe(true);
+    await page.keyboard.press(' ');
+    expect(await landingRaw.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const y2024 = tree.getByRole('button', { name: 'Folder survey/raw/2024/', exact: true });
+    expect(await hasFocus(y2024)).toBe(true);
+    await page.keyboard.press('ArrowRight');
+    await tree.getByRole('link', { name: 'survey/raw/2024/station-2.csv' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The folder's zip holds its two files under their paths, and nothing else.
+    const zip = tree.getByRole('link', { name: 'Download folder (zip): survey/raw/2024/' });
+    expect(await zip.getAttribute('href')).toBe(
+      `/api/records/${id}/files-archive?prefix=survey/raw/2024/`,
+    );
+    const download = page.waitForEvent('download');
+    await activate(page, zip);
+    const saved = await (await download).path();
+    expect(zipNames(await fs.readFile(saved)).sort()).toEqual([
+      'survey/raw/2024/station-1.csv',
+      'survey/raw/2024/station-2.csv',
+    ]);
+
+    // Filtered by name, then by type: the folders holding matches open by themselves.
+    const filter = files.getByRole('searchbox', { name: 'Filter by name or folder' });
+    await filter.fill('STATION-2');
+    await tree.getByRole('link', { name: 'survey/raw/2024/station-2.csv' }).waitFor();
+    expect(await tree.getByRole('link', { name: 'survey/raw/2024/station-1.csv' }).count()).toBe(0);
+    await filter.fill('');
+    await files
+      .getByRole('combobox', { name: 'Type' })
+      .selectOption({ label: '.txt, text/plain (2)' });
+    await tree.getByRole('link', { name: 'survey/raw/2023/notes.txt' }).waitFor();
+    await tree.getByRole('link', { name: 'survey/README.txt' }).waitFor();
+    expect(
+      await tree.getByRole('button', { name: 'Folder survey/raw/2024/', exact: true }).count(),
+    ).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    // An editor, a publication and a landing page walked key by key: longer than one page's.
+  }, 180_000);
 
   test('a metadata-only record is saved as such and published without files', async ({
     page,

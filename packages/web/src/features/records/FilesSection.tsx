@@ -2,27 +2,33 @@ import {
   Alert,
   Anchor,
   Button,
+  CopyButton,
   Group,
   Stack,
-  Table,
   Text,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { serverMessageOf } from '../../api/client';
+import { useApiClient } from '../../api/useApiClient';
 import { useBootstrap } from '../../bootstrap';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { PageLoader } from '../../components/PageLoader';
 import { formatBytes } from '../../lib/format-bytes';
 import { FilePreview, firstPreview, previewKind } from './FilePreview';
 import { canReadFiles, type FileEntry, type LandingRecord } from '../shared/landing';
-import { useApiClient } from '../../api/useApiClient';
-import { FilesListSchema } from '@cairn/shared';
-import { useQuery } from '@tanstack/react-query';
-import { PagePagination } from '../../components/PagePagination';
+import { listAllFiles } from '../shared/files-listing';
+import { prefixSums, sumOf, type TreeRow } from '../shared/file-tree/file-tree';
+import { FileTreeFilter, FileTreeTable, useFileTree } from '../shared/file-tree/FileTreeTable';
 import { AccessRequestForm } from './AccessRequestForm';
 
-export const FILES_PAGE_SIZE = 25;
+/** A file table row's height; a revealed checksum adds a line. */
+const ROW_HEIGHT = 44;
+const CHECKSUM_LINE = 24;
 
 /** A file's content link, keeping `/` in keys as path separators (the API resolves them). */
 export function contentUrl(record: LandingRecord, key: string): string {
@@ -32,29 +38,18 @@ export function contentUrl(record: LandingRecord, key: string): string {
 }
 
 /**
- * The files table, a page at a time (a record may hold thousands), with download links, decimal
- * sizes and a preview for images, PDFs, CSV/TSV, text and Markdown. Restricted or embargoed
- * files are not listed to readers who may not open them: they learn only that files exist.
+ * The files as a tree of folders (with counts, sizes and a zip of each), filtered by name and
+ * type, virtualised so that a record of thousands reads as one of ten; download links, decimal
+ * sizes, checksums on demand and a preview for images, PDFs, CSV/TSV, text, Markdown and
+ * archives. Restricted or embargoed files are not listed to readers who may not open them:
+ * they learn only that files exist.
  */
 export function FilesSection({ record }: { record: LandingRecord }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { user, link, grant } = useBootstrap();
-  const [page, setPage] = useState(1);
   const { files, access } = record;
   const readable = files.enabled && canReadFiles(record, user, link, grant);
-  const listed = useListedPage(record, page, readable && files.entriesOmitted);
-  const entries = files.entriesOmitted
-    ? (listed.data ?? [])
-    : files.entries.slice((page - 1) * FILES_PAGE_SIZE, page * FILES_PAGE_SIZE);
-  const [chosenPreview, setPreviewKey] = useState<string | undefined>(
-    () => firstPreview(files.entries, files.defaultPreview)?.key,
-  );
-  // A record whose entries are not embedded previews the first worth showing on the first page.
-  const previewKey =
-    chosenPreview ??
-    (files.entriesOmitted && page === 1
-      ? firstPreview(entries, files.defaultPreview)?.key
-      : undefined);
+  const listed = useListedFiles(record, readable && files.entriesOmitted);
 
   if (!files.enabled) {
     return (
@@ -84,27 +79,60 @@ export function FilesSection({ record }: { record: LandingRecord }) {
       </Section>
     );
   }
-
-  const pages = Math.max(
-    1,
-    Math.ceil((files.entriesOmitted ? files.count : files.entries.length) / FILES_PAGE_SIZE),
+  if (files.entriesOmitted && !listed.data) {
+    return (
+      <Section>
+        {listed.isError ? (
+          <ErrorNotice title={t('records.filesFailed')} message={serverMessageOf(listed.error)} />
+        ) : (
+          <PageLoader label={t('app.loading')} />
+        )}
+      </Section>
+    );
+  }
+  return (
+    <Section>
+      <FileTreeSection record={record} entries={listed.data ?? files.entries} />
+    </Section>
   );
-  const visible = entries;
+}
+
+function FileTreeSection({ record, entries }: { record: LandingRecord; entries: FileEntry[] }) {
+  const { t, i18n } = useTranslation();
+  const { files } = record;
+  const [previewKey, setPreviewKey] = useState<string | undefined>(
+    () => firstPreview(entries, files.defaultPreview)?.key,
+  );
+  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
+  const { tree, rows, toggle, filter, setFilter, types } = useFileTree(entries);
+  const sizes = useMemo(() => prefixSums(tree, (i) => entries[i]?.size ?? 0), [tree, entries]);
   const previewed =
-    files.entries.find((f) => f.key === previewKey) ?? entries.find((f) => f.key === previewKey);
+    previewKey === undefined ? undefined : entries.find((f) => f.key === previewKey);
   const previewedKind = previewed && previewKind(previewed);
   const archive = record.isDraft
     ? undefined
     : `/api/records/${encodeURIComponent(record.id)}/files-archive`;
+  const size = (bytes: number) => formatBytes(bytes, i18n.language);
+  const rowHeight = useCallback(
+    (row: TreeRow) =>
+      row.kind === 'file' && revealed.has(entries[row.index]!.key)
+        ? ROW_HEIGHT + CHECKSUM_LINE
+        : ROW_HEIGHT,
+    [revealed, entries],
+  );
+  const reveal = (key: string) =>
+    setRevealed((set) => {
+      const next = new Set(set);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
 
   return (
-    <Section>
+    <>
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {t('records.filesSummary', {
-            count: files.count,
-            size: formatBytes(files.totalBytes, i18n.language),
-          })}
+          {t('records.filesSummary', { count: files.count, size: size(files.totalBytes) })}
         </Text>
         {archive && files.count > 1 && (
           <Anchor href={archive} size="sm">
@@ -123,34 +151,91 @@ export function FilesSection({ record }: { record: LandingRecord }) {
           />
         </Stack>
       )}
-      <Table.ScrollContainer minWidth={480}>
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('records.fileName')}</Table.Th>
-              <Table.Th>{t('records.fileSize')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('records.fileActions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {visible.map((file) => (
-              <Table.Tr key={file.key}>
-                <Table.Td>
-                  <Anchor href={contentUrl(record, file.key)} download={file.key.split('/').pop()}>
-                    {file.key}
+      {entries.length > 1 && <FileTreeFilter filter={filter} onChange={setFilter} types={types} />}
+      <div style={{ overflowX: 'auto' }}>
+        <div style={{ minWidth: 520 }}>
+          <FileTreeTable
+            label={t('records.files')}
+            rows={rows}
+            onToggle={toggle}
+            rowHeight={rowHeight}
+            empty={t('fileTree.noMatches')}
+            columns={[
+              { header: t('records.fileName'), width: 'minmax(12rem, 1fr)' },
+              { header: t('records.fileSize'), width: '7rem' },
+              {
+                header: <VisuallyHidden>{t('records.fileActions')}</VisuallyHidden>,
+                width: 'minmax(11rem, auto)',
+              },
+            ]}
+            folderCells={(folder) => [
+              <Text key="size" size="sm" style={{ whiteSpace: 'nowrap' }}>
+                {size(sumOf(sizes, folder))}
+              </Text>,
+              archive && (
+                <Anchor
+                  key="zip"
+                  size="sm"
+                  href={`${archive}?prefix=${folder.path.split('/').map(encodeURIComponent).join('/')}`}
+                  aria-label={t('records.downloadFolderOf', { path: folder.path })}
+                >
+                  {t('records.downloadFolder')}
+                </Anchor>
+              ),
+            ]}
+            fileName={(row) => {
+              const file = entries[row.index]!;
+              return (
+                <>
+                  <Anchor
+                    href={contentUrl(record, file.key)}
+                    download={row.name}
+                    {...(row.name === file.key ? {} : { 'aria-label': file.key })}
+                    style={{ display: 'block' }}
+                    truncate
+                  >
+                    {row.name}
                   </Anchor>
-                  {file.checksum && (
-                    <Text size="xs" c="dimmed">
-                      {file.checksum}
-                    </Text>
+                  {file.checksum && revealed.has(file.key) && (
+                    <Group gap={4} wrap="nowrap">
+                      <Text size="xs" c="dimmed" ff="monospace" truncate>
+                        {file.checksum}
+                      </Text>
+                      <CopyButton value={file.checksum.replace(/^md5:/, '')}>
+                        {({ copied, copy }) => (
+                          <Button
+                            variant="subtle"
+                            size="compact-xs"
+                            onClick={copy}
+                            aria-label={t('records.copyChecksumOf', { name: file.key })}
+                          >
+                            {copied ? t('records.copied') : t('records.copyChecksum')}
+                          </Button>
+                        )}
+                      </CopyButton>
+                    </Group>
                   )}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {formatBytes(file.size ?? 0, i18n.language)}
-                </Table.Td>
-                <Table.Td>
+                </>
+              );
+            }}
+            fileCells={(row) => {
+              const file = entries[row.index]!;
+              return [
+                <Text key="size" size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {size(file.size ?? 0)}
+                </Text>,
+                <Group key="actions" gap={4} wrap="nowrap">
+                  {file.checksum && (
+                    <Button
+                      variant="subtle"
+                      size="compact-sm"
+                      aria-expanded={revealed.has(file.key)}
+                      aria-label={t('records.checksumOf', { name: file.key })}
+                      onClick={() => reveal(file.key)}
+                    >
+                      {t('records.checksum')}
+                    </Button>
+                  )}
                   {previewKind(file) && (
                     <Button
                       variant="subtle"
@@ -162,14 +247,13 @@ export function FilesSection({ record }: { record: LandingRecord }) {
                       {t('records.preview')}
                     </Button>
                   )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <PagePagination total={pages} value={page} onChange={setPage} />
-    </Section>
+                </Group>,
+              ];
+            }}
+          />
+        </div>
+      </div>
+    </>
   );
 }
 
@@ -186,24 +270,29 @@ function Section({ children }: { children: ReactNode }) {
 }
 
 /**
- * A page of the files listing (`?page=&size=`, Cairn's extension), for a record whose JSON
- * leaves its entries out: it may hold thousands, and the table shows 25 at a time.
+ * Every file of a record whose JSON leaves its entries out (it may hold thousands): the tree
+ * needs them all to count and size its folders, so the listing is read whole, a page of a
+ * thousand at a time.
  */
-function useListedPage(record: LandingRecord, page: number, enabled: boolean) {
+function useListedFiles(record: LandingRecord, enabled: boolean) {
   const client = useApiClient();
   const bucket = record.isDraft ? 'draft/files' : 'files';
   return useQuery({
-    queryKey: ['records', record.id, bucket, page] as const,
+    queryKey: ['records', record.id, bucket, 'all'] as const,
     queryFn: async (): Promise<FileEntry[]> => {
-      const url = `/api/records/${encodeURIComponent(record.id)}/${bucket}?page=${page}&size=${FILES_PAGE_SIZE}`;
-      const list = FilesListSchema.parse(await client.get(url));
-      return (list.entries ?? []).map((e) => ({
-        key: e.key,
-        status: e.status,
-        ...(e.size === undefined ? {} : { size: e.size }),
-        ...(e.mimetype === undefined ? {} : { mimetype: e.mimetype }),
-        ...(e.checksum === undefined ? {} : { checksum: e.checksum }),
-      }));
+      const items = await listAllFiles(
+        client,
+        `/api/records/${encodeURIComponent(record.id)}/${bucket}`,
+      );
+      return items
+        .map((e) => ({
+          key: e.key,
+          status: e.status,
+          ...(e.size === undefined ? {} : { size: e.size }),
+          ...(e.mimetype === undefined ? {} : { mimetype: e.mimetype }),
+          ...(e.checksum === undefined ? {} : { checksum: e.checksum }),
+        }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
     enabled,
     staleTime: Infinity,

@@ -93,7 +93,11 @@ function richRecord(overrides: Partial<RecordJson> = {}): RecordJson {
 }
 
 /** Answers the landing page's own requests: versions, exports and file previews. */
-function serveLandingRequests(record: RecordJson, communities: unknown[] = []): RecordedRequest[] {
+function serveLandingRequests(
+  record: RecordJson,
+  communities: unknown[] = [],
+  listedKey?: (i: number) => string,
+): RecordedRequest[] {
   return stubFetch((request) => {
     const url = new URL(request.url, 'http://localhost');
     if (url.pathname === `/api/records/${ID}/communities`)
@@ -118,12 +122,18 @@ function serveLandingRequests(record: RecordJson, communities: unknown[] = []): 
       const page = Number(url.searchParams.get('page') ?? 1);
       const size = Number(url.searchParams.get('size') ?? 1000);
       const total = (record.files as { count: number }).count;
-      const keys = Object.values(fileEntries(total)).slice((page - 1) * size, page * size);
+      const keys = Object.values(fileEntries(total, listedKey)).slice(
+        (page - 1) * size,
+        page * size,
+      );
       return jsonResponse(200, {
         enabled: true,
         entries: keys.map((e) => ({ ...e, status: 'completed', links: {} })),
         total,
-        links: {},
+        links:
+          page * size < total
+            ? { next: `/api/records/${ID}/files?page=${page + 1}&size=${size}` }
+            : {},
       });
     }
     const accept = request.headers.get('accept');
@@ -253,45 +263,186 @@ describe('RecordPage', () => {
     expect(preview?.headers.get('range')).toBe('bytes=0-65535');
   });
 
-  it('shows a thousand files a page at a time', () => {
+  it('draws a thousand files at the top as rows, rendering only those in view', () => {
     const record = richRecord({
       files: { enabled: true, count: 1000, entries: fileEntries(1000) },
     });
     serveLandingRequests(record);
     renderApp({ path: `/records/${ID}`, bootstrap: { record } });
 
-    const files = screen.getByRole('region', { name: 'Files' });
-    expect(within(files).getAllByRole('row')).toHaveLength(26);
-    expect(within(files).getByText('data-0000.bin')).toBeTruthy();
-    fireEvent.click(within(files).getByRole('button', { name: 'Page 40' }));
-    expect(within(files).getByText('data-0999.bin')).toBeTruthy();
-    expect(within(files).queryByText('data-0000.bin')).toBeNull();
+    const table = screen.getByRole('table', { name: 'Files' });
+    expect(table.getAttribute('aria-rowcount')).toBe('1001');
+    const rows = within(table).getAllByRole('row');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(40);
+    expect(within(table).getByText('data-0000.bin')).toBeTruthy();
+    expect(within(table).queryByText('data-0999.bin')).toBeNull();
   });
 
-  it('reads 10,000 files a page at a time from the listing when the record leaves them out', async () => {
+  it('reads 2,000 files from the listing into folders, and renders only the rows in view', async () => {
     const record = richRecord({
       files: {
         enabled: true,
-        count: 10_000,
-        total_bytes: 15_000_000_000,
+        count: 2000,
+        total_bytes: 3_000_000_000,
         entries: {},
         entries_omitted: true,
       },
     });
-    const requests = serveLandingRequests(record);
+    const key = (i: number) =>
+      i < 1500 ? `raw/run-${i % 3}/data-${String(i).padStart(4, '0')}.bin` : `top-${i}.bin`;
+    const requests = serveLandingRequests(record, [], key);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const table = await screen.findByRole('table', { name: 'Files' });
+    // The folder and 500 files at the top, of which only those in view are in the page.
+    expect(table.getAttribute('aria-rowcount')).toBe(String(1 + 1 + 500));
+    expect(within(table).getAllByRole('row').length).toBeLessThan(40);
+    const raw = within(table).getByRole('button', { name: 'Folder raw/' });
+    expect(raw.getAttribute('aria-expanded')).toBe('false');
+    expect(within(table).getByRole('row', { name: /^raw\/ 1,500 files/ })).toBeTruthy();
+    fireEvent.click(raw);
+    expect(raw.getAttribute('aria-expanded')).toBe('true');
+    expect(within(table).getByRole('button', { name: 'Folder raw/run-1/' })).toBeTruthy();
+    expect(within(table).getByRole('row', { name: /^run-1\/ 500 files/ })).toBeTruthy();
+    expect(table.getAttribute('aria-rowcount')).toBe(String(1 + 1 + 3 + 500));
+    expect(within(table).getAllByRole('row').length).toBeLessThan(40);
+    const listed = requests.filter((r) => new URL(r.url, 'http://x').pathname.endsWith('/files'));
+    expect(listed.map((r) => new URL(r.url, 'http://x').search)).toEqual([
+      '?size=1000',
+      '?page=2&size=1000',
+    ]);
+  });
+
+  it('shows files as a tree: folders open and close by click and keys, each with its zip', () => {
+    const entries = {
+      'raw/2024/station-1.csv': {
+        key: 'raw/2024/station-1.csv',
+        size: 1000,
+        mimetype: 'text/csv',
+        checksum: 'md5:0123456789abcdef',
+      },
+      'raw/2024/station-2.csv': { key: 'raw/2024/station-2.csv', size: 2000, mimetype: 'text/csv' },
+      'raw/2023/notes.txt': { key: 'raw/2023/notes.txt', size: 30, mimetype: 'text/plain' },
+      'README.md': { key: 'README.md', size: 5, mimetype: 'text/markdown' },
+    };
+    const record = richRecord({
+      files: { enabled: true, count: 4, total_bytes: 3035, entries },
+    });
+    serveLandingRequests(record);
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+
+    const table = screen.getByRole('table', { name: 'Files' });
+    const rowNames = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.textContent);
+    expect(rowNames()).toEqual([
+      '▸raw/3 files3.03 kBDownload folder (zip)',
+      'README.md5 bytesPreview',
+    ]);
+    const raw = within(table).getByRole('button', { name: 'Folder raw/' });
+    expect(
+      within(table).getByRole('link', { name: 'Download folder (zip): raw/' }).getAttribute('href'),
+    ).toBe(`/api/records/${ID}/files-archive?prefix=raw/`);
+
+    // Right opens, Down goes to the next row, Right opens that one, Left on a file goes up.
+    raw.focus();
+    fireEvent.keyDown(raw, { key: 'ArrowRight' });
+    expect(raw.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(raw, { key: 'ArrowDown' });
+    const y2023 = within(table).getByRole('button', { name: 'Folder raw/2023/' });
+    expect(document.activeElement).toBe(y2023);
+    fireEvent.keyDown(y2023, { key: 'ArrowDown' });
+    const y2024 = within(table).getByRole('button', { name: 'Folder raw/2024/' });
+    expect(document.activeElement).toBe(y2024);
+    fireEvent.keyDown(y2024, { key: 'ArrowRight' });
+    fireEvent.keyDown(y2024, { key: 'ArrowDown' });
+    const station1 = within(table).getByRole('link', { name: 'raw/2024/station-1.csv' });
+    expect(document.activeElement).toBe(station1);
+    expect(station1.getAttribute('href')).toBe(
+      `/api/records/${ID}/files/raw/2024/station-1.csv/content`,
+    );
+    fireEvent.keyDown(station1, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(y2024);
+    fireEvent.keyDown(y2024, { key: 'ArrowLeft' });
+    expect(y2024.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.keyDown(y2024, { key: 'End' });
+    expect(document.activeElement).toBe(within(table).getByRole('link', { name: 'README.md' }));
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    expect(document.activeElement).toBe(raw);
+    fireEvent.click(raw);
+    expect(raw.getAttribute('aria-expanded')).toBe('false');
+    expect(rowNames()).toHaveLength(2);
+
+    // The checksum on demand, with a button to copy it.
+    fireEvent.click(raw);
+    fireEvent.click(within(table).getByRole('button', { name: 'Folder raw/2024/' }));
+    expect(within(table).queryByText('md5:0123456789abcdef')).toBeNull();
+    const checksum = within(table).getByRole('button', {
+      name: 'Checksum of raw/2024/station-1.csv',
+    });
+    fireEvent.click(checksum);
+    expect(checksum.getAttribute('aria-expanded')).toBe('true');
+    expect(within(table).getByText('md5:0123456789abcdef')).toBeTruthy();
+    expect(
+      within(table).getByRole('button', { name: 'Copy the checksum of raw/2024/station-1.csv' }),
+    ).toBeTruthy();
+  });
+
+  it('filters the tree by name and by type, opening the folders that hold matches', () => {
+    const entries = Object.fromEntries(
+      [
+        ['raw/2024/station-1.csv', 'text/csv'],
+        ['raw/2024/station-2.csv', 'text/csv'],
+        ['raw/2023/station-1.txt', 'text/plain'],
+        ['figures/map.png', 'image/png'],
+        ['README.md', 'text/markdown'],
+      ].map(([key, mimetype]) => [key, { key, size: 10, mimetype }]),
+    );
+    const record = richRecord({ files: { enabled: true, count: 5, total_bytes: 50, entries } });
+    serveLandingRequests(record);
     renderApp({ path: `/records/${ID}`, bootstrap: { record } });
 
     const files = screen.getByRole('region', { name: 'Files' });
-    expect(await within(files).findByText('data-0000.bin')).toBeTruthy();
-    expect(within(files).getAllByRole('row')).toHaveLength(26);
-    fireEvent.click(within(files).getByRole('button', { name: 'Page 400' }));
-    expect(await within(files).findByText('data-9999.bin')).toBeTruthy();
-    expect(within(files).queryByText('data-0000.bin')).toBeNull();
-    const listed = requests.filter((r) => new URL(r.url, 'http://x').pathname.endsWith('/files'));
-    expect(listed.map((r) => new URL(r.url, 'http://x').search)).toEqual([
-      '?page=1&size=25',
-      '?page=400&size=25',
+    const table = within(files).getByRole('table', { name: 'Files' });
+    const names = () =>
+      within(table)
+        .queryAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('[role=cell]')?.textContent);
+    fireEvent.change(within(files).getByRole('searchbox', { name: 'Filter by name or folder' }), {
+      target: { value: 'STATION-1' },
+    });
+    expect(names()).toEqual([
+      '▾raw/2 files',
+      '▾2023/1 file',
+      'station-1.txt',
+      '▾2024/1 file',
+      'station-1.csv',
     ]);
+    const type = within(files).getByRole('combobox', { name: 'Type' });
+    expect(
+      within(type)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([
+      'All types',
+      '.csv, text/csv (2)',
+      '.md, text/markdown (1)',
+      '.png, image/png (1)',
+      '.txt, text/plain (1)',
+    ]);
+    fireEvent.change(type, { target: { value: '.csv' } });
+    expect(names()).toEqual(['▾raw/1 file', '▾2024/1 file', 'station-1.csv']);
+    // Closing a folder while filtering holds until the filter changes.
+    fireEvent.click(within(table).getByRole('button', { name: 'Folder raw/' }));
+    expect(names()).toEqual(['▸raw/1 file']);
+    fireEvent.change(within(files).getByRole('searchbox', { name: 'Filter by name or folder' }), {
+      target: { value: 'nothing' },
+    });
+    expect(within(files).getByText('No files match the filter.')).toBeTruthy();
   });
 
   it('shows the first 25 of 2,000 creators and more on request', () => {

@@ -24,7 +24,7 @@ import { AuthorListError, resolveRows, type AuthorProblem, type ResolvedRow } fr
 import { affiliationNames, creatorName } from './creator-display';
 import type { CreatorListName } from './creator-rules';
 import { HitSummary, SUGGEST_DEBOUNCE_MS } from './CreatorSearch';
-import { observeFixedHeight, SCROLL_BOX_STYLE } from './virtual-box';
+import { observeFixedHeight, SCROLL_BOX_STYLE } from '../../shared/virtual-box';
 
 /** How the imported entries join the list. */
 export type ImportMode = 'append' | 'replace';

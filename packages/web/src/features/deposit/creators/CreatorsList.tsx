@@ -45,7 +45,7 @@ import type { ImportMode } from './AuthorImportModal';
 import type { CreatorMode } from './CreatorModal';
 import { CreatorRow, ROW_HEIGHT } from './CreatorRow';
 import { FilterBox } from './CreatorFilterBox';
-import { observeFixedHeight, SCROLL_BOX_STYLE } from './virtual-box';
+import { observeFixedHeight, SCROLL_BOX_STYLE } from '../../shared/virtual-box';
 
 /** The scroll box's height: about seven rows, the rest scrolls (and is not rendered). */
 const LIST_HEIGHT = ROW_HEIGHT * 7;

@@ -630,8 +630,11 @@ describe('FileUploader', () => {
     renderUploader({
       draft: { ...DRAFT, files: { enabled: true, count: 7, entries: {}, entries_omitted: true } },
     });
-    expect(await screen.findByText('raw/f6.csv')).toBeTruthy();
-    expect(screen.getByText('raw/f0.csv')).toBeTruthy();
+    const raw = await screen.findByRole('button', { name: 'Folder raw/' });
+    expect(screen.getByRole('row', { name: /^raw\/ 7 files/ })).toBeTruthy();
+    fireEvent.click(raw);
+    expect(screen.getByRole('link', { name: 'raw/f6.csv' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'raw/f0.csv' })).toBeTruthy();
     expect(requests.map((r) => r.url)).toEqual([
       `${FILES_PATH}?size=1000`,
       `${FILES_PATH}?page=2&size=3`,
@@ -670,6 +673,87 @@ describe('FileUploader', () => {
     const after = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(after);
     expect(after.defaultPrevented).toBe(false);
+  });
+
+  it('shows files in folders with counts, sizes and progress, and removes a folder once confirmed', async () => {
+    const requests = serve((r) =>
+      r.method === 'DELETE' ? new Response(null, { status: 204 }) : undefined,
+    );
+    renderUploader({
+      draft: draftWith([
+        summaryEntry('raw/2024/a.csv', 1000),
+        summaryEntry('raw/2024/b.csv', 2000),
+        // Interrupted: nothing of it counts as sent.
+        summaryEntry('raw/notes.txt', 500, 'pending'),
+        summaryEntry('top.csv', 10),
+      ]),
+    });
+    const table = screen.getByRole('table', { name: 'Files of this upload' });
+    const raw = within(table).getByRole('row', { name: /^raw\/ 3 files 3\.5 kB 85%/ });
+    expect(
+      within(raw).getByRole('progressbar', { name: 'Upload progress of the folder raw/' }),
+    ).toBeTruthy();
+    expect(within(table).getByRole('row', { name: /top\.csv.*10 bytes.*100%/ })).toBeTruthy();
+    fireEvent.click(within(raw).getByRole('button', { name: 'Folder raw/' }));
+    const y2024 = within(table).getByRole('row', { name: /^2024\/ 2 files 3 kB 100%/ });
+    fireEvent.click(within(y2024).getByRole('button', { name: 'Folder raw/2024/' }));
+    expect(within(table).getByRole('row', { name: /a\.csv.*1 kB.*100%/ })).toBeTruthy();
+    expect(
+      within(table).getByText('Upload interrupted. Choose the same file again to resume it.'),
+    ).toBeTruthy();
+
+    // Kept: nothing is asked of the server.
+    fireEvent.click(within(y2024).getByRole('button', { name: 'Remove folder raw/2024/' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Remove the folder raw/2024/?' });
+    expect(
+      within(dialog).getByText(
+        'All 2 files in it will be removed from this upload; those still being sent are stopped.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(requests).toEqual([]);
+
+    fireEvent.click(within(y2024).getByRole('button', { name: 'Remove folder raw/2024/' }));
+    dialog = await screen.findByRole('dialog', { name: 'Remove the folder raw/2024/?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove folder' }));
+    await waitFor(() =>
+      expect(within(table).queryByRole('button', { name: 'Folder raw/2024/' })).toBeNull(),
+    );
+    expect(requests.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      `DELETE ${FILES_PATH}/raw/2024/a.csv`,
+      `DELETE ${FILES_PATH}/raw/2024/b.csv`,
+    ]);
+    expect(within(table).getByRole('row', { name: /^raw\/ 1 file / })).toBeTruthy();
+    expect(screen.getByText('2 out of 5 files')).toBeTruthy();
+  });
+
+  it('stops the uploads of a folder removed while they are sent', async () => {
+    const requests = serve((r) => {
+      if (r.method === 'POST' && r.url === FILES_PATH) {
+        const [entry] = r.body as Array<{ key: string }>;
+        return jsonResponse(201, { entries: [fileItem(entry!.key)] });
+      }
+      if (r.method === 'PUT') return new Promise<Response>(() => undefined) as unknown as Response;
+      if (r.method === 'DELETE') return new Response(null, { status: 204 });
+      return undefined;
+    });
+    const { user, input } = renderUploader({ concurrency: 1 });
+    const inFolder = (path: string) => {
+      const file = new File(['x'], path.split('/').pop()!);
+      Object.defineProperty(file, 'webkitRelativePath', { value: path });
+      return file;
+    };
+    await user.upload(await input(), [inFolder('survey/a.csv'), inFolder('survey/b.csv')]);
+    await waitFor(() => expect(requests.some((r) => r.method === 'PUT')).toBe(true));
+    expect(await screen.findByRole('row', { name: /^survey\/ 2 files/ })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Remove folder survey/' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the folder survey/?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove folder' }));
+    await screen.findByText('No files yet.');
+    // The one announced is deleted by the engine as it cancels; the other never left.
+    await waitFor(() => expect(requests.some((r) => r.method === 'DELETE')).toBe(true));
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
   });
 
   it('binds metadata-only to files.enabled and makes the files public', async () => {

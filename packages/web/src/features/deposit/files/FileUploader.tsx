@@ -31,6 +31,7 @@ import { sendBytesWithXhr, UploadRequestError, type SendBytes } from './transpor
 import type { UploadEngine } from './upload-contract';
 import {
   initialUploaderState,
+  isInFlight,
   isUploading,
   sameKey,
   uploaderReducer,
@@ -298,6 +299,23 @@ export function FileUploader({
     }
   }
 
+  /**
+   * Every file under a folder: those on their way cancelled, the others deleted through the
+   * per-file path, `concurrency` requests at a time (a folder may hold thousands).
+   */
+  async function handleRemoveFolder(entries: FileEntry[]) {
+    const stored: FileEntry[] = [];
+    for (const entry of entries) {
+      if (isInFlight(entry)) handleCancel(entry);
+      else if (!entry.deleting) stored.push(entry);
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < stored.length) await handleDelete(stored[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, stored.length) }, worker));
+  }
+
   async function handleImport() {
     if (!draft?.links.self) return;
     dispatch({ type: 'import-started' });
@@ -404,6 +422,7 @@ export function FileUploader({
             onPreviewChange={(key) => setValue('files.default_preview', key, { shouldDirty: true })}
             onDelete={(entry) => void handleDelete(entry)}
             onCancel={handleCancel}
+            onRemoveFolder={(entries) => void handleRemoveFolder(entries)}
           />
         </>
       )}

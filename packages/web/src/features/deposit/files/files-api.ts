@@ -1,4 +1,3 @@
-import { FILES_LIST_MAX, FilesListSchema, type FileItem } from '@cairn/shared';
 import { ApiError, type ApiClient } from '../../../api/client';
 
 /*
@@ -29,17 +28,4 @@ export async function deleteFile(api: ApiClient, self: string): Promise<void> {
   }
 }
 
-/**
- * Every entry of a files listing, a page of FILES_LIST_MAX at a time (`links.next`, Cairn's
- * extension): a draft of more than FILES_EMBEDDED_MAX files leaves them out of its own JSON.
- */
-export async function listAllFiles(api: ApiClient, filesLink: string): Promise<FileItem[]> {
-  const items: FileItem[] = [];
-  let url: string | undefined = `${filesLink}?size=${FILES_LIST_MAX}`;
-  while (url) {
-    const page = FilesListSchema.parse(await api.get(url));
-    items.push(...(page.entries ?? []));
-    url = page.links?.next;
-  }
-  return items;
-}
+export { listAllFiles } from '../../shared/files-listing';

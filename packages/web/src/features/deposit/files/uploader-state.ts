@@ -131,9 +131,12 @@ export function uploaderReducer(state: UploaderState, event: UploaderEvent): Upl
   }
 }
 
+/** Whether this page is sending the file or about to (cancelled, not deleted, to remove it). */
+export function isInFlight(entry: FileEntry): boolean {
+  return entry.status === 'uploading' || (entry.status === 'pending' && !entry.interrupted);
+}
+
 /** True while any entry is uploading or waiting its turn (leaving the page would stop it). */
 export function isUploading(state: { entries: readonly FileEntry[] }): boolean {
-  return state.entries.some(
-    (e) => e.status === 'uploading' || (e.status === 'pending' && !e.interrupted),
-  );
+  return state.entries.some(isInFlight);
 }

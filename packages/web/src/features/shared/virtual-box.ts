@@ -1,7 +1,7 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
 
 /**
- * What the virtualised lists of creators (the list itself and the import's preview) share: a
+ * What the virtualised lists (creators, their import preview, the file trees) share: a
  * scroll box of fixed height with a border, whose height is reported to the virtualiser rather
  * than observed (a ResizeObserver per list, and nothing to measure in tests).
  */
