@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { toRequestPath } from '../../../api/client';
 import { formatBytes } from '../../../lib/format-bytes';
 import type { FileEntry } from './uploader-state';
+import { UploadResumeStatus } from './UploadResumeStatus';
 
 export interface FileTableProps {
   entries: readonly FileEntry[];
@@ -105,11 +106,7 @@ export function FileTable({
                         </Text>
                       )
                     )}
-                    {entry.interrupted && (
-                      <Text size="xs" c="dimmed">
-                        {t('uploader.table.interrupted')}
-                      </Text>
-                    )}
+                    <UploadResumeStatus entry={entry} />
                   </Stack>
                 </Table.Td>
                 <Table.Td>

@@ -341,6 +341,50 @@ describe('createUploadEngine', () => {
     ]);
     expect(store.get(resumeKey('r1', 'big.bin', 17 * MiB))).toBeUndefined();
   });
+  it('reports the bytes the server holds: the listed parts, then each part sent', async () => {
+    const file = new File([bytes(17 * MiB)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    const server = filesApi({
+      received: [{ part: 1, size: 16 * MiB, checksum: 'md5:86cf57f926ca2598ddf451bb3375ac32' }],
+    });
+    server.add({ key: 'big.bin', size: 17 * MiB, parts: 2, status: 'pending' });
+    const store = createLocalResumeStore();
+    store.put(resumeKey('r1', 'big.bin', 17 * MiB), {
+      self: `${FILES}/big.bin`,
+      parts: 2,
+      partSize: 16 * MiB,
+      fingerprint: await fingerprintOf(file),
+      lastModified: file.lastModified,
+      savedAt: '2026-01-01T00:00:00Z',
+    });
+    const onSafe = vi.fn();
+    await engineWith({ resumeStore: store }).upload(job(file, { onSafe }));
+
+    expect(onSafe.mock.calls.map(([safe]) => safe as number)).toEqual([16 * MiB, 17 * MiB]);
+  });
+
+  it('refuses to resume from a file of the same name and size modified since, sending nothing', async () => {
+    const before = new File([bytes(17 * MiB)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    const after = new File([bytes(17 * MiB)], 'big.bin', { lastModified: 1_700_000_060_000 });
+    const server = filesApi();
+    server.add({ key: 'big.bin', size: 17 * MiB, parts: 2, status: 'pending' });
+    const store = createLocalResumeStore();
+    const key = resumeKey('r1', 'big.bin', 17 * MiB);
+    store.put(key, {
+      self: `${FILES}/big.bin`,
+      parts: 2,
+      partSize: 16 * MiB,
+      fingerprint: await fingerprintOf(before),
+      lastModified: before.lastModified,
+      savedAt: '2026-01-01T00:00:00Z',
+    });
+    const upload = engineWith({ resumeStore: store }).upload(job(after));
+
+    await expect(upload).rejects.toMatchObject({ reason: 'differentFile' });
+    expect(wire(server.requests)).toEqual([`GET ${FILES_PATH}/big.bin`]);
+    // The interrupted upload stays, for the right file.
+    expect(server.files.get('big.bin')?.status).toBe('pending');
+    expect(store.get(key)).toBeDefined();
+  });
 });
 
 describe('percentOf', () => {
