@@ -80,17 +80,14 @@ export function FileDropArea({ onFiles: takeFiles, ...rest }: FileDropAreaProps)
   }, [isWanted]);
   // Chromium's pickers give handles, kept so that an interrupted upload resumes with one click;
   // a picker the page may not open (a frame, a policy) leaves the file input to do it.
-  const pick = (picker: () => Promise<File[]>, input: RefObject<HTMLInputElement | null>) => () => {
-    if (!canPickHandles()) return input.current?.click();
-    picker().then(
-      (files) => {
-        if (files.length > 0) takeFiles(files);
-      },
-      () => input.current?.click(),
-    );
+  const pick = (picker: () => Promise<File[]>, input: () => void) => {
+    if (!canPickHandles()) return input();
+    picker().then((files) => {
+      if (files.length > 0) takeFiles(files);
+    }, input);
   };
-  const choose = pick(pickFiles, inputRef);
-  const chooseFolder = pick(pickFolder, folderRef);
+  const choose = () => pick(pickFiles, () => inputRef.current?.click());
+  const chooseFolder = () => pick(pickFolder, () => folderRef.current?.click());
   const choosing = { onChoose: choose, onChooseFolder: chooseFolder, chooseFocused };
   const taken = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.currentTarget.files ?? [])];

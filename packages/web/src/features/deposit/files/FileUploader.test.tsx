@@ -65,14 +65,16 @@ function memorySources(records: SourceRecord[] = []): SourceStore & { data: Sour
   const data = [...records];
   return {
     data,
-    put: async (record) => {
+    put: (record) => {
       const at = data.findIndex((r) => r.id === record.id);
       data.splice(at >= 0 ? at : data.length, at >= 0 ? 1 : 0, record);
+      return Promise.resolve();
     },
-    list: async (draftId) => data.filter((r) => r.draftId === draftId),
-    remove: async (id) => {
+    list: (draftId) => Promise.resolve(data.filter((r) => r.draftId === draftId)),
+    remove: (id) => {
       const at = data.findIndex((r) => r.id === id);
       if (at >= 0) data.splice(at, 1);
+      return Promise.resolve();
     },
   };
 }
@@ -86,12 +88,12 @@ function fileHandle(file: File) {
     kind: 'file' as const,
     name: file.name,
     asked: 0,
-    getFile: async () => file,
-    isSameEntry: async (other: unknown) => other === handle,
-    queryPermission: async () => 'prompt' as PermissionState,
-    requestPermission: async () => {
+    getFile: () => Promise.resolve(file),
+    isSameEntry: (other: unknown) => Promise.resolve(other === handle),
+    queryPermission: () => Promise.resolve<PermissionState>('prompt'),
+    requestPermission: () => {
       handle.asked++;
-      return 'granted' as PermissionState;
+      return Promise.resolve<PermissionState>('granted');
     },
   };
   return handle;

@@ -8,7 +8,7 @@ import {
   UPLOAD_CONCURRENCY,
   type DepositFormValues,
 } from '@cairn/shared';
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
@@ -166,9 +166,40 @@ export function FileUploader({
   const filesLink = draft ? filesLinkOf(draft) : undefined;
   const uploading = isUploading(state);
 
+  /** The draft whose entries were loaded (see the effect below). */
+  const loadedId = useRef<string | undefined>(undefined);
+
+  /**
+   * For the draft's interrupted uploads: which files this browser can read again (kept handles)
+   * and, for those it began (a resume record says they go in parts), what the server holds.
+   */
+  const inspectInterrupted = useCallback(
+    async (draftId: string, items: FileItem[]) => {
+      const interrupted = items.filter((item) => item.status !== 'completed' && item.size);
+      if (interrupted.length === 0) return;
+      const matching = (record: SourceRecord) =>
+        interrupted.some((item) => sameKey(item.key, record.key) && item.size === record.size);
+      const found = (await sources.list(draftId)).filter(matching);
+      if (loadedId.current !== draftId) return;
+      setKept(found);
+      if (found.length > 0) dispatch({ type: 'reopenable', keys: found.map((r) => r.key) });
+      for (const item of interrupted) {
+        const saved = store.get(resumeKey(draftId, item.key, item.size ?? 0));
+        if (!saved) continue;
+        try {
+          const listing = ReceivedPartsSchema.parse(await client.get(`${saved.self}/parts`));
+          const bytes = listing.received.reduce((sum, part) => sum + part.size, 0);
+          if (loadedId.current === draftId) dispatch({ type: 'safe', key: item.key, bytes });
+        } catch {
+          // The row then only lacks its figure of bytes held.
+        }
+      }
+    },
+    [sources, store, client],
+  );
+
   // The draft's entries as it was loaded, interrupted uploads included; afterwards this page
   // knows better than a save's answer, which may predate an upload that finished meanwhile.
-  const loadedId = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (!draft || !filesLink || loadedId.current === draft.id) return;
     loadedId.current = draft.id;
@@ -188,34 +219,7 @@ export function FileUploader({
       },
       () => undefined,
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- inspectInterrupted reads only stores made once.
-  }, [draft, filesLink, client]);
-
-  /**
-   * For the draft's interrupted uploads: which files this browser can read again (kept handles)
-   * and, for those it began (a resume record says they go in parts), what the server holds.
-   */
-  async function inspectInterrupted(draftId: string, items: FileItem[]) {
-    const interrupted = items.filter((item) => item.status !== 'completed' && item.size);
-    if (interrupted.length === 0) return;
-    const matching = (record: SourceRecord) =>
-      interrupted.some((item) => sameKey(item.key, record.key) && item.size === record.size);
-    const found = (await sources.list(draftId)).filter(matching);
-    if (loadedId.current !== draftId) return;
-    setKept(found);
-    if (found.length > 0) dispatch({ type: 'reopenable', keys: found.map((r) => r.key) });
-    for (const item of interrupted) {
-      const saved = store.get(resumeKey(draftId, item.key, item.size ?? 0));
-      if (!saved) continue;
-      try {
-        const listing = ReceivedPartsSchema.parse(await client.get(`${saved.self}/parts`));
-        const bytes = listing.received.reduce((sum, part) => sum + part.size, 0);
-        if (loadedId.current === draftId) dispatch({ type: 'safe', key: item.key, bytes });
-      } catch {
-        // The row then only lacks its figure of bytes held.
-      }
-    }
-  }
+  }, [draft, filesLink, client, inspectInterrupted]);
 
   useEffect(() => onUploadingChange?.(uploading), [uploading, onUploadingChange]);
   useEffect(() => onFilesChange?.(state.entries), [state.entries, onFilesChange]);

@@ -31,11 +31,7 @@ export function UploadResumeStatus({ entry }: { entry: FileEntry }) {
   );
 }
 
-function interruptedText(
-  entry: FileEntry,
-  t: TFunction,
-  size: (bytes: number) => string,
-): string {
+function interruptedText(entry: FileEntry, t: TFunction, size: (bytes: number) => string): string {
   if (entry.reopenable) return t('uploader.table.interruptedReopen');
   if (entry.size <= 0) return t('uploader.table.interrupted');
   const slash = entry.key.indexOf('/');

@@ -93,7 +93,7 @@ export function createSourceStore(
   let database: Promise<IDBDatabase> | undefined;
   const open = (): Promise<IDBDatabase> =>
     (database ??= new Promise((resolve, reject) => {
-      const request = factory!.open(SOURCES_DB, 1);
+      const request = factory.open(SOURCES_DB, 1);
       request.onupgradeneeded = () => {
         const store = request.result.createObjectStore(SOURCES, { keyPath: 'id' });
         store.createIndex('draftId', 'draftId');
