@@ -13,7 +13,7 @@ import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '..
 import { FileUploader, type FileUploaderProps } from './FileUploader';
 import type { FileSource } from './file-access';
 import type { ResumeRecord, ResumeStore, SourceRecord, SourceStore } from './resume-store';
-import { patternBytes, sendBytesWithFetch } from './test-send-bytes';
+import { patternBytes, sendBytesWithFetch, twoPartResumeRecord } from './test-send-bytes';
 import { UploadRequestError } from './transport';
 
 const SITE = 'http://127.0.0.1:5000';
@@ -181,17 +181,7 @@ function serveBigFile(parts: ReturnType<typeof partLinks>, ...first: Route[]) {
 /** The resume key of `big.bin` in DRAFT. */
 const BIG_RESUME_KEY = 'cairn.upload.abcde-12345/17825792/big.bin';
 
-async function resumeRecordOf(file: File): Promise<ResumeRecord> {
-  const { fingerprintOf } = await import('./resume-store');
-  return {
-    self: `${FILES}/big.bin`,
-    parts: 2,
-    partSize: 16 * MiB,
-    fingerprint: await fingerprintOf(file),
-    lastModified: file.lastModified,
-    savedAt: '2026-01-01T00:00:00Z',
-  };
-}
+const resumeRecordOf = (file: File) => twoPartResumeRecord(file, `${FILES}/big.bin`);
 
 /** A server holding part 1 of an interrupted multipart upload of `big.bin`, taking the rest. */
 function serveInterruptedBig(): RecordedRequest[] {
