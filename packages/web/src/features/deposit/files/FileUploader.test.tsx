@@ -419,6 +419,38 @@ describe('FileUploader', () => {
     await waitFor(() => expect(sources.data).toEqual([]));
   });
 
+  it('asks for the file again when its kept handle can no longer be read', async () => {
+    const file = new File([bytes(BIG)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    const handle = fileHandle(file);
+    // Moved or deleted since: Chromium's getFile() then fails with NotFoundError.
+    handle.getFile = () => Promise.reject(new DOMException('Gone.', 'NotFoundError'));
+    const requests = serveInterruptedBig();
+    const { user } = renderUploader({
+      draft: draftWith([summaryEntry('big.bin', BIG, 'pending')]),
+      enabledTransferTypes: ['L', 'M'],
+      resumeStore: memoryStore({ [BIG_RESUME_KEY]: await resumeRecordOf(file) }),
+      sourceStore: memorySources([
+        {
+          id: BIG_RESUME_KEY,
+          draftId: DRAFT.id,
+          key: 'big.bin',
+          size: BIG,
+          source: { handle, path: [] } as unknown as FileSource,
+        },
+      ]),
+    });
+    const banner = await screen.findByRole('region', { name: 'Interrupted uploads' });
+    await user.click(within(banner).getByRole('button', { name: 'Resume' }));
+
+    const row = screen.getByRole('row', { name: /big\.bin/ });
+    await within(row).findByText(
+      'The browser could not read this file again. Choose it again to resume its upload.',
+    );
+    within(row).getByText('Upload interrupted. To resume it, choose big.bin (17.8 MB) again.');
+    expect(screen.queryByRole('region', { name: 'Interrupted uploads' })).toBeNull();
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('refuses to resume from a file that is not the one whose upload was interrupted', async () => {
     const original = new File([bytes(BIG)], 'big.bin', { lastModified: 1_700_000_000_000 });
     // Same name, size and bytes, saved again since.

@@ -493,7 +493,10 @@ export function FileUploader({
             />
           )}
           <ResumeBanner
-            count={state.entries.filter((e) => e.interrupted && e.reopenable).length}
+            count={
+              kept.filter((r) => state.entries.some((e) => e.reopenable && sameKey(e.key, r.key)))
+                .length
+            }
             resuming={resuming}
             onResume={() => void handleResumeAll()}
           />

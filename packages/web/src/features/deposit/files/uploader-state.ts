@@ -127,7 +127,11 @@ export function uploaderReducer(state: UploaderState, event: UploaderEvent): Upl
     case 'finished':
       return update(state, event.key, (e) => ({ ...entryFromItem(event.item), key: e.key }));
     case 'failed':
-      return update(state, event.key, (e) => ({ ...e, status: 'failed', error: event.message }));
+      // A file that could not be read again is to be chosen again: the row says which.
+      return update(state, event.key, (e) => {
+        const { reopenable: _, ...rest } = e;
+        return { ...rest, status: 'failed', error: event.message };
+      });
     case 'deleting':
       return update(state, event.key, (e) => ({ ...e, deleting: true }));
     case 'delete-failed':
