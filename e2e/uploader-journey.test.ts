@@ -35,6 +35,49 @@ function zipNames(zip: Buffer): string[] {
   return names;
 }
 
+/**
+ * Writes `makeFile`'s bytes into the page's origin private file system and returns nothing:
+ * its handles are real FileSystemFileHandles, as Chromium's pickers give.
+ */
+async function makeOpfsFile(page: Page, filePath: string, size: number, seed: number) {
+  await page.evaluate(
+    async ({ filePath, size, seed }) => {
+      const bytes = new Uint8Array(size);
+      const view = new DataView(bytes.buffer);
+      for (let i = 0; i < size; i += 4) view.setUint32(i, (i * 2654435761 + seed) >>> 0, true);
+      let folder = await navigator.storage.getDirectory();
+      const names = filePath.split('/');
+      const name = names.pop()!;
+      for (const segment of names)
+        folder = await folder.getDirectoryHandle(segment, { create: true });
+      const writable = await (await folder.getFileHandle(name, { create: true })).createWritable();
+      await writable.write(bytes);
+      await writable.close();
+    },
+    { filePath, size, seed },
+  );
+}
+
+/**
+ * Chromium's pickers as a person would answer them: the file picker gives `files`, the folder
+ * picker `folder`, all from the origin private file system. (The real pickers cannot be
+ * answered from Playwright; the app calls these exactly as it calls them.)
+ */
+async function answerPickers(page: Page, files: string[], folder: string): Promise<void> {
+  await page.evaluate(
+    ({ files, folder }) => {
+      const pickers = window as unknown as Record<string, unknown>;
+      pickers.showOpenFilePicker = async () => {
+        const root = await navigator.storage.getDirectory();
+        return Promise.all(files.map((name) => root.getFileHandle(name)));
+      };
+      pickers.showDirectoryPicker = async () =>
+        (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
+    },
+    { files, folder },
+  );
+}
+
 async function md5Of(file: string): Promise<string> {
   return `md5:${createHash('md5')
     .update(await fs.readFile(file))
@@ -177,9 +220,12 @@ describe('file uploader journey', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     expect(held).toHaveLength(1);
     expect(dialogs).toEqual(['beforeunload']);
+    // A file chosen through the input left no handle: the row names the file to choose again.
     await fileRow(page, 'survey.bin')
-      .getByText('Upload interrupted. Choose the same file again to resume it.')
+      .getByText('Upload interrupted. To resume it, choose survey.bin (41.9 MB) again.')
       .waitFor();
+    await fileRow(page, 'survey.bin').getByText('33.6 MB of 41.9 MB safe on the server').waitFor();
+    expect(await page.getByRole('region', { name: 'Interrupted uploads' }).count()).toBe(0);
 
     const listing = (await apiGet(page, `/api/records/${id}/draft/files/survey.bin/parts`)) as {
       received: Array<{ part: number }>;
@@ -378,6 +424,94 @@ describe('file uploader journey', () => {
     expect(await axeViolations(page)).toEqual([]);
     // An editor, a publication and a landing page walked key by key: longer than one page's.
   }, 180_000);
+
+  test('uploads of files and folders chosen with handles resume with one click after a reload', async ({
+    page,
+    server,
+  }) => {
+    // 40 MiB in a folder (parts of 16, 16 and 8 MiB) and 34 MiB alone (16, 16 and 2 MiB).
+    const scan = await makeFile('scan.bin', 40 * MiB, 6);
+    const photo = await makeFile('photo.bin', 34 * MiB, 7);
+    const account = await createAccount(server.services);
+    await logIn(page, account);
+    await fillDraft(page, 'Scans kept by handle');
+    await makeOpfsFile(page, 'survey/raw/scan.bin', 40 * MiB, 6);
+    await makeOpfsFile(page, 'survey/README.txt', 100, 8);
+    await makeOpfsFile(page, 'photo.bin', 34 * MiB, 7);
+    await answerPickers(page, ['photo.bin'], 'survey');
+
+    // The last part of each big file hangs, as on a dropped connection.
+    const held: Route[] = [];
+    await page.route(
+      (url) => /\/(scan|photo)\.bin\/content\/3$/.test(url.pathname),
+      (route) => {
+        held.push(route);
+      },
+    );
+    const arrived: string[] = [];
+    page.on('response', (response) => {
+      const match = /\/(scan|photo)\.bin\/content\/(\d)$/.exec(new URL(response.url()).pathname);
+      if (match && response.ok()) arrived.push(`${match[1]} ${match[2]}`);
+    });
+    // Chosen from the keyboard: the file, then the folder.
+    for (const button of ['Choose files', 'Choose a folder']) {
+      await page.getByRole('button', { name: button }).focus();
+      await page.keyboard.press('Enter');
+    }
+    await waitUploaded(page, 'survey/README.txt');
+    await expect
+      .poll(() => arrived.sort(), { timeout: 60_000 })
+      .toEqual(['photo 1', 'photo 2', 'scan 1', 'scan 2']);
+    await fileRow(page, 'photo.bin').getByText('33.6 MB of 35.7 MB safe on the server').waitFor();
+    const id = draftIdOf(page);
+
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit upload', level: 1 }).waitFor();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    expect(held).toHaveLength(2);
+    const banner = page.getByRole('region', { name: 'Interrupted uploads' });
+    await banner.getByText('2 uploads were interrupted.').waitFor();
+    for (const [name, safe] of [
+      ['photo.bin', '33.6 MB of 35.7 MB'],
+      ['survey/raw/scan.bin', '33.6 MB of 41.9 MB'],
+    ] as const) {
+      await fileRow(page, name)
+        .getByText('Upload interrupted. Resume it with the button above.')
+        .waitFor();
+      await fileRow(page, name).getByText(`${safe} safe on the server`).waitFor();
+    }
+    expect(await axeViolations(page)).toEqual([]);
+
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (['PUT', 'POST', 'DELETE'].includes(request.method()))
+        sent.push(`${request.method()} ${decodeURIComponent(new URL(request.url()).pathname)}`);
+    });
+    // One press resumes both (the origin's own files need no permission prompt).
+    await banner.getByRole('button', { name: 'Resume' }).focus();
+    await page.keyboard.press('Enter');
+    await waitUploaded(page, 'photo.bin');
+    await waitUploaded(page, 'survey/raw/scan.bin');
+    await banner.waitFor({ state: 'detached' });
+
+    const base = `/api/records/${id}/draft/files`;
+    expect(sent.sort()).toEqual([
+      `POST ${base}/photo.bin/commit`,
+      `POST ${base}/survey/raw/scan.bin/commit`,
+      `PUT ${base}/photo.bin/content/3`,
+      `PUT ${base}/survey/raw/scan.bin/content/3`,
+    ]);
+    const listed = (await apiGet(page, `${base}`)) as {
+      entries: Array<{ key: string; checksum: string; status: string }>;
+    };
+    const byKey = Object.fromEntries(listed.entries.map((e) => [e.key, e]));
+    expect(byKey['photo.bin']).toMatchObject({ status: 'completed', checksum: await md5Of(photo) });
+    expect(byKey['survey/raw/scan.bin']).toMatchObject({
+      status: 'completed',
+      checksum: await md5Of(scan),
+    });
+  });
 
   test('a metadata-only record is saved as such and published without files', async ({
     page,

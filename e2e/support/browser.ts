@@ -74,6 +74,14 @@ export async function openPage(
     reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  // Playwright cannot answer Chromium's File System Access pickers (no `filechooser` event), so
+  // journeys choose files through the file inputs, as in browsers without them; a journey of
+  // kept handles puts pickers of its own in their place.
+  await context.addInitScript(() => {
+    const pickers = window as { showOpenFilePicker?: unknown; showDirectoryPicker?: unknown };
+    delete pickers.showOpenFilePicker;
+    delete pickers.showDirectoryPicker;
+  });
   // On the context: every tab and frame of it, including those a test opens itself.
   context.on('console', (message) => {
     if (isPolicyRefusal(message.text()))

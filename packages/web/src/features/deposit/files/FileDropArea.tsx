@@ -11,6 +11,7 @@ import {
   type RefObject,
 } from 'react';
 import { whenIdle } from '../../../lib/idle';
+import { canPickHandles, droppedFiles, pickFiles, pickFolder } from './file-access';
 
 /**
  * The uploader's drop area. Mantine's dropzone brings react-dropzone and file-selector's table of
@@ -55,8 +56,20 @@ interface ChooseProps {
   chooseFocused: RefObject<boolean>;
 }
 
-export function FileDropArea(props: FileDropAreaProps) {
-  const { onFiles, labels } = props;
+export function FileDropArea({ onFiles: takeFiles, ...rest }: FileDropAreaProps) {
+  const { labels } = rest;
+  /** The files of the drop under way, read through their handles where the browser has them. */
+  const dropping = useRef<Promise<File[]> | undefined>(undefined);
+  const onFiles = (files: File[]) => {
+    const withHandles = dropping.current;
+    dropping.current = undefined;
+    if (!withHandles) return takeFiles(files);
+    withHandles.then(
+      (read) => takeFiles(read.length > 0 ? read : files),
+      () => takeFiles(files),
+    );
+  };
+  const props = { ...rest, onFiles };
   const [isWanted, setIsWanted] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const folderRef = useRef<HTMLInputElement>(null);
@@ -65,8 +78,16 @@ export function FileDropArea(props: FileDropAreaProps) {
     if (isWanted) return undefined;
     return whenIdle(() => startTransition(() => setIsWanted(true)), IDLE_TIMEOUT_MS);
   }, [isWanted]);
-  const choose = () => inputRef.current?.click();
-  const chooseFolder = () => folderRef.current?.click();
+  // Chromium's pickers give handles, kept so that an interrupted upload resumes with one click;
+  // a picker the page may not open (a frame, a policy) leaves the file input to do it.
+  const pick = (picker: () => Promise<File[]>, input: () => void) => {
+    if (!canPickHandles()) return input();
+    picker().then((files) => {
+      if (files.length > 0) takeFiles(files);
+    }, input);
+  };
+  const choose = () => pick(pickFiles, () => inputRef.current?.click());
+  const chooseFolder = () => pick(pickFolder, () => folderRef.current?.click());
   const choosing = { onChoose: choose, onChooseFolder: chooseFolder, chooseFocused };
   const taken = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.currentTarget.files ?? [])];
@@ -97,13 +118,20 @@ export function FileDropArea(props: FileDropAreaProps) {
         aria-label={labels.folderInput}
         onChange={taken}
       />
-      {isWanted ? (
-        <Suspense fallback={plain}>
-          <FileDropzone {...props} {...choosing} />
-        </Suspense>
-      ) : (
-        plain
-      )}
+      {/* Handles of dropped items exist only while the drop event runs: asked for first. */}
+      <div
+        onDropCapture={(event) => {
+          if (!props.disabled) dropping.current = droppedFiles(event.dataTransfer);
+        }}
+      >
+        {isWanted ? (
+          <Suspense fallback={plain}>
+            <FileDropzone {...props} {...choosing} />
+          </Suspense>
+        ) : (
+          plain
+        )}
+      </div>
     </>
   );
 }

@@ -24,12 +24,13 @@ import {
 } from '../../shared/file-tree/file-tree';
 import { FileTreeFilter, FileTreeTable, useFileTree } from '../../shared/file-tree/FileTreeTable';
 import { isInFlight, type FileEntry } from './uploader-state';
+import { INTERRUPTED_MAX_LINES, resumeStatusLines, UploadResumeStatus } from './UploadResumeStatus';
 
 /** Files shown before the filter is offered: below it, the tree is read at a glance. */
 const FILTER_FROM = 10;
 /** A row's height: the name and its checksum line, or the progress and its status line. */
 const ROW_HEIGHT = 60;
-/** Added for an error (two lines at most) and for the note of an interrupted upload. */
+/** Added for an error (two lines at most) and for each line of an unfinished upload's status. */
 const ERROR_LINES = 36;
 const NOTE_LINE = 20;
 
@@ -46,7 +47,13 @@ export interface FileTableProps {
 }
 
 function fileRowHeight(entry: FileEntry): number {
-  return ROW_HEIGHT + (entry.error ? ERROR_LINES : 0) + (entry.interrupted ? NOTE_LINE : 0);
+  const status = resumeStatusLines(entry);
+  return (
+    ROW_HEIGHT +
+    (entry.error ? ERROR_LINES : 0) +
+    (status.safe ? NOTE_LINE : 0) +
+    (status.interrupted ? NOTE_LINE * INTERRUPTED_MAX_LINES : 0)
+  );
 }
 
 /** Bytes of the file on the server so far, as far as its progress tells. */
@@ -263,11 +270,7 @@ function FileName({ entry, name }: { entry: FileEntry; name: string }) {
           </Text>
         )
       )}
-      {entry.interrupted && (
-        <Text size="xs" c="dimmed" truncate>
-          {t('uploader.table.interrupted')}
-        </Text>
-      )}
+      <UploadResumeStatus entry={entry} />
     </Stack>
   );
 }

@@ -11,8 +11,9 @@ import { createI18n } from '../../../i18n/i18n';
 import { buildBootstrap, buildDraft, buildRecord } from '../../../test/builders';
 import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
 import { FileUploader, type FileUploaderProps } from './FileUploader';
-import type { ResumeRecord, ResumeStore } from './resume-store';
-import { patternBytes, sendBytesWithFetch } from './test-send-bytes';
+import type { FileSource } from './file-access';
+import type { ResumeRecord, ResumeStore, SourceRecord, SourceStore } from './resume-store';
+import { patternBytes, sendBytesWithFetch, twoPartResumeRecord } from './test-send-bytes';
 import { UploadRequestError } from './transport';
 
 const SITE = 'http://127.0.0.1:5000';
@@ -57,6 +58,45 @@ function memoryStore(initial: Record<string, ResumeRecord> = {}): ResumeStore & 
     put: (key, record) => void data.set(key, record),
     remove: (key) => void data.delete(key),
   };
+}
+
+/** Kept handles in memory: the browser's handles hold functions, which IndexedDB here cannot. */
+function memorySources(records: SourceRecord[] = []): SourceStore & { data: SourceRecord[] } {
+  const data = [...records];
+  return {
+    data,
+    put: (record) => {
+      const at = data.findIndex((r) => r.id === record.id);
+      data.splice(at >= 0 ? at : data.length, at >= 0 ? 1 : 0, record);
+      return Promise.resolve();
+    },
+    list: (draftId) => Promise.resolve(data.filter((r) => r.draftId === draftId)),
+    remove: (id) => {
+      const at = data.findIndex((r) => r.id === id);
+      if (at >= 0) data.splice(at, 1);
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * A file handle as Chromium gives it, over a File; `asked` counts the permission prompts the
+ * person would see.
+ */
+function fileHandle(file: File) {
+  const handle = {
+    kind: 'file' as const,
+    name: file.name,
+    asked: 0,
+    getFile: () => Promise.resolve(file),
+    isSameEntry: (other: unknown) => Promise.resolve(other === handle),
+    queryPermission: () => Promise.resolve<PermissionState>('prompt'),
+    requestPermission: () => {
+      handle.asked++;
+      return Promise.resolve<PermissionState>('granted');
+    },
+  };
+  return handle;
 }
 
 function fileItem(key: string, overrides: Record<string, unknown> = {}) {
@@ -135,6 +175,40 @@ function serveBigFile(parts: ReturnType<typeof partLinks>, ...first: Route[]) {
         : undefined,
     (r) => (r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, item) : undefined),
     (r) => (r.method === 'PUT' ? jsonResponse(200, item) : undefined),
+  );
+}
+
+/** The resume key of `big.bin` in DRAFT. */
+const BIG_RESUME_KEY = 'cairn.upload.abcde-12345/17825792/big.bin';
+
+const resumeRecordOf = (file: File) => twoPartResumeRecord(file, `${FILES}/big.bin`);
+
+/** A server holding part 1 of an interrupted multipart upload of `big.bin`, taking the rest. */
+function serveInterruptedBig(): RecordedRequest[] {
+  const parts = [1, 2].map((part) => ({ part, url: `${FILES}/big.bin/content/${part}` }));
+  const pendingBig = fileItem('big.bin', {
+    size: BIG,
+    transfer: { type: 'M', parts: 2, part_size: 16 * MiB },
+    links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
+  });
+  return serve(
+    (r) =>
+      r.method === 'GET' && r.url.endsWith('/big.bin/parts')
+        ? jsonResponse(200, {
+            key: 'big.bin',
+            received: [
+              { part: 1, size: 16 * MiB, checksum: 'md5:86cf57f926ca2598ddf451bb3375ac32' },
+            ],
+            missing: [2],
+          })
+        : undefined,
+    (r) =>
+      r.method === 'GET' && r.url.endsWith('/big.bin') ? jsonResponse(200, pendingBig) : undefined,
+    (r) => (r.method === 'PUT' ? jsonResponse(200, pendingBig) : undefined),
+    (r) =>
+      r.method === 'POST' && r.url.endsWith('/commit')
+        ? jsonResponse(200, completedItem('big.bin', BIG))
+        : undefined,
   );
 }
 
@@ -280,52 +354,21 @@ describe('FileUploader', () => {
 
   it('resumes a remembered upload by sending only the parts the server lacks', async () => {
     const file = new File([bytes(BIG)], 'big.bin');
-    const { fingerprintOf } = await import('./resume-store');
-    const store = memoryStore({
-      'cairn.upload.abcde-12345/17825792/big.bin': {
-        self: `${FILES}/big.bin`,
-        parts: 2,
-        partSize: 16 * MiB,
-        fingerprint: await fingerprintOf(file),
-        savedAt: '2026-01-01T00:00:00Z',
-      },
-    });
-    const parts = [1, 2].map((part) => ({ part, url: `${FILES}/big.bin/content/${part}` }));
-    const pendingBig = fileItem('big.bin', {
-      size: BIG,
-      transfer: { type: 'M', parts: 2, part_size: 16 * MiB },
-      links: { self: `${FILES}/big.bin`, commit: `${FILES}/big.bin/commit`, parts },
-    });
-    const requests = serve(
-      (r) =>
-        r.method === 'GET' && r.url.endsWith('/big.bin/parts')
-          ? jsonResponse(200, {
-              key: 'big.bin',
-              received: [
-                { part: 1, size: 16 * MiB, checksum: 'md5:86cf57f926ca2598ddf451bb3375ac32' },
-              ],
-              missing: [2],
-            })
-          : undefined,
-      (r) =>
-        r.method === 'GET' && r.url.endsWith('/big.bin')
-          ? jsonResponse(200, pendingBig)
-          : undefined,
-      (r) => (r.method === 'PUT' ? jsonResponse(200, pendingBig) : undefined),
-      (r) =>
-        r.method === 'POST' && r.url.endsWith('/commit')
-          ? jsonResponse(200, completedItem('big.bin', BIG))
-          : undefined,
-    );
+    const store = memoryStore({ [BIG_RESUME_KEY]: await resumeRecordOf(file) });
+    const requests = serveInterruptedBig();
     const { user, input } = renderUploader({
       draft: draftWith([summaryEntry('big.bin', BIG, 'pending')]),
       enabledTransferTypes: ['L', 'M'],
       resumeStore: store,
     });
 
-    expect(
-      await screen.findByText('Upload interrupted. Choose the same file again to resume it.'),
-    ).toBeTruthy();
+    // Without a kept handle the row names the file to choose again, and what the server holds.
+    const row = await screen.findByRole('row', { name: /big\.bin/ });
+    await within(row).findByText(
+      'Upload interrupted. To resume it, choose big.bin (17.8 MB) again.',
+    );
+    await within(row).findByText('16.8 MB of 17.8 MB safe on the server');
+    expect(screen.queryByRole('region', { name: 'Interrupted uploads' })).toBeNull();
     await user.upload(await input(), file);
 
     await screen.findByRole('row', { name: /big\.bin.*100%/ });
@@ -336,6 +379,95 @@ describe('FileUploader', () => {
     // Resuming never announces the file again nor deletes what the server holds.
     expect(requests.some((r) => r.method === 'POST' && r.url === FILES_PATH)).toBe(false);
     expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+  });
+
+  it('resumes every upload whose handle was kept with one click, after one permission prompt', async () => {
+    const file = new File([bytes(BIG)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    const handle = fileHandle(file);
+    const sources = memorySources([
+      {
+        id: BIG_RESUME_KEY,
+        draftId: DRAFT.id,
+        key: 'big.bin',
+        size: BIG,
+        source: { handle, path: [] } as unknown as FileSource,
+      },
+    ]);
+    const requests = serveInterruptedBig();
+    const { user } = renderUploader({
+      draft: draftWith([summaryEntry('big.bin', BIG, 'pending')]),
+      enabledTransferTypes: ['L', 'M'],
+      resumeStore: memoryStore({ [BIG_RESUME_KEY]: await resumeRecordOf(file) }),
+      sourceStore: sources,
+    });
+
+    const banner = await screen.findByRole('region', { name: 'Interrupted uploads' });
+    within(banner).getByText('1 upload was interrupted.');
+    const row = screen.getByRole('row', { name: /big\.bin/ });
+    within(row).getByText('Upload interrupted. Resume it with the button above.');
+    await within(row).findByText('16.8 MB of 17.8 MB safe on the server');
+    await user.click(within(banner).getByRole('button', { name: 'Resume' }));
+
+    await screen.findByRole('row', { name: /big\.bin.*100%/ });
+    expect(handle.asked).toBe(1);
+    expect(requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual([
+      `${FILES_PATH}/big.bin/content/2`,
+    ]);
+    expect(requests.some((r) => r.method === 'POST' && r.url === FILES_PATH)).toBe(false);
+    expect(screen.queryByRole('region', { name: 'Interrupted uploads' })).toBeNull();
+    // A finished upload keeps no handle.
+    await waitFor(() => expect(sources.data).toEqual([]));
+  });
+
+  it('asks for the file again when its kept handle can no longer be read', async () => {
+    const file = new File([bytes(BIG)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    const handle = fileHandle(file);
+    // Moved or deleted since: Chromium's getFile() then fails with NotFoundError.
+    handle.getFile = () => Promise.reject(new DOMException('Gone.', 'NotFoundError'));
+    const requests = serveInterruptedBig();
+    const { user } = renderUploader({
+      draft: draftWith([summaryEntry('big.bin', BIG, 'pending')]),
+      enabledTransferTypes: ['L', 'M'],
+      resumeStore: memoryStore({ [BIG_RESUME_KEY]: await resumeRecordOf(file) }),
+      sourceStore: memorySources([
+        {
+          id: BIG_RESUME_KEY,
+          draftId: DRAFT.id,
+          key: 'big.bin',
+          size: BIG,
+          source: { handle, path: [] } as unknown as FileSource,
+        },
+      ]),
+    });
+    const banner = await screen.findByRole('region', { name: 'Interrupted uploads' });
+    await user.click(within(banner).getByRole('button', { name: 'Resume' }));
+
+    const row = screen.getByRole('row', { name: /big\.bin/ });
+    await within(row).findByText(
+      'The browser could not read this file again. Choose it again to resume its upload.',
+    );
+    within(row).getByText('Upload interrupted. To resume it, choose big.bin (17.8 MB) again.');
+    expect(screen.queryByRole('region', { name: 'Interrupted uploads' })).toBeNull();
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('refuses to resume from a file that is not the one whose upload was interrupted', async () => {
+    const original = new File([bytes(BIG)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    // Same name, size and bytes, saved again since.
+    const touched = new File([bytes(BIG)], 'big.bin', { lastModified: 1_800_000_000_000 });
+    const requests = serveInterruptedBig();
+    const { user, input } = renderUploader({
+      draft: draftWith([summaryEntry('big.bin', BIG, 'pending')]),
+      enabledTransferTypes: ['L', 'M'],
+      resumeStore: memoryStore({ [BIG_RESUME_KEY]: await resumeRecordOf(original) }),
+    });
+    await screen.findByText('Upload interrupted. To resume it, choose big.bin (17.8 MB) again.');
+    await user.upload(await input(), touched);
+
+    await screen.findByText(
+      'This is not the file whose upload was interrupted: its date or contents differ. Choose the same file, or delete the interrupted upload to send this one.',
+    );
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('fetches fresh links through the file self link when a part link has expired', async () => {

@@ -8,7 +8,7 @@ import {
   UPLOAD_CONCURRENCY,
   type DepositFormValues,
 } from '@cairn/shared';
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
@@ -16,16 +16,26 @@ import type { RecordJson } from '../../../api/records';
 import { useApiClient } from '../../../api/useApiClient';
 import { useBootstrap } from '../../../bootstrap';
 import { formatBytes } from '../../../lib/format-bytes';
+import { reopenSources, sourceOf } from './file-access';
 import { FileDropArea } from './FileDropArea';
 import {
   deleteFile,
   FileItemSchema,
   FilesListSchema,
   listAllFiles,
+  ReceivedPartsSchema,
   type FileItem,
 } from './files-api';
 import { FileTable } from './FileTable';
-import { createLocalResumeStore, resumeKey, type ResumeStore } from './resume-store';
+import {
+  createLocalResumeStore,
+  createSourceStore,
+  resumeKey,
+  type ResumeStore,
+  type SourceRecord,
+  type SourceStore,
+} from './resume-store';
+import { ResumeBanner } from './ResumeBanner';
 import { checkSelection, type Quota, type SelectionWarning } from './selection-checks';
 import { sendBytesWithXhr, UploadRequestError, type SendBytes } from './transport';
 import type { UploadEngine } from './upload-contract';
@@ -83,6 +93,8 @@ export interface FileUploaderProps {
   sendBytes?: SendBytes;
   /** Replaces localStorage as the memory of unfinished multipart uploads. */
   resumeStore?: ResumeStore;
+  /** Replaces IndexedDB as the keeper of chosen files' handles (File System Access API). */
+  sourceStore?: SourceStore;
 }
 
 /**
@@ -109,6 +121,7 @@ export function FileUploader({
   stallMs = UPLOAD_STALL_MS,
   sendBytes = sendBytesWithXhr,
   resumeStore,
+  sourceStore,
 }: FileUploaderProps) {
   const { t, i18n } = useTranslation();
   const client = useApiClient();
@@ -120,6 +133,10 @@ export function FileUploader({
   const [warnings, setWarnings] = useState<SelectionWarning[]>([]);
   const [notice, setNotice] = useState('');
   const store = useMemo(() => resumeStore ?? createLocalResumeStore(), [resumeStore]);
+  const sources = useMemo(() => sourceStore ?? createSourceStore(), [sourceStore]);
+  /** Kept handles of this draft's interrupted uploads, read when the draft was loaded. */
+  const [kept, setKept] = useState<SourceRecord[]>([]);
+  const [resuming, setResuming] = useState(false);
 
   // Made on the first upload and kept while the form is open, whatever re-renders bring. Its
   // code (Uppy) is fetched then too: most visits to the form upload nothing.
@@ -150,25 +167,60 @@ export function FileUploader({
   const filesLink = draft ? filesLinkOf(draft) : undefined;
   const uploading = isUploading(state);
 
+  /** The draft whose entries were loaded (see the effect below). */
+  const loadedId = useRef<string | undefined>(undefined);
+
+  /**
+   * For the draft's interrupted uploads: which files this browser can read again (kept handles)
+   * and, for those it began (a resume record says they go in parts), what the server holds.
+   */
+  const inspectInterrupted = useCallback(
+    async (draftId: string, items: FileItem[]) => {
+      const interrupted = items.filter((item) => item.status !== 'completed' && item.size);
+      if (interrupted.length === 0) return;
+      const matching = (record: SourceRecord) =>
+        interrupted.some((item) => sameKey(item.key, record.key) && item.size === record.size);
+      const found = (await sources.list(draftId)).filter(matching);
+      if (loadedId.current !== draftId) return;
+      setKept(found);
+      if (found.length > 0) dispatch({ type: 'reopenable', keys: found.map((r) => r.key) });
+      for (const item of interrupted) {
+        const saved = store.get(resumeKey(draftId, item.key, item.size ?? 0));
+        if (!saved) continue;
+        try {
+          const listing = ReceivedPartsSchema.parse(await client.get(`${saved.self}/parts`));
+          const bytes = listing.received.reduce((sum, part) => sum + part.size, 0);
+          if (loadedId.current === draftId) dispatch({ type: 'safe', key: item.key, bytes });
+        } catch {
+          // The row then only lacks its figure of bytes held.
+        }
+      }
+    },
+    [sources, store, client],
+  );
+
   // The draft's entries as it was loaded, interrupted uploads included; afterwards this page
   // knows better than a save's answer, which may predate an upload that finished meanwhile.
-  const loadedId = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (!draft || !filesLink || loadedId.current === draft.id) return;
     loadedId.current = draft.id;
+    const id = draft.id;
+    const loaded = (items: FileItem[]) => {
+      dispatch({ type: 'loaded', items });
+      void inspectInterrupted(id, items);
+    };
     if (!(draft.files as { entries_omitted?: boolean } | undefined)?.entries_omitted) {
-      dispatch({ type: 'loaded', items: itemsOfDraft(draft, filesLink) });
+      loaded(itemsOfDraft(draft, filesLink));
       return;
     }
     // Too many files for the draft's JSON to carry: the listing has them, a page at a time.
-    const id = draft.id;
     listAllFiles(client, filesLink).then(
       (items) => {
-        if (loadedId.current === id) dispatch({ type: 'loaded', items });
+        if (loadedId.current === id) loaded(items);
       },
       () => undefined,
     );
-  }, [draft, filesLink, client]);
+  }, [draft, filesLink, client, inspectInterrupted]);
 
   useEffect(() => onUploadingChange?.(uploading), [uploading, onUploadingChange]);
   useEffect(() => onFilesChange?.(state.entries), [state.entries, onFilesChange]);
@@ -232,6 +284,8 @@ export function FileUploader({
     }
     const link = filesLinkOf(target);
     for (const { file, key, plan, replaces } of outcome.accepted) {
+      const sourceId = resumeKey(target.id, key, file.size);
+      const source = sourceOf(file);
       engine()
         .then((made) =>
           made.upload({
@@ -245,13 +299,24 @@ export function FileUploader({
             onCreated: (item) => {
               dispatch({ type: 'created', key, item });
               onFilesSaved?.();
+              // Kept beside the resume record, so that an interruption resumes with one click.
+              if (plan.type === 'M' && source)
+                void sources.put({
+                  id: sourceId,
+                  draftId: target.id,
+                  key,
+                  size: file.size,
+                  source,
+                });
             },
+            onSafe: (bytes) => dispatch({ type: 'safe', key, bytes }),
             onResumed: (count) => setNotice(t('uploader.resumed', { count })),
             onDeleted: () => onFilesSaved?.(),
           }),
         )
         .then((item) => {
           dispatch({ type: 'finished', key, item });
+          void sources.remove(sourceId);
           onFilesSaved?.();
         })
         .catch((error: unknown) => {
@@ -261,8 +326,41 @@ export function FileUploader({
     }
   }
 
+  /**
+   * The banner's one click: reads every kept file again (the browser asks for permission on
+   * the first), and hands those of the very size whose upload was interrupted to the uploads,
+   * whose engine checks modification time and fingerprint before sending a byte.
+   */
+  async function handleResumeAll() {
+    const wanted = kept.filter((record) =>
+      state.entries.some((e) => e.interrupted && sameKey(e.key, record.key)),
+    );
+    setResuming(true);
+    try {
+      const reopened = await reopenSources(wanted);
+      const files: File[] = [];
+      for (const { wanted: record, file } of reopened) {
+        if (file && file.size === record.size) files.push(file);
+        else
+          dispatch({
+            type: 'failed',
+            key: record.key,
+            message: file ? t('uploader.errors.differentFile') : t('uploader.errors.reopenFailed'),
+          });
+      }
+      setKept([]);
+      await handleFiles(files);
+    } finally {
+      setResuming(false);
+    }
+  }
+
   function forget(entry: FileEntry) {
-    if (draft) store.remove(resumeKey(draft.id, entry.key, entry.size));
+    if (draft) {
+      const id = resumeKey(draft.id, entry.key, entry.size);
+      store.remove(id);
+      void sources.remove(id);
+    }
     if (defaultPreview !== undefined && sameKey(defaultPreview, entry.key))
       setValue('files.default_preview', undefined, { shouldDirty: true });
   }
@@ -412,6 +510,14 @@ export function FileUploader({
               }}
             />
           )}
+          <ResumeBanner
+            count={
+              kept.filter((r) => state.entries.some((e) => e.reopenable && sameKey(e.key, r.key)))
+                .length
+            }
+            resuming={resuming}
+            onResume={() => void handleResumeAll()}
+          />
           <Text aria-live="polite" size="sm">
             {notice}
           </Text>

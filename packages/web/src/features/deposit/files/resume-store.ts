@@ -1,3 +1,4 @@
+import type { FileSource } from './file-access';
 import { Md5, toHex } from './md5';
 
 /** What is kept of an unfinished multipart upload so a re-picked file can carry on. */
@@ -7,6 +8,8 @@ export interface ResumeRecord {
   parts: number;
   partSize: number;
   fingerprint: string;
+  /** The file's modification time when its upload began (absent in records of older versions). */
+  lastModified?: number;
   savedAt: string;
 }
 
@@ -56,6 +59,85 @@ export function createLocalResumeStore(storage: Storage = window.localStorage): 
     remove(key) {
       storage.removeItem(key);
     },
+  };
+}
+
+/** A file's kept handle, beside its resume record (under the same key). */
+export interface SourceRecord {
+  /** The resume record's key (`resumeKey`). */
+  id: string;
+  draftId: string;
+  /** The file's key in the draft. */
+  key: string;
+  size: number;
+  source: FileSource;
+}
+
+/**
+ * Where handles live: IndexedDB, the one storage that keeps them (they are structured-cloneable,
+ * not JSON). Every method resolves quietly where there is none: only the one-click resume is lost.
+ */
+export interface SourceStore {
+  put(record: SourceRecord): Promise<void>;
+  /** The draft's kept handles. */
+  list(draftId: string): Promise<SourceRecord[]>;
+  remove(id: string): Promise<void>;
+}
+
+const SOURCES_DB = 'cairn-uploads';
+const SOURCES = 'sources';
+
+export function createSourceStore(
+  factory: IDBFactory | undefined = globalThis.indexedDB,
+): SourceStore {
+  let database: Promise<IDBDatabase> | undefined;
+  const open = (): Promise<IDBDatabase> =>
+    (database ??= new Promise((resolve, reject) => {
+      const request = factory.open(SOURCES_DB, 1);
+      request.onupgradeneeded = () => {
+        const store = request.result.createObjectStore(SOURCES, { keyPath: 'id' });
+        store.createIndex('draftId', 'draftId');
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error('IndexedDB could not be opened'));
+    }));
+  async function run<T>(
+    mode: IDBTransactionMode,
+    action: (store: IDBObjectStore) => IDBRequest<T>,
+  ): Promise<T> {
+    const transaction = (await open()).transaction(SOURCES, mode);
+    const request = action(transaction.objectStore(SOURCES));
+    await new Promise<void>((resolve, reject) => {
+      transaction.oncomplete = () => resolve();
+      transaction.onabort = () =>
+        reject(transaction.error ?? new Error('IndexedDB transaction failed'));
+    });
+    return request.result;
+  }
+  const quietly = async <T>(action: () => Promise<T>, fallback: T): Promise<T> => {
+    if (!factory) return fallback;
+    try {
+      return await action();
+    } catch {
+      return fallback;
+    }
+  };
+  return {
+    put: (record) =>
+      quietly(
+        () => run('readwrite', (store) => store.put(record)).then(() => undefined),
+        undefined,
+      ),
+    list: (draftId) =>
+      quietly(
+        () =>
+          run(
+            'readonly',
+            (store) => store.index('draftId').getAll(draftId) as IDBRequest<SourceRecord[]>,
+          ),
+        [],
+      ),
+    remove: (id) => quietly(() => run('readwrite', (store) => store.delete(id)), undefined),
   };
 }
 

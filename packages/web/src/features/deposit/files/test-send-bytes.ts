@@ -1,3 +1,4 @@
+import { fingerprintOf, type ResumeRecord } from './resume-store';
 import { errorOfResponse, UploadRequestError, type SendBytes } from './transport';
 
 /**
@@ -34,4 +35,19 @@ export function patternBytes(size: number, seed = 0): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < Math.min(size, 256); i++) out[i] = (i * 31 + 7 + seed) & 0xff;
   for (let filled = 256; filled < size; filled *= 2) out.copyWithin(filled, 0, filled);
   return out;
+}
+
+/**
+ * What the engine remembers of a 17 MiB upload in two parts of 16 MiB and 1 MiB at `self`,
+ * begun from `file`: for the resume tests.
+ */
+export async function twoPartResumeRecord(file: File, self: string): Promise<ResumeRecord> {
+  return {
+    self,
+    parts: 2,
+    partSize: 16 * 1024 ** 2,
+    fingerprint: await fingerprintOf(file),
+    lastModified: file.lastModified,
+    savedAt: '2026-01-01T00:00:00Z',
+  };
 }

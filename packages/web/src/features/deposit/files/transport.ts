@@ -2,7 +2,12 @@
 export type UploadFailureKind = 'http' | 'network' | 'timeout' | 'stalled' | 'aborted';
 
 /** The upload error kinds that have their own locale string. */
-export type UploadErrorReason = 'exceedsSize' | 'invalidPartNumber' | 'signedUrlExpired';
+export type UploadErrorReason =
+  | 'exceedsSize'
+  | 'invalidPartNumber'
+  | 'signedUrlExpired'
+  /** A resume was offered another file than the one whose upload was interrupted. */
+  | 'differentFile';
 
 /**
  * A failed upload request. `message` is the server's message when it sent one (the entry shows the

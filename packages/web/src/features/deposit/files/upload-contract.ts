@@ -46,6 +46,8 @@ export interface UploadJob {
   onProgress: (percent: number) => void;
   /** The entry exists on the server from now on. */
   onCreated: (item: FileItem) => void;
+  /** Bytes of a multipart upload the server holds whole (its parts listed, then each part sent). */
+  onSafe?: (bytes: number) => void;
   /** How many parts the server already held when a multipart upload was resumed. */
   onResumed?: (receivedParts: number) => void;
   /** A cancelled upload's pending entry is gone from the server. */

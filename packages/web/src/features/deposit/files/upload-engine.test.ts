@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../api/client';
 import { errorResponse, jsonResponse, stubFetch, type RecordedRequest } from '../../../test/fetch';
 import { createLocalResumeStore, fingerprintOf, resumeKey } from './resume-store';
-import { patternBytes, sendBytesWithFetch } from './test-send-bytes';
+import { patternBytes, sendBytesWithFetch, twoPartResumeRecord } from './test-send-bytes';
 import type { SendBytes } from './transport';
 import type { EngineSettings, UploadEngine, UploadJob } from './upload-contract';
 import { createUploadEngine, expiresOf, percentOf } from './upload-engine';
@@ -127,6 +127,16 @@ function job(file: File, overrides: Partial<UploadJob> = {}): UploadJob {
 }
 
 const bytes = patternBytes;
+
+/** The browser's resume store, remembering an interrupted two-part upload of `big.bin`. */
+async function rememberingBig(file: File) {
+  const store = createLocalResumeStore();
+  store.put(
+    resumeKey('r1', 'big.bin', 17 * MiB),
+    await twoPartResumeRecord(file, `${FILES}/big.bin`),
+  );
+  return store;
+}
 
 beforeEach(() => window.localStorage.clear());
 afterEach(() => {
@@ -319,14 +329,7 @@ describe('createUploadEngine', () => {
       ],
     });
     server.add({ key: 'big.bin', size: 17 * MiB, parts: 2, status: 'pending' });
-    const store = createLocalResumeStore();
-    store.put(resumeKey('r1', 'big.bin', 17 * MiB), {
-      self: `${FILES}/big.bin`,
-      parts: 2,
-      partSize: 16 * MiB,
-      fingerprint: await fingerprintOf(file),
-      savedAt: '2026-01-01T00:00:00Z',
-    });
+    const store = await rememberingBig(file);
     const onResumed = vi.fn();
     const engine = engineWith({ resumeStore: store });
     const item = await engine.upload(job(file, { onResumed }));
@@ -340,6 +343,35 @@ describe('createUploadEngine', () => {
       `POST ${FILES_PATH}/big.bin/commit`,
     ]);
     expect(store.get(resumeKey('r1', 'big.bin', 17 * MiB))).toBeUndefined();
+  });
+
+  it('reports the bytes the server holds: the listed parts, then each part sent', async () => {
+    const file = new File([bytes(17 * MiB)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    const server = filesApi({
+      received: [{ part: 1, size: 16 * MiB, checksum: 'md5:86cf57f926ca2598ddf451bb3375ac32' }],
+    });
+    server.add({ key: 'big.bin', size: 17 * MiB, parts: 2, status: 'pending' });
+    const store = await rememberingBig(file);
+    const onSafe = vi.fn();
+    await engineWith({ resumeStore: store }).upload(job(file, { onSafe }));
+
+    expect(onSafe.mock.calls.map(([safe]) => safe as number)).toEqual([16 * MiB, 17 * MiB]);
+  });
+
+  it('refuses to resume from a file of the same name and size modified since, sending nothing', async () => {
+    const before = new File([bytes(17 * MiB)], 'big.bin', { lastModified: 1_700_000_000_000 });
+    const after = new File([bytes(17 * MiB)], 'big.bin', { lastModified: 1_700_000_060_000 });
+    const server = filesApi();
+    server.add({ key: 'big.bin', size: 17 * MiB, parts: 2, status: 'pending' });
+    const store = await rememberingBig(before);
+    const key = resumeKey('r1', 'big.bin', 17 * MiB);
+    const upload = engineWith({ resumeStore: store }).upload(job(after));
+
+    await expect(upload).rejects.toMatchObject({ reason: 'differentFile' });
+    expect(wire(server.requests)).toEqual([`GET ${FILES_PATH}/big.bin`]);
+    // The interrupted upload stays, for the right file.
+    expect(server.files.get('big.bin')?.status).toBe('pending');
+    expect(store.get(key)).toBeDefined();
   });
 });
 

@@ -24,6 +24,8 @@ interface Upload {
   /** Content-MD5 of each part, computed once however often the part is tried. */
   digests: Map<number, string>;
   fingerprint?: Promise<string>;
+  /** Size of each part the server holds whole, by part number. */
+  safe: Map<number, number>;
   refreshing?: Promise<void>;
   cancelled: boolean;
   settled: boolean;
@@ -144,6 +146,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
         parts: job.plan.parts,
         partSize: job.plan.partSize,
         fingerprint: await fingerprint(upload),
+        lastModified: job.file.lastModified,
         savedAt: new Date(now()).toISOString(),
       });
     }
@@ -154,16 +157,16 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   async function listParts(upload: Upload, self: string): Promise<AwsS3Part[]> {
     const listing = ReceivedPartsSchema.parse(await api.get(`${self}/parts`));
     const kept: AwsS3Part[] = [];
-    let bytes = 0;
     for (const part of listing.received) {
       const local = partBlob(upload, part.part);
       if (part.size !== local.size) continue;
       if (toHex(await md5OfBlob(local)) !== part.checksum.replace(/^md5:/, '')) continue;
       kept.push({ PartNumber: part.part, Size: part.size, ETag: part.checksum });
-      bytes += part.size;
+      upload.safe.set(part.part, part.size);
     }
     upload.job.onResumed?.(kept.length);
-    upload.job.onProgress(percentOf(bytes, upload.job.file.size));
+    upload.job.onProgress(percentOf(safeBytes(upload), upload.job.file.size));
+    upload.job.onSafe?.(safeBytes(upload));
     return kept;
   }
 
@@ -327,6 +330,12 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     const loaded = progress.bytesUploaded || 0;
     upload.job.onProgress(percentOf(loaded, progress.bytesTotal ?? upload.job.file.size));
   });
+  uppy.on('s3-multipart:part-uploaded', (file, part) => {
+    const upload = file && find(file.id);
+    if (!upload || upload.settled || upload.job.plan.type !== 'M') return;
+    upload.safe.set(part.PartNumber, partBlob(upload, part.PartNumber).size);
+    upload.job.onSafe?.(safeBytes(upload));
+  });
   uppy.on('upload-success', (file) => {
     const upload = file && find(file.id);
     if (!upload) return;
@@ -348,29 +357,39 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     if (upload) settle(upload, () => upload.reject(cancelled()));
   });
 
-  /** Finds a remembered multipart upload of this very file that the server still holds. */
+  /**
+   * Finds a remembered multipart upload of this file that the server still holds. A file of the
+   * same name and size that is not the one whose upload was interrupted (another modification
+   * time, other bytes where the fingerprint looks) is refused: its parts would be mixed with
+   * the other file's.
+   */
   async function resumable(upload: Upload): Promise<string | undefined> {
     const { job } = upload;
     if (job.plan.type !== 'M') return undefined;
     const key = storeKeyOf(upload);
     const saved = settings.resumeStore.get(key);
-    if (
-      !saved ||
-      saved.parts !== job.plan.parts ||
-      saved.partSize !== job.plan.partSize ||
-      saved.fingerprint !== (await fingerprint(upload))
-    )
+    if (!saved || saved.parts !== job.plan.parts || saved.partSize !== job.plan.partSize)
       return undefined;
+    const same =
+      (saved.lastModified === undefined || saved.lastModified === job.file.lastModified) &&
+      saved.fingerprint === (await fingerprint(upload));
+    let item: FileItem | undefined;
     try {
-      const item = await readItem(saved.self);
-      if (item.status === 'completed') throw new Error('Already committed.');
-      upload.item = item;
-      return saved.self;
+      item = await readItem(saved.self);
     } catch {
+      item = undefined;
+    }
+    if (!item || item.status === 'completed') {
       // The upload is gone (deleted, committed, swept): begin again.
       settings.resumeStore.remove(key);
       return undefined;
     }
+    if (!same)
+      throw new UploadRequestError('http', 'Not the file whose upload was interrupted.', {
+        reason: 'differentFile',
+      });
+    upload.item = item;
+    return saved.self;
   }
 
   async function start(upload: Upload): Promise<void> {
@@ -401,6 +420,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
         const upload: Upload = {
           job,
           digests: new Map(),
+          safe: new Map(),
           cancelled: false,
           settled: false,
           resolve,
@@ -456,6 +476,12 @@ function isExpired(link: PartLink, now: number): boolean {
 export function expiresOf(url: string): number | undefined {
   const expires = new URL(url, window.location.href).searchParams.get('X-Amz-Expires');
   return expires && /^\d+$/.test(expires) ? Number(expires) : undefined;
+}
+
+function safeBytes(upload: Upload): number {
+  let bytes = 0;
+  for (const size of upload.safe.values()) bytes += size;
+  return bytes;
 }
 
 export function percentOf(loaded: number, total: number): number {

@@ -16,6 +16,10 @@ export interface FileEntry {
   error?: string;
   /** A pending entry found on the server, not being sent by this page: an interrupted upload. */
   interrupted?: boolean;
+  /** Bytes of a multipart upload the server holds whole, once its parts were listed or sent. */
+  safeBytes?: number;
+  /** An interrupted upload whose file this browser can read again (a kept handle). */
+  reopenable?: boolean;
   /** A delete request is on its way. */
   deleting?: boolean;
 }
@@ -32,6 +36,8 @@ export type UploaderEvent =
   | { type: 'added'; files: Array<{ key: string; size: number }> }
   | { type: 'created'; key: string; item: FileItem }
   | { type: 'progress'; key: string; percent: number }
+  | { type: 'safe'; key: string; bytes: number }
+  | { type: 'reopenable'; keys: string[] }
   | { type: 'finished'; key: string; item: FileItem }
   | { type: 'failed'; key: string; message: string }
   | { type: 'deleting'; key: string }
@@ -86,26 +92,46 @@ export function uploaderReducer(state: UploaderState, event: UploaderEvent): Upl
     }
     case 'added': {
       const kept = state.entries.filter((e) => !event.files.some((f) => sameKey(f.key, e.key)));
-      const added = event.files.map((f): FileEntry => ({
-        key: f.key,
-        size: f.size,
-        status: 'pending',
-        percent: 0,
-        links: {},
-      }));
+      const added = event.files.map((f): FileEntry => {
+        // What the server holds of an interrupted upload of the same file stays in view.
+        const before = state.entries.find((e) => sameKey(e.key, f.key) && e.size === f.size);
+        return {
+          key: f.key,
+          size: f.size,
+          status: 'pending',
+          percent: 0,
+          links: {},
+          ...(before?.safeBytes === undefined ? {} : { safeBytes: before.safeBytes }),
+        };
+      });
       return { ...state, entries: [...kept, ...added] };
     }
     case 'created':
       return update(state, event.key, (e) => ({ ...e, links: event.item.links }));
     case 'progress':
       return update(state, event.key, (e) => {
-        const { interrupted: _, error: __, ...rest } = e;
+        const { interrupted: _, error: __, reopenable: ___, ...rest } = e;
         return { ...rest, status: 'uploading', percent: event.percent };
       });
+    case 'safe':
+      return update(state, event.key, (e) => ({ ...e, safeBytes: event.bytes }));
+    case 'reopenable':
+      return {
+        ...state,
+        entries: state.entries.map((e) =>
+          e.interrupted && event.keys.some((key) => sameKey(key, e.key))
+            ? { ...e, reopenable: true }
+            : e,
+        ),
+      };
     case 'finished':
       return update(state, event.key, (e) => ({ ...entryFromItem(event.item), key: e.key }));
     case 'failed':
-      return update(state, event.key, (e) => ({ ...e, status: 'failed', error: event.message }));
+      // A file that could not be read again is to be chosen again: the row says which.
+      return update(state, event.key, (e) => {
+        const { reopenable: _, ...rest } = e;
+        return { ...rest, status: 'failed', error: event.message };
+      });
     case 'deleting':
       return update(state, event.key, (e) => ({ ...e, deleting: true }));
     case 'delete-failed':
