@@ -118,7 +118,8 @@ export class ReviewsService {
     } else {
       row = await this.links.newRequest(user!, loaded, community.row.id);
     }
-    if (community.data.access.visibility === 'restricted') await this.drafts.restrictDraft(loaded, user!);
+    if (community.data.access.visibility === 'restricted')
+      await this.drafts.restrictDraft(loaded, user!);
     await this.links.link(loaded, row);
     return this.requests.view(user, row);
   }
