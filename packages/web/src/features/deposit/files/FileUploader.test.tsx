@@ -831,7 +831,9 @@ describe('FileUploader', () => {
     fireEvent.click(within(y2024).getByRole('button', { name: 'Folder raw/2024/' }));
     expect(within(table).getByRole('row', { name: /a\.csv.*1 kB.*100%/ })).toBeTruthy();
     expect(
-      within(table).getByText('Upload interrupted. Choose the same file again to resume it.'),
+      within(table).getByText(
+        'Upload interrupted. To resume it, choose the folder raw again, or the file raw/notes.txt (500 bytes).',
+      ),
     ).toBeTruthy();
 
     // Kept: nothing is asked of the server.
