@@ -69,7 +69,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     // Uppy's own id lower-cases the name; Cairn's keys are case-sensitive.
     onBeforeFileAdded: (file) => {
       const id = `${file.id}-${++sequence}`;
-      fileIds.set(file.data, id);
+      if (file.data) fileIds.set(file.data, id);
       return { ...file, id };
     },
   });
