@@ -183,15 +183,16 @@ export function FileUploader({
   useEffect(() => {
     if (!draft || !filesLink || loadedId.current === draft.id) return;
     loadedId.current = draft.id;
+    // Entries' events still gathered apply by key afterwards, to the entries this keeps.
     if (!(draft.files as { entries_omitted?: boolean } | undefined)?.entries_omitted) {
-      dispatch({ type: 'loaded', items: itemsOfDraft(draft, filesLink) });
+      dispatchNow({ type: 'loaded', items: itemsOfDraft(draft, filesLink) });
       return;
     }
     // Too many files for the draft's JSON to carry: the listing has them, a page at a time.
     const id = draft.id;
     listAllFiles(client, filesLink).then(
       (items) => {
-        if (loadedId.current === id) dispatch({ type: 'loaded', items });
+        if (loadedId.current === id) dispatchNow({ type: 'loaded', items });
       },
       () => undefined,
     );
