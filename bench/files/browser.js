@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { realisticDraft } from '../api/drafts.js';
+import { apiCaller } from '../lib/api.js';
 import { launchChromium, logIn } from '../lib/browser.js';
 import { percentile } from '../lib/load.js';
 import { target } from '../lib/report.js';
@@ -337,26 +338,7 @@ function smallKey(n) {
  * @param {string} token
  */
 function client(baseUrl, token) {
-  /**
-   * @param {string} method
-   * @param {string} path
-   * @param {string | Buffer} [body]
-   * @param {string} [type]
-   */
-  async function call(method, path, body, type = 'application/json') {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': type }),
-      },
-      body,
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : {};
-  }
+  const call = apiCaller(baseUrl, token);
   async function draft() {
     const created = await call(
       'POST',

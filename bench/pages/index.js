@@ -1,4 +1,5 @@
 import { consortiumDraft, realisticDraft } from '../api/drafts.js';
+import { apiCaller } from '../lib/api.js';
 import { launchChromium } from '../lib/browser.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
 import { startServer } from '../lib/server.js';
@@ -252,26 +253,7 @@ export async function landingPageTimings(browser, url) {
  * @param {string} token
  */
 function apiClient(baseUrl, token) {
-  /**
-   * @param {string} method
-   * @param {string} path
-   * @param {string | Buffer} [body]
-   * @param {string} [type]
-   */
-  async function call(method, path, body, type = 'application/json') {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': type }),
-      },
-      body,
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : {};
-  }
+  const call = apiCaller(baseUrl, token);
   return {
     /**
      * A published record of `draft` with `count` small CSV files; resolves with its id.
