@@ -4,7 +4,8 @@
 //
 //   node bench/run.js [name…] [--cpu-prof DIR]
 //
-// Benchmarks: api, communities, form (the deposit form with 10,000 creators), harvest, inbox (the
+// Benchmarks: api, communities, files (one more file of 10,000 over the API; uploads and pages of
+// 10,000 files in Chromium), form (the deposit form with 10,000 creators), harvest, inbox (the
 // curators' requests inbox over 100,000 requests), pages, soak (mixed traffic on PostgreSQL),
 // search (the records search over a million records), suggest, upload; each is described in
 // bench/README.md.

@@ -4,6 +4,7 @@ import { scratchPostgres } from '../lib/postgres.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
 import { startServer } from '../lib/server.js';
 import { realisticDraft } from '../api/drafts.js';
+import { MANY, measureBrowser } from './browser.js';
 
 /**
  * @typedef {import('../lib/report.js').BenchResult} BenchResult
@@ -42,7 +43,11 @@ export async function run(options = {}) {
       .map((x) => x.toFixed(1))
       .join(' '),
   };
-  const engines = (process.env.CAIRN_BENCH_FILES_ENGINES ?? 'sqlite,postgres').split(',');
+  // `server` (one more file over the API, both engines) and `browser` (Chromium: uploads, pages).
+  const parts = (process.env.CAIRN_BENCH_FILES_PARTS ?? 'server,browser').split(',');
+  const engines = parts.includes('server')
+    ? (process.env.CAIRN_BENCH_FILES_ENGINES ?? 'sqlite,postgres').split(',')
+    : [];
   for (const engine of engines) {
     const pg = engine === 'postgres' ? await scratchPostgres('files') : undefined;
     if (engine === 'postgres' && !pg) {
@@ -78,7 +83,26 @@ export async function run(options = {}) {
       await pg?.drop();
     }
   }
-  process.stdout.write(`${table(phases)}\n\n`);
+  if (phases.length > 0) process.stdout.write(`${table(phases)}\n\n`);
+  if (parts.includes('browser')) {
+    const server = await startServer({
+      ...options,
+      env: { CAIRN_FILES_MAX_PER_RECORD: String(MANY + 10) },
+    });
+    try {
+      const browser = await measureBrowser(server);
+      phases.push(...browser.phases);
+      targets.push(...browser.targets);
+      Object.assign(notes, browser.notes);
+      process.stdout.write(`${browserTables(browser.phases)}\n\n`);
+    } catch (error) {
+      failures.push(
+        `browser: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }
   notes.loadAverage = os
     .loadavg()
     .map((x) => x.toFixed(1))
@@ -202,6 +226,60 @@ function table(rows) {
       `${ms(r.getPageMs)} ms ${kb(r.getPageBytes)}`,
     ]),
   ]);
+}
+
+/**
+ * The browser part's uploads and pages as two tables.
+ * @param {any[]} rows
+ */
+function browserTables(rows) {
+  const uploads = rows.filter((r) => r.part === 'upload');
+  const pages = rows.filter((r) => r.part !== 'upload');
+  return [
+    "Chromium, the deposit page's uploader, SQLite:",
+    textTable([
+      [
+        'upload',
+        'done',
+        'seconds',
+        'files/s',
+        'MiB/s',
+        'choose ms',
+        'heap MiB before / end / kept',
+      ],
+      ...uploads.map((u) => [
+        u.name,
+        `${u.completed}/${u.files}`,
+        u.seconds.toFixed(1),
+        u.filesPerSecond.toFixed(1),
+        u.mibPerSecond.toFixed(2),
+        String(u.chooseMs),
+        `${u.heapBeforeMiB} / ${u.heapEndMiB} / ${u.heapKeptMiB}`,
+      ]),
+    ]),
+    '',
+    'Pages, cold loads (medians): deposit page interactive; landing page FCP and TTI (as `pages`):',
+    textTable([
+      [
+        'record',
+        'deposit ms',
+        'landing FCP ms',
+        'landing TTI ms',
+        'long tasks',
+        'all deposit',
+        'all TTI',
+      ],
+      ...pages.map((p) => [
+        p.name,
+        String(p.depositInteractiveMedianMs),
+        String(p.landingFcpMedianMs),
+        String(p.landingTtiMedianMs),
+        String(p.landingLongTasksMedian),
+        p.depositInteractiveMs.join(' '),
+        p.landingTtiMs.join(' '),
+      ]),
+    ]),
+  ].join('\n');
 }
 
 /**

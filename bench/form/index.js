@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { benchOrcid, consortiumDraft } from '../api/drafts.js';
+import { launchChromium, logIn } from '../lib/browser.js';
 import { percentile } from '../lib/load.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
 import { startServer } from '../lib/server.js';
@@ -46,7 +46,6 @@ const RATIO_MAX = 1.5;
 const JS_GZIP_MAX_KB = 350;
 /** How long after interactive scripts are still collected, to report what the page defers. */
 const LATE_MS = 3_000;
-const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
 /** Authors pasted into the import dialog (issue 20), onto the 10-creator draft. */
 const IMPORTED = 5_000;
 /** Imports measured, each onto a fresh 10-creator draft (autosave keeps what was imported). */
@@ -164,17 +163,11 @@ const INSTRUMENT = `
 export async function run(options = {}) {
   const startedAt = new Date().toISOString();
   const server = await startServer(options);
-  const browser = await chromium
-    .launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    })
-    .catch(async (/** @type {unknown} */ error) => {
-      // Without a browser nothing stops the server otherwise.
-      await server.stop();
-      throw error;
-    });
+  const browser = await launchChromium().catch(async (/** @type {unknown} */ error) => {
+    // Without a browser nothing stops the server otherwise.
+    await server.stop();
+    throw error;
+  });
   try {
     await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
     const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
@@ -182,7 +175,7 @@ export async function run(options = {}) {
       small: await createDraft(server.baseUrl, token, SMALL),
       large: await createDraft(server.baseUrl, token, LARGE),
     };
-    const storageState = await logIn(browser, server.baseUrl);
+    const storageState = await logIn(browser, server.baseUrl, EMAIL, PASSWORD);
 
     /** @type {{small: Sample, large: Sample}} */
     const samples = {
@@ -552,26 +545,6 @@ async function createDraft(baseUrl, token, count) {
     throw new Error(`draft errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
   if (body.metadata.creators.length !== count) throw new Error('creators were dropped');
   return /** @type {string} */ (body.id);
-}
-
-/**
- * Logs in through the login page once; every measured load reuses the session cookie.
- * @param {Browser} browser
- * @param {string} baseUrl
- */
-async function logIn(browser, baseUrl) {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`${baseUrl}/login`);
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(EMAIL);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/login');
-    return await context.storageState();
-  } finally {
-    await context.close();
-  }
 }
 
 /**

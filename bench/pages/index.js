@@ -1,5 +1,6 @@
-import { chromium } from 'playwright-core';
 import { consortiumDraft, realisticDraft } from '../api/drafts.js';
+import { apiCaller } from '../lib/api.js';
+import { launchChromium } from '../lib/browser.js';
 import { machineInfo, target, targetLine, textTable } from '../lib/report.js';
 import { startServer } from '../lib/server.js';
 
@@ -16,7 +17,6 @@ const FILES = 1_000;
 const RUNS = 7;
 const RATIO_MAX = 2;
 const ABSOLUTE_MAX_MS = 1_500;
-const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
 
 /**
  * A quiet window as Lighthouse defines time to interactive: no long task (≥ 50 ms) on the main
@@ -89,11 +89,7 @@ export async function run(options = {}) {
     ...options,
     env: { CAIRN_FILES_MAX_PER_RECORD: String(FILES) },
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   try {
     await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
     const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
@@ -123,7 +119,7 @@ export async function run(options = {}) {
         ['small', smallId],
         ['large', largeId],
       ])) {
-        const m = await measure(browser, `${server.baseUrl}/records/${id}`);
+        const m = await landingPageTimings(browser, `${server.baseUrl}/records/${id}`);
         if (i >= 0) {
           samples[name].fcp.push(m.fcp);
           samples[name].tti.push(m.tti);
@@ -223,7 +219,7 @@ export async function run(options = {}) {
  * @param {string} url
  * @returns {Promise<{fcp: number, tti: number, longTasks: number}>}
  */
-async function measure(browser, url) {
+export async function landingPageTimings(browser, url) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -257,26 +253,7 @@ async function measure(browser, url) {
  * @param {string} token
  */
 function apiClient(baseUrl, token) {
-  /**
-   * @param {string} method
-   * @param {string} path
-   * @param {string | Buffer} [body]
-   * @param {string} [type]
-   */
-  async function call(method, path, body, type = 'application/json') {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': type }),
-      },
-      body,
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : {};
-  }
+  const call = apiCaller(baseUrl, token);
   return {
     /**
      * A published record of `draft` with `count` small CSV files; resolves with its id.

@@ -572,7 +572,51 @@ describe('FileUploader', () => {
     expect(attemptsAt.slice(1).map((at, index) => at - attemptsAt[index]!)).toEqual(
       RETRY_DELAYS_MS,
     );
-    expect(screen.getByRole('row', { name: /later\.csv.*Failed/ })).toBeTruthy();
+    vi.useRealTimers();
+    expect(await screen.findByRole('row', { name: /later\.csv.*Failed/ })).toBeTruthy();
+  });
+
+  it('shows the progress of many files a few times a second, not at every event', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const requests = serve(singleUploads());
+    const reports: number[] = [];
+    let last: readonly { status: string }[] = [];
+    renderUploader({
+      quota: { maxFiles: 100, maxStorage: 1e10 },
+      // Each file's bytes answered in a task of its own, as a browser's requests are.
+      sendBytes: async (request) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return sendBytesWithFetch(request);
+      },
+      onFilesChange: (entries) => {
+        reports.push(entries.length);
+        last = entries;
+      },
+    });
+    const plainInput = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    const files = Array.from({ length: 40 }, (_, i) => new File([`${i}`], `f${i}.csv`));
+    fireEvent.change(plainInput, { target: { files } });
+    const commits = () => requests.filter((r) => r.url.endsWith('/commit')).length;
+    const deadline = performance.now() + 20_000;
+    while (commits() < files.length && performance.now() < deadline) {
+      await vi.advanceTimersByTimeAsync(1);
+      // Module loading and the requests take real time, which the fake clock does not give.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vi.advanceTimersByTimeAsync(1000);
+    vi.useRealTimers();
+
+    expect(await screen.findByText('40 out of 100 files')).toBeTruthy();
+    // The table renders the rows in view only (virtualised): the entries tell of all 40.
+    await waitFor(() =>
+      expect(last.filter((entry) => entry.status === 'completed')).toHaveLength(40),
+    );
+    expect((await screen.findAllByRole('row', { name: /f\d+\.csv.*100%/ })).length).toBeGreaterThan(
+      0,
+    );
+    // Each file reports its creation, progress and end, each in a task of its own: taken one at
+    // a time they were dozens of renders of the whole list (17 here), taken together a handful.
+    expect(reports.length).toBeLessThan(files.length / 4);
   });
 
   it('says how long an upload stalled when every attempt stalled', async () => {

@@ -8,7 +8,15 @@ import {
   UPLOAD_CONCURRENCY,
   type DepositFormValues,
 } from '@cairn/shared';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client';
@@ -45,12 +53,17 @@ import {
   isUploading,
   sameKey,
   uploaderReducer,
+  type EntryEvent,
   type FileEntry,
+  type UploaderEvent,
 } from './uploader-state';
 import { UploadWarnings } from './UploadWarnings';
 
 /** Without progress for this long, a request carrying bytes is abandoned and retried (Uppy's). */
 export const UPLOAD_STALL_MS = 30_000;
+
+/** How long the entries' events of files on their way are gathered before they are shown. */
+const ENTRY_EVENTS_MS = 250;
 
 export interface FileUploaderProps {
   /** The draft as last saved, or null for a new upload that has not been saved yet. */
@@ -129,7 +142,30 @@ export function FileUploader({
   const { control, setValue } = useFormContext<DepositFormValues>();
   const enabled = useWatch({ control, name: 'files.enabled' }) ?? true;
   const defaultPreview = useWatch({ control, name: 'files.default_preview' });
-  const [state, dispatch] = useReducer(uploaderReducer, initialUploaderState);
+  const [state, dispatchNow] = useReducer(uploaderReducer, initialUploaderState);
+  // Files on their way report several times each: their events are taken in together, a few
+  // times a second, and rendered as a transition that yields to the uploads' own work. One
+  // render of the whole list per event made 10,000 files crawl.
+  const pendingEvents = useRef<EntryEvent[]>([]);
+  const flushTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const flushEvents = () => {
+    clearTimeout(flushTimer.current);
+    flushTimer.current = undefined;
+    if (pendingEvents.current.length === 0) return;
+    const events = pendingEvents.current;
+    pendingEvents.current = [];
+    dispatchNow({ type: 'batch', events });
+  };
+  /** Any other change comes after the entries' events so far, in order. */
+  const dispatch = (event: UploaderEvent) => {
+    flushEvents();
+    dispatchNow(event);
+  };
+  const dispatchSoon = (event: EntryEvent) => {
+    pendingEvents.current.push(event);
+    flushTimer.current ??= setTimeout(() => startTransition(flushEvents), ENTRY_EVENTS_MS);
+  };
+  useEffect(() => () => clearTimeout(flushTimer.current), []);
   const [warnings, setWarnings] = useState<SelectionWarning[]>([]);
   const [notice, setNotice] = useState('');
   const store = useMemo(() => resumeStore ?? createLocalResumeStore(), [resumeStore]);
@@ -206,7 +242,8 @@ export function FileUploader({
     loadedId.current = draft.id;
     const id = draft.id;
     const loaded = (items: FileItem[]) => {
-      dispatch({ type: 'loaded', items });
+      // Entries' events still gathered apply by key afterwards, to the entries this keeps.
+      dispatchNow({ type: 'loaded', items });
       void inspectInterrupted(id, items);
     };
     if (!(draft.files as { entries_omitted?: boolean } | undefined)?.entries_omitted) {
@@ -295,9 +332,9 @@ export function FileUploader({
             filesLink: link,
             plan,
             ...(replaces?.links.self ? { existing: replaces } : {}),
-            onProgress: (percent) => dispatch({ type: 'progress', key, percent }),
+            onProgress: (percent) => dispatchSoon({ type: 'progress', key, percent }),
             onCreated: (item) => {
-              dispatch({ type: 'created', key, item });
+              dispatchSoon({ type: 'created', key, item });
               onFilesSaved?.();
               // Kept beside the resume record, so that an interruption resumes with one click.
               if (plan.type === 'M' && source)
@@ -309,19 +346,19 @@ export function FileUploader({
                   source,
                 });
             },
-            onSafe: (bytes) => dispatch({ type: 'safe', key, bytes }),
+            onSafe: (bytes) => dispatchSoon({ type: 'safe', key, bytes }),
             onResumed: (count) => setNotice(t('uploader.resumed', { count })),
             onDeleted: () => onFilesSaved?.(),
           }),
         )
         .then((item) => {
-          dispatch({ type: 'finished', key, item });
+          dispatchSoon({ type: 'finished', key, item });
           void sources.remove(sourceId);
           onFilesSaved?.();
         })
         .catch((error: unknown) => {
           if (error instanceof UploadRequestError && error.kind === 'aborted') return;
-          dispatch({ type: 'failed', key, message: messageOf(error) });
+          dispatchSoon({ type: 'failed', key, message: messageOf(error) });
         });
     }
   }

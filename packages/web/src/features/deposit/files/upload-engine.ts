@@ -54,6 +54,12 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   const { api } = settings;
   const now = settings.now ?? Date.now;
   const active = new Set<Upload>();
+  /** The active uploads by Uppy's id of their file: Uppy's events name the file by its id. */
+  const byFileId = new Map<string, Upload>();
+  /** Uploads ready for Uppy, handed over together (see {@link handOver}). */
+  let ready: Array<{ upload: Upload; data: Blob; resumeFrom: string | undefined }> = [];
+  /** Uppy's id of each file it was given, by the Blob it was given. */
+  const fileIds = new WeakMap<object, string>();
   /** Multipart files' part size, by the Blob Uppy was given; the rest go in one piece. */
   const partSizes = new WeakMap<object, number>();
   /** Storage URLs that answered 403: the next attempt asks for fresh links. */
@@ -63,12 +69,20 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   const uppy = new Uppy<Meta, Body>({
     logger: quietLogger,
     // Uppy's own id lower-cases the name; Cairn's keys are case-sensitive.
-    onBeforeFileAdded: (file) => ({ ...file, id: `${file.id}-${++sequence}` }),
+    onBeforeFileAdded: (file) => {
+      const id = `${file.id}-${++sequence}`;
+      if (file.data) fileIds.set(file.data, id);
+      return { ...file, id };
+    },
   });
 
   function find(fileId: string): Upload | undefined {
-    for (const upload of active) if (upload.fileId === fileId) return upload;
-    return undefined;
+    return byFileId.get(fileId);
+  }
+
+  function drop(upload: Upload) {
+    active.delete(upload);
+    if (upload.fileId !== undefined) byFileId.delete(upload.fileId);
   }
 
   function uploadOf(file: { id: string }): Upload {
@@ -80,7 +94,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   function settle(upload: Upload, outcome: () => void) {
     if (upload.settled) return;
     upload.settled = true;
-    if (!upload.cancelled) active.delete(upload);
+    if (!upload.cancelled) drop(upload);
     outcome();
   }
 
@@ -112,7 +126,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     } catch (error) {
       console.error(error);
     } finally {
-      active.delete(upload);
+      drop(upload);
     }
   }
 
@@ -404,14 +418,50 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     // A Blob of its own: Uppy keeps each upload's id by its Blob, and the same File may come back.
     const data = job.file.slice(0, job.file.size, job.file.type);
     if (job.plan.type === 'M') partSizes.set(data, job.plan.partSize);
-    const fileId = uppy.addFile({ name: job.key, type: job.file.type, data });
-    upload.fileId = fileId;
-    if (resumeFrom) {
-      // @uppy/aws-s3 resumes a file that carries its upload id: listParts, then the rest.
-      const restored = { s3Multipart: { uploadId: resumeFrom, key: job.key } };
-      uppy.setFileState(fileId, restored as Partial<UppyFile<Meta, Body>>);
+    handOver({ upload, data, resumeFrom });
+  }
+
+  /**
+   * Files chosen together reach Uppy together, in one `addFiles` and one `upload()`, once the
+   * microtasks that made them ready have run (the uploader starts every file of a choice in the
+   * same task). Each `upload()` looks at every file Uppy holds and at every
+   * file of its unfinished uploads, and `addFile` copies Uppy's table of files: a call of each
+   * per file made ten thousand files cost hours.
+   */
+  function handOver(entry: (typeof ready)[number]) {
+    ready.push(entry);
+    if (ready.length === 1) queueMicrotask(startReady);
+  }
+
+  function startReady() {
+    const batch = ready.filter(({ upload }) => !upload.settled);
+    // Cancelled while waiting for its turn: a resumed upload's entry is deleted, as in start().
+    for (const { upload } of ready) {
+      const self = upload.item?.links.self;
+      if (upload.cancelled && self) void discard(upload, self);
     }
-    await uppy.upload();
+    ready = [];
+    if (batch.length === 0) return;
+    uppy.addFiles(
+      batch.map(({ upload, data }) => ({ name: upload.job.key, type: upload.job.file.type, data })),
+    );
+    for (const { upload, data, resumeFrom } of batch) {
+      const fileId = fileIds.get(data);
+      if (fileId === undefined) continue;
+      upload.fileId = fileId;
+      byFileId.set(fileId, upload);
+      if (resumeFrom) {
+        // @uppy/aws-s3 resumes a file that carries its upload id: listParts, then the rest.
+        const restored = { s3Multipart: { uploadId: resumeFrom, key: upload.job.key } };
+        uppy.setFileState(fileId, restored as Partial<UppyFile<Meta, Body>>);
+      }
+    }
+    uppy.upload().catch((error: unknown) => {
+      for (const { upload } of batch) {
+        settle(upload, () => upload.reject(error));
+        release(upload);
+      }
+    });
   }
 
   return {

@@ -4,6 +4,7 @@ import {
   initialUploaderState,
   isUploading,
   uploaderReducer,
+  type EntryEvent,
   type UploaderEvent,
   type UploaderState,
 } from './uploader-state';
@@ -34,6 +35,32 @@ describe('uploaderReducer', () => {
       ['big.bin', 'pending', 0, true],
     ]);
     expect(isUploading(state)).toBe(false);
+  });
+
+  it("takes many entries' events in one batch as it takes them one by one", () => {
+    const added: UploaderEvent = {
+      type: 'added',
+      files: [
+        { key: 'data.csv', size: 12 },
+        { key: 'big.bin', size: 99 },
+        { key: 'Cafe\u0301.txt', size: 3 },
+      ],
+    };
+    const events: EntryEvent[] = [
+      { type: 'created', key: 'big.bin', item: pending },
+      { type: 'progress', key: 'data.csv', percent: 40 },
+      { type: 'progress', key: 'big.bin', percent: 10 },
+      { type: 'finished', key: 'data.csv', item: completed },
+      { type: 'failed', key: 'Café.txt', message: 'Upload failed' },
+      { type: 'progress', key: 'gone.csv', percent: 5 },
+    ];
+    const batched = run(added, { type: 'batch', events });
+    expect(batched).toEqual(run(added, ...events));
+    expect(batched.entries.map((e) => [e.key, e.status, e.percent])).toEqual([
+      ['data.csv', 'completed', 100],
+      ['big.bin', 'uploading', 10],
+      ['Cafe\u0301.txt', 'failed', 0],
+    ]);
   });
 
   it('goes from pending to uploading with whole percents to completed', () => {

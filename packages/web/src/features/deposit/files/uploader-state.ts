@@ -45,7 +45,14 @@ export type UploaderEvent =
   | { type: 'removed'; key: string }
   | { type: 'import-started' }
   | { type: 'imported'; items: FileItem[] }
-  | { type: 'import-failed' };
+  | { type: 'import-failed' }
+  | { type: 'batch'; events: EntryEvent[] };
+
+/** What happens to one entry while it is sent: many a second while many files are sent. */
+export type EntryEvent = Extract<
+  UploaderEvent,
+  { type: 'created' | 'progress' | 'safe' | 'finished' | 'failed' }
+>;
 
 export const initialUploaderState: UploaderState = { entries: [], importing: false };
 
@@ -79,6 +86,42 @@ function update(
   };
 }
 
+function changeOf(event: EntryEvent): (entry: FileEntry) => FileEntry {
+  switch (event.type) {
+    case 'created':
+      return (e) => ({ ...e, links: event.item.links });
+    case 'progress':
+      return (e) => {
+        const { interrupted: _, error: __, reopenable: ___, ...rest } = e;
+        return { ...rest, status: 'uploading', percent: event.percent };
+      };
+    case 'safe':
+      return (e) => ({ ...e, safeBytes: event.bytes });
+    case 'finished':
+      return (e) => ({ ...entryFromItem(event.item), key: e.key });
+    case 'failed':
+      // A file that could not be read again is to be chosen again: the row says which.
+      return (e) => {
+        const { reopenable: _, ...rest } = e;
+        return { ...rest, status: 'failed', error: event.message };
+      };
+  }
+}
+
+/**
+ * Many entries' events in one pass over the entries, rather than one pass per event: with
+ * 10,000 files on their way, that is the difference between a few passes a second and 40,000.
+ */
+function applyAll(state: UploaderState, events: readonly EntryEvent[]): UploaderState {
+  const index = new Map(state.entries.map((entry, i) => [entry.key.normalize('NFC'), i]));
+  const entries = [...state.entries];
+  for (const event of events) {
+    const i = index.get(event.key.normalize('NFC'));
+    if (i !== undefined) entries[i] = changeOf(event)(entries[i]!);
+  }
+  return { ...state, entries };
+}
+
 /** The uploader's state machine, free of React and the network so it is tested alone. */
 export function uploaderReducer(state: UploaderState, event: UploaderEvent): UploaderState {
   switch (event.type) {
@@ -107,14 +150,11 @@ export function uploaderReducer(state: UploaderState, event: UploaderEvent): Upl
       return { ...state, entries: [...kept, ...added] };
     }
     case 'created':
-      return update(state, event.key, (e) => ({ ...e, links: event.item.links }));
     case 'progress':
-      return update(state, event.key, (e) => {
-        const { interrupted: _, error: __, reopenable: ___, ...rest } = e;
-        return { ...rest, status: 'uploading', percent: event.percent };
-      });
     case 'safe':
-      return update(state, event.key, (e) => ({ ...e, safeBytes: event.bytes }));
+    case 'finished':
+    case 'failed':
+      return update(state, event.key, changeOf(event));
     case 'reopenable':
       return {
         ...state,
@@ -124,14 +164,8 @@ export function uploaderReducer(state: UploaderState, event: UploaderEvent): Upl
             : e,
         ),
       };
-    case 'finished':
-      return update(state, event.key, (e) => ({ ...entryFromItem(event.item), key: e.key }));
-    case 'failed':
-      // A file that could not be read again is to be chosen again: the row says which.
-      return update(state, event.key, (e) => {
-        const { reopenable: _, ...rest } = e;
-        return { ...rest, status: 'failed', error: event.message };
-      });
+    case 'batch':
+      return event.events.length === 0 ? state : applyAll(state, event.events);
     case 'deleting':
       return update(state, event.key, (e) => ({ ...e, deleting: true }));
     case 'delete-failed':
