@@ -219,14 +219,15 @@ export function FileUploader({
       const found = (await sources.list(draftId)).filter(matching);
       if (loadedId.current !== draftId) return;
       setKept(found);
-      if (found.length > 0) dispatch({ type: 'reopenable', keys: found.map((r) => r.key) });
+      // Fields of interrupted entries only, which no gathered event touches: no need to flush.
+      if (found.length > 0) dispatchNow({ type: 'reopenable', keys: found.map((r) => r.key) });
       for (const item of interrupted) {
         const saved = store.get(resumeKey(draftId, item.key, item.size ?? 0));
         if (!saved) continue;
         try {
           const listing = ReceivedPartsSchema.parse(await client.get(`${saved.self}/parts`));
           const bytes = listing.received.reduce((sum, part) => sum + part.size, 0);
-          if (loadedId.current === draftId) dispatch({ type: 'safe', key: item.key, bytes });
+          if (loadedId.current === draftId) dispatchNow({ type: 'safe', key: item.key, bytes });
         } catch {
           // The row then only lacks its figure of bytes held.
         }
