@@ -115,8 +115,20 @@ async function chooseFiles(page: Page, files: string[]): Promise<void> {
   await (await chooser).setFiles(files);
 }
 
+/** A file's row: the table shows a file in a folder by its own name, under its folder's row. */
 function fileRow(page: Page, name: string) {
-  return page.getByRole('row').filter({ hasText: name });
+  return page.getByRole('row').filter({ hasText: name.split('/').pop()! });
+}
+
+/** Opens the folders above `key` in the editor's tree (they start closed), top down. */
+async function openFoldersOf(page: Page, key: string): Promise<void> {
+  const segments = key.split('/').slice(0, -1);
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const path = `${segments.slice(0, depth).join('/')}/`;
+    const folder = page.getByRole('button', { name: `Folder ${path}`, exact: true });
+    await folder.waitFor({ timeout: 60_000 });
+    if ((await folder.getAttribute('aria-expanded')) !== 'true') await folder.click();
+  }
 }
 
 async function waitUploaded(page: Page, name: string): Promise<void> {
@@ -458,6 +470,7 @@ describe('file uploader journey', () => {
       await page.getByRole('button', { name: button }).focus();
       await page.keyboard.press('Enter');
     }
+    await openFoldersOf(page, 'survey/README.txt');
     await waitUploaded(page, 'survey/README.txt');
     await expect
       .poll(() => arrived.sort(), { timeout: 60_000 })
@@ -472,6 +485,7 @@ describe('file uploader journey', () => {
     expect(held).toHaveLength(2);
     const banner = page.getByRole('region', { name: 'Interrupted uploads' });
     await banner.getByText('2 uploads were interrupted.').waitFor();
+    await openFoldersOf(page, 'survey/raw/scan.bin');
     for (const [name, safe] of [
       ['photo.bin', '33.6 MB of 35.7 MB'],
       ['survey/raw/scan.bin', '33.6 MB of 41.9 MB'],
