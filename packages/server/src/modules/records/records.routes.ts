@@ -149,9 +149,16 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
     result: DraftResult,
   ) {
     const type = negotiate(request, RECORD_TYPES);
+    const caller = request.identity.user;
+    const savedById = result.row.updatedBy;
     const [o, savedBy] = await Promise.all([
-      withOwner(await options(request, type), result.parent, request.identity.user),
-      result.row.updatedBy === null ? undefined : deps.users.findById(result.row.updatedBy),
+      withOwner(await options(request, type), result.parent, caller),
+      // Mostly the caller, whose row the request holds already: a save costs no further read.
+      savedById === null
+        ? undefined
+        : caller?.id === savedById
+          ? caller
+          : deps.users.findById(savedById),
     ]);
     const body = await renderer.draft(
       result,
