@@ -15,6 +15,7 @@ import {
   Router,
   UNSAFE_createBrowserHistory,
   UNSAFE_createMemoryHistory,
+  useSearchParams,
   type Location,
   type Navigator,
   type To,
@@ -126,6 +127,9 @@ class HistoryGuard {
 
   isHolding = (): boolean => this.held !== null;
 
+  /** The address's query as the history has it now, which the page may not show yet. */
+  currentSearch = (): string => this.history.location.search;
+
   subscribe = (watcher: () => void): (() => void) => {
     this.watchers.add(watcher);
     return () => this.watchers.delete(watcher);
@@ -196,4 +200,26 @@ export function useLeaveBlocker(check: LeaveCheck): LeaveBlocker {
     proceed: guard.proceed,
     reset: guard.reset,
   };
+}
+
+/**
+ * The address's query, as React Router's useSearchParams, but a change is made to the query as
+ * the address has it now rather than as the page last rendered it. Moves reach the page in a
+ * transition, so while a list for the new address loads the page still renders the old one; a
+ * second quick change (a filter, then a sort) built on the rendered query would drop the first.
+ */
+export function useAddressParams(): [
+  URLSearchParams,
+  (change: (current: URLSearchParams) => URLSearchParams) => void,
+] {
+  const state = useContext(GuardContext);
+  if (!state) throw new Error('useAddressParams needs a GuardedRouter around the app.');
+  const [params, setParams] = useSearchParams();
+  const { guard } = state;
+  const update = useMemo(
+    () => (change: (current: URLSearchParams) => URLSearchParams) =>
+      setParams(change(new URLSearchParams(guard.currentSearch()))),
+    [guard, setParams],
+  );
+  return [params, update];
 }

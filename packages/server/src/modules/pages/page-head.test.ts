@@ -3,7 +3,7 @@ import type { TestApp } from '../../test/app.js';
 import { ENGINES } from '../../test/databases.js';
 import { FilesApi, PUBLISHABLE_METADATA, type Caller } from '../../test/files.js';
 import { bootstrapOf, createPagesTestApp } from '../../test/pages.js';
-import { PAGE_MODULES, type BuildManifest } from './page-assets.js';
+import { LATER_STRINGS_MODULE, PAGE_MODULES, type BuildManifest } from './page-assets.js';
 
 // What `vite build` adds after the head marker: the entry script, its chunks and its stylesheet.
 const VITE_TAGS = [
@@ -23,6 +23,7 @@ const MANIFEST: BuildManifest = {
   '_dnd.js': { file: 'assets/dnd-d1.js', imports: ['_react.js'], css: ['assets/dnd-d1.css'] },
   [PAGE_MODULES.record]: { file: 'assets/RecordPage-p1.js', imports: ['_react.js', '_tables.js'] },
   [PAGE_MODULES.deposit]: { file: 'assets/DepositPage-p2.js', imports: ['_dnd.js', '_tables.js'] },
+  [LATER_STRINGS_MODULE]: { file: 'assets/en_US.later-s1.js' },
 };
 
 const preload = (file: string) => `<link rel="modulepreload" crossorigin href="/${file}">`;
@@ -69,7 +70,11 @@ describe.each(ENGINES)('page heads of a build with a manifest (%s)', (engine) =>
 
     const res = await t.request({ method: 'GET', url: `/records/${id}` });
     expect(res.statusCode).toBe(200);
-    expectPreloadsBeforeData(res.body, ['assets/RecordPage-p1.js', 'assets/tables-t1.js']);
+    expectPreloadsBeforeData(res.body, [
+      'assets/RecordPage-p1.js',
+      'assets/tables-t1.js',
+      'assets/en_US.later-s1.js',
+    ]);
     // The entry's own chunk is named by Vite's tags, once; the deposit form's are not named.
     expect(res.body.split('assets/react-r1.js')).toHaveLength(2);
     expect(res.body).not.toContain('DepositPage');
@@ -89,6 +94,8 @@ describe.each(ENGINES)('page heads of a build with a manifest (%s)', (engine) =>
       headIndex(fresh.body, 'rel="preload" as="style" crossorigin href="/assets/dnd-d1.css"'),
     ).toBeLessThan(headIndex(fresh.body, BOOTSTRAP));
     expect(fresh.body).not.toContain('RecordPage');
+    // The deposit form's strings are in the entry's; the other pages' are not needed here.
+    expect(fresh.body).not.toContain('en_US.later');
 
     const { id } = await api.createDraft({ metadata: { title: 'Gulls' } });
     const draft = await t.request({ method: 'GET', url: `/uploads/${id}`, headers: owner.headers });

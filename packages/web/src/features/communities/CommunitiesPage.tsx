@@ -11,7 +11,8 @@ import {
   Badge,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useAddressParams } from '../../app/GuardedRouter';
 import { serverMessageOf } from '../../api/client';
 import { useBootstrap } from '../../bootstrap';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -44,17 +45,19 @@ function readQuery(params: URLSearchParams): CommunitiesQuery {
 export function CommunitiesPage() {
   const { t } = useTranslation();
   const { user } = useBootstrap();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useAddressParams();
   const query = readQuery(params);
   const communities = useCommunities(query);
 
   function update(change: Partial<CommunitiesQuery>) {
-    const next = { ...query, page: 1, ...change };
-    const out = new URLSearchParams();
-    if (next.q) out.set('q', next.q);
-    if (next.sort !== (next.q ? 'bestmatch' : 'newest')) out.set('sort', next.sort);
-    if (next.page > 1) out.set('page', String(next.page));
-    setParams(out);
+    setParams((current) => {
+      const next = { ...readQuery(current), page: 1, ...change };
+      const out = new URLSearchParams();
+      if (next.q) out.set('q', next.q);
+      if (next.sort !== (next.q ? 'bestmatch' : 'newest')) out.set('sort', next.sort);
+      if (next.page > 1) out.set('page', String(next.page));
+      return out;
+    });
   }
 
   const total = communities.data?.total ?? 0;

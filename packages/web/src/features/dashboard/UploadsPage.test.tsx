@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildDraft, buildRecord } from '../../test/builders';
 import { errorResponse, jsonResponse, stubFetch, stubFetchSequence } from '../../test/fetch';
@@ -129,6 +129,21 @@ describe('UploadsPage', () => {
         '/api/user/records?q=ocean&sort=oldest&page=3&size=10&is_published=false',
       ),
     );
+  });
+
+  it('keeps a filter changed while the page still shows the address before it', async () => {
+    stubFetch(() => page([buildRecord({ id: 'rec-1', metadata: { title: 'Finished work' } })]));
+    const { history } = renderApp({ path: '/me/uploads' });
+    await screen.findByRole('link', { name: 'Finished work' });
+
+    // Both changes land before React renders the first: the second builds on the address.
+    act(() => {
+      fireEvent.click(screen.getByRole('radio', { name: 'Drafts' }));
+      fireEvent.change(screen.getByRole('combobox', { name: 'Sort by' }), {
+        target: { value: 'oldest' },
+      });
+    });
+    expect(history.location.search).toBe('?status=draft&sort=oldest');
   });
 
   it('offers the query syntax help of /search beside its box', async () => {

@@ -13,7 +13,8 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { useAddressParams } from '../../app/GuardedRouter';
 import { serverMessageOf } from '../../api/client';
 import type { RecordJson } from '../../api/records';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -50,19 +51,21 @@ function readQuery(params: URLSearchParams): UploadsQuery {
 /** `/me/uploads`: the person's drafts and records, searchable, filtered, sorted and paged. */
 export function UploadsPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useAddressParams();
   const query = readQuery(params);
   const uploads = useUserRecords(query);
 
   function update(change: Partial<UploadsQuery>) {
-    const next = { ...query, page: 1, ...change };
-    const out = new URLSearchParams();
-    if (next.q) out.set('q', next.q);
-    if (next.status !== 'all') out.set('status', next.status);
-    if (next.sort !== (next.q ? 'bestmatch' : 'updated-desc')) out.set('sort', next.sort);
-    if (next.page > 1) out.set('page', String(next.page));
-    if (next.shared) out.set('shared_with_me', 'true');
-    setParams(out);
+    setParams((current) => {
+      const next = { ...readQuery(current), page: 1, ...change };
+      const out = new URLSearchParams();
+      if (next.q) out.set('q', next.q);
+      if (next.status !== 'all') out.set('status', next.status);
+      if (next.sort !== (next.q ? 'bestmatch' : 'updated-desc')) out.set('sort', next.sort);
+      if (next.page > 1) out.set('page', String(next.page));
+      if (next.shared) out.set('shared_with_me', 'true');
+      return out;
+    });
   }
 
   // With a query, the server's words (a query it cannot parse says where) go to the box, where the

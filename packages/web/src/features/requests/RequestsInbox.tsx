@@ -12,7 +12,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { CommunityHitsSchema, requestParties, type RequestJson } from '@cairn/shared';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useAddressParams } from '../../app/GuardedRouter';
 import { serverMessageOf } from '../../api/client';
 import { useApiClient } from '../../api/useApiClient';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -43,13 +44,13 @@ import { useFormatDate } from './useFormatDate';
  */
 export function RequestsInbox({ scope }: { scope: InboxScope }) {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useAddressParams();
   const query = readInboxQuery(params);
   const path = inboxApiPath(scope);
   const list = useRequestList(path, inboxApiParams(query));
 
   function update(change: Partial<InboxQuery>) {
-    setParams(writeInboxQuery({ ...query, page: 1, ...change }));
+    setParams((current) => writeInboxQuery({ ...readInboxQuery(current), page: 1, ...change }));
   }
 
   const total = list.data?.total ?? 0;

@@ -2,7 +2,7 @@ import { Button, Grid, Group, NativeSelect, Stack, Text, Title } from '@mantine/
 import { RECORD_FACETS, type RecordFacet } from '@cairn/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useAddressParams } from '../../../app/GuardedRouter';
 import type { RecordJson } from '../../../api/records';
 import { PageLoader } from '../../../components/PageLoader';
 import { PagePagination } from '../../../components/PagePagination';
@@ -55,7 +55,7 @@ export function RecordSearch({
   emptyText,
 }: RecordSearchProps) {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useAddressParams();
   const state = useMemo(() => readSearchState(params, facets), [params, facets]);
   const search = useRecordSearch(
     useMemo(() => apiParamsOf(state), [state]),
@@ -64,7 +64,7 @@ export function RecordSearch({
   const terms = useMemo(() => highlightTermsOf(state.q), [state.q]);
 
   function update(change: SearchChange) {
-    setParams(addressParamsOf(changeSearch(state, change)));
+    setParams((current) => addressParamsOf(changeSearch(readSearchState(current, facets), change)));
   }
 
   const refused = useRefusedQueryMessage(search.error);
