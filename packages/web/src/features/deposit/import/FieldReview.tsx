@@ -139,6 +139,7 @@ export function linesOf(
           creatorName(creator),
           orcid ? `ORCID ${orcid.identifier}` : undefined,
           affiliationNames(creator).join('; '),
+          creator.role ? labels(`${field}roles`, creator.role) : undefined,
         );
       });
     case 'rights':

@@ -11,7 +11,13 @@ import type { ImportReview } from './import-merge';
 
 /** The vocabularies whose ids the review names. */
 export type LabelledVocabulary =
-  'resourcetypes' | 'languages' | 'licenses' | 'relationtypes' | 'datetypes';
+  | 'resourcetypes'
+  | 'languages'
+  | 'licenses'
+  | 'relationtypes'
+  | 'datetypes'
+  | 'creatorsroles'
+  | 'contributorsroles';
 
 /** A vocabulary id's label, or the id itself when it is unknown. */
 export type ValueLabels = (vocabulary: LabelledVocabulary, id: string) => string;
@@ -95,6 +101,8 @@ export async function loadLabels(
       for (const date of m.dates ?? []) want('datetypes', date.type);
       for (const related of m.related_identifiers ?? [])
         want('relationtypes', related.relation_type);
+      for (const creator of m.creators ?? []) want('creatorsroles', creator.role);
+      for (const contributor of m.contributors ?? []) want('contributorsroles', contributor.role);
     }
   }
   const known = new Map<string, string>(
