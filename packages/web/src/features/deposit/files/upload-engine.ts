@@ -56,8 +56,10 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   const active = new Set<Upload>();
   /** The active uploads by Uppy's id of their file: Uppy's events name the file by its id. */
   const byFileId = new Map<string, Upload>();
-  /** Uploads ready for Uppy, handed over together (see {@link handOver}). */
+  /** Uploads ready for Uppy, in the order they became ready (see {@link handOver}). */
   let ready: Array<{ upload: Upload; data: Blob; resumeFrom: string | undefined }> = [];
+  const windowSize = uppyWindow(settings.concurrency);
+  let refillQueued = false;
   /** Uppy's id of each file it was given, by the Blob it was given. */
   const fileIds = new WeakMap<object, string>();
   /** Multipart files' part size, by the Blob Uppy was given; the rest go in one piece. */
@@ -369,6 +371,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   uppy.on('file-removed', (file) => {
     const upload = find(file.id);
     if (upload) settle(upload, () => upload.reject(cancelled()));
+    refillSoon();
   });
 
   /**
@@ -422,25 +425,38 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   }
 
   /**
-   * Files chosen together reach Uppy together, in one `addFiles` and one `upload()`, once the
-   * microtasks that made them ready have run (the uploader starts every file of a choice in the
-   * same task). Each `upload()` looks at every file Uppy holds and at every
-   * file of its unfinished uploads, and `addFile` copies Uppy's table of files: a call of each
-   * per file made ten thousand files cost hours.
+   * Uppy is given a window of files at a time, each window in one `addFiles` and one `upload()`,
+   * once the microtasks that made files ready have run (the uploader starts every file of a
+   * choice in the same task); a file finished makes room for the next. Uppy copies its whole
+   * table of files on every change to one file's state, and each `upload()` looks at every file
+   * it holds: ten thousand files given at once, or one call per file, cost hours.
    */
   function handOver(entry: (typeof ready)[number]) {
     ready.push(entry);
-    if (ready.length === 1) queueMicrotask(startReady);
+    refillSoon();
   }
 
-  function startReady() {
-    const batch = ready.filter(({ upload }) => !upload.settled);
-    // Cancelled while waiting for its turn: a resumed upload's entry is deleted, as in start().
-    for (const { upload } of ready) {
-      const self = upload.item?.links.self;
-      if (upload.cancelled && self) void discard(upload, self);
+  function refillSoon() {
+    if (refillQueued || ready.length === 0) return;
+    refillQueued = true;
+    queueMicrotask(refill);
+  }
+
+  function refill() {
+    refillQueued = false;
+    const room = windowSize - uppy.getFiles().length;
+    if (room <= 0) return;
+    const batch: typeof ready = [];
+    let taken = 0;
+    for (; taken < ready.length && batch.length < room; taken++) {
+      const entry = ready[taken]!;
+      const { upload } = entry;
+      if (!upload.settled) batch.push(entry);
+      // Cancelled while waiting for its turn: a resumed upload's entry is deleted, as in start().
+      else if (upload.cancelled && upload.item?.links.self)
+        void discard(upload, upload.item.links.self);
     }
-    ready = [];
+    ready = ready.slice(taken);
     if (batch.length === 0) return;
     uppy.addFiles(
       batch.map(({ upload, data }) => ({ name: upload.job.key, type: upload.job.file.type, data })),
@@ -498,6 +514,11 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
       uppy.destroy();
     },
   };
+}
+
+/** Files Uppy holds at once: enough to keep every request slot busy, few enough to copy. */
+export function uppyWindow(concurrency: number): number {
+  return Math.max(32, concurrency * 8);
 }
 
 function sameName(a: string, b: string): boolean {
