@@ -61,15 +61,17 @@ function filesApi(
     const refusal = options.refuse?.(r);
     if (refusal) return refusal;
     if (r.method === 'POST' && r.url === FILES_PATH) {
-      const [entry] = r.body as Array<{ key: string; size: number; transfer: { parts?: number } }>;
-      const file: ServedFile = {
-        key: entry!.key,
-        size: entry!.size,
+      const entries = r.body as Array<{ key: string; size: number; transfer: { parts?: number } }>;
+      // As the server: a batch with one name taken is refused whole.
+      if (entries.some((entry) => files.has(entry.key))) return errorResponse('VALIDATION_ERROR');
+      const created = entries.map((entry): ServedFile => ({
+        key: entry.key,
+        size: entry.size,
         status: 'pending',
-        ...(entry!.transfer.parts ? { parts: entry!.transfer.parts } : {}),
-      };
-      files.set(file.key, file);
-      return jsonResponse(201, { entries: [itemOf(file)] });
+        ...(entry.transfer.parts ? { parts: entry.transfer.parts } : {}),
+      }));
+      for (const file of created) files.set(file.key, file);
+      return jsonResponse(201, { entries: created.map(itemOf) });
     }
     const match = /^\/api\/records\/r1\/draft\/files\/([^/]+)(?:\/(\w+))?(?:\/(\d+))?$/.exec(r.url);
     const file = match && files.get(decodeURIComponent(match[1]!));
@@ -168,6 +170,9 @@ describe('createUploadEngine', () => {
       expect(wire(server.requests).filter((r) => r.endsWith('/commit'))).toHaveLength(200);
       expect(Math.max(...held)).toBe(uppyWindow(3));
       expect(held.length).toBeLessThan(200);
+      // Each window's files are announced together, half a window at a time after the first.
+      const inits = wire(server.requests).filter((r) => r === `POST ${FILES_PATH}`);
+      expect(inits.length).toBeLessThanOrEqual(1 + Math.ceil((200 - 32) / 16));
     } finally {
       spy.mockRestore();
     }
@@ -319,6 +324,49 @@ describe('createUploadEngine', () => {
     expect(onCreated).not.toHaveBeenCalled();
     expect(wire(server.requests)).toEqual([`POST ${FILES_PATH}`, `DELETE ${FILES_PATH}/late.csv`]);
     expect(server.files.size).toBe(0);
+  });
+
+  it('announces each file alone when the server refuses their batch, each hearing its own reason', async () => {
+    const server = filesApi();
+    const engine = engineWith();
+    await engine.upload(job(new File(['first'], 'taken.csv')));
+
+    const [fresh, taken] = await Promise.allSettled([
+      engine.upload(job(new File(['a'], 'fresh.csv'))),
+      engine.upload(job(new File(['b'], 'taken.csv'))),
+    ]);
+    expect(fresh).toMatchObject({ status: 'fulfilled', value: { status: 'completed' } });
+    expect(taken).toMatchObject({ status: 'rejected' });
+    const inits = server.requests
+      .filter((r) => r.method === 'POST' && r.url === FILES_PATH)
+      .map((r) => (r.body as Array<{ key: string }>).map((entry) => entry.key).join(' '));
+    expect(inits.slice(0, 2)).toEqual(['taken.csv', 'fresh.csv taken.csv']);
+    expect(inits.slice(2).sort()).toEqual(['fresh.csv', 'taken.csv']);
+    expect([...server.files.keys()].sort()).toEqual(['fresh.csv', 'taken.csv']);
+  });
+
+  it('deletes the entry of a file cancelled while its batch was being announced', async () => {
+    let answer: (() => void) | undefined;
+    const server = filesApi({
+      hold: (r) =>
+        r.method === 'POST' && r.url === FILES_PATH
+          ? new Promise<void>((resolve) => (answer = resolve))
+          : undefined,
+    });
+    const onDeleted = vi.fn();
+    const engine = engineWith();
+    const kept = engine.upload(job(new File(['x'], 'kept.csv')));
+    const dropped = engine.upload(job(new File(['y'], 'dropped.csv'), { onDeleted }));
+    await vi.waitFor(() => expect(answer).toBeDefined());
+
+    engine.cancel('dropped.csv');
+    await expect(dropped).rejects.toMatchObject({ kind: 'aborted' });
+    answer!();
+    expect(await kept).toMatchObject({ status: 'completed' });
+    await vi.waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+    const deletes = wire(server.requests).filter((r) => r.startsWith('DELETE'));
+    expect(deletes).toEqual([`DELETE ${FILES_PATH}/dropped.csv`]);
+    expect([...server.files.keys()]).toEqual(['kept.csv']);
   });
 
   it('leaves what reached the server when stopped, ready to resume', async () => {

@@ -27,10 +27,20 @@ interface Upload {
   /** Size of each part the server holds whole, by part number. */
   safe: Map<number, number>;
   refreshing?: Promise<void>;
+  /** Files given to Uppy together, announced in one init when the first of them starts. */
+  group?: InitGroup;
+  /** The deletion of the entry the server holds for it, once asked for (once only). */
+  discarding?: Promise<void>;
   cancelled: boolean;
   settled: boolean;
   resolve: (item: FileItem) => void;
   reject: (error: unknown) => void;
+}
+
+interface InitGroup {
+  uploads: Upload[];
+  /** The entries the server created, by normalised key; undefined when it refused the batch. */
+  announced?: Promise<Map<string, FileItem> | undefined>;
 }
 
 /** A commit the server says is in progress is sent again every 3 s, for up to two minutes. */
@@ -120,16 +130,59 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     return FileItemSchema.parse(await api.get(url));
   }
 
-  /** A cancelled upload leaves no pending file behind to block publishing (unlike InvenioRDM). */
-  async function discard(upload: Upload, self: string): Promise<void> {
-    try {
-      await deleteFile(api, self);
-      upload.job.onDeleted?.();
-    } catch (error) {
-      console.error(error);
-    } finally {
-      drop(upload);
-    }
+  /**
+   * A cancelled upload leaves no pending file behind to block publishing (unlike InvenioRDM).
+   * Once per upload: a cancel and the announcement it raced may both ask.
+   */
+  function discard(upload: Upload, self: string): Promise<void> {
+    upload.discarding ??= (async () => {
+      try {
+        await deleteFile(api, self);
+        upload.job.onDeleted?.();
+      } catch (error) {
+        console.error(error);
+      } finally {
+        drop(upload);
+      }
+    })();
+    return upload.discarding;
+  }
+
+  const initEntryOf = ({ job }: Upload) => ({
+    key: job.key,
+    size: job.file.size,
+    transfer:
+      job.plan.type === 'L'
+        ? { type: 'L' }
+        : { type: 'M', parts: job.plan.parts, part_size: job.plan.partSize },
+  });
+
+  /**
+   * The group's entries, announced in one POST by whichever of its files Uppy starts first: one
+   * init per file would be a third of the requests of a folder of small files, each answered
+   * with the whole listing while the draft holds up to a thousand. A batch the server refuses
+   * (one name taken, the quota) leaves each file to announce itself and hear its own reason.
+   */
+  function announceGroup(group: InitGroup): Promise<Map<string, FileItem> | undefined> {
+    group.announced ??= (async () => {
+      const uploads = group.uploads.filter((upload) => !upload.settled);
+      if (uploads.length === 0) return undefined;
+      try {
+        const body = await api.post(uploads[0]!.job.filesLink, uploads.map(initEntryOf));
+        const entries = entriesByKey(body);
+        const items = new Map<string, FileItem>();
+        for (const upload of uploads) {
+          const item = entryNamed(entries, upload.job.key);
+          items.set(upload.job.key.normalize('NFC'), item);
+          // Cancelled while the batch was on its way: its entry must not stay behind.
+          if (upload.cancelled && item.links.self) void discard(upload, item.links.self);
+        }
+        return items;
+      } catch {
+        return undefined;
+      }
+    })();
+    return group.announced;
   }
 
   // ---- @uppy/aws-s3's callbacks
@@ -141,12 +194,10 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     // An interrupted upload that cannot be resumed starts again from nothing.
     const stale = job.existing?.links.self;
     if (stale) await deleteFile(api, stale);
-    const transfer =
-      job.plan.type === 'L'
-        ? { type: 'L' }
-        : { type: 'M', parts: job.plan.parts, part_size: job.plan.partSize };
-    const body = await api.post(job.filesLink, [{ key: job.key, size: job.file.size, transfer }]);
-    const item = entryNamed(body, job.key);
+    const announced = upload.group && (await announceGroup(upload.group));
+    const item =
+      announced?.get(job.key.normalize('NFC')) ??
+      entryNamed(entriesByKey(await api.post(job.filesLink, [initEntryOf(upload)])), job.key);
     const self = item.links.self;
     if (!self) throw new UploadRequestError('http', 'Upload failed');
     upload.item = item;
@@ -427,7 +478,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   /**
    * Uppy is given a window of files at a time, each window in one `addFiles` and one `upload()`,
    * once the microtasks that made files ready have run (the uploader starts every file of a
-   * choice in the same task); a file finished makes room for the next. Uppy copies its whole
+   * choice in the same task); once half the window is done, the next half goes. Uppy copies its whole
    * table of files on every change to one file's state, and each `upload()` looks at every file
    * it holds: ten thousand files given at once, or one call per file, cost hours.
    */
@@ -445,7 +496,8 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   function refill() {
     refillQueued = false;
     const room = windowSize - uppy.getFiles().length;
-    if (room <= 0) return;
+    // Half a window at a time, so that its files are announced together (see announceGroup).
+    if (room <= 0 || room < Math.min(windowSize / 2, ready.length)) return;
     const batch: typeof ready = [];
     let taken = 0;
     for (; taken < ready.length && batch.length < room; taken++) {
@@ -458,6 +510,12 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     }
     ready = ready.slice(taken);
     if (batch.length === 0) return;
+    const group: InitGroup = {
+      uploads: batch
+        .map(({ upload }) => upload)
+        .filter((upload) => !upload.item && !upload.job.existing),
+    };
+    if (group.uploads.length > 1) for (const upload of group.uploads) upload.group = group;
     uppy.addFiles(
       batch.map(({ upload, data }) => ({ name: upload.job.key, type: upload.job.file.type, data })),
     );
@@ -525,16 +583,20 @@ function sameName(a: string, b: string): boolean {
   return a.normalize('NFC') === b.normalize('NFC');
 }
 
-/** The entry of `key` in an init answer (`{ entries: [...] }`). */
-function entryNamed(body: unknown, key: string): FileItem {
+/** The entries of an init answer (`{ entries: [...] }`) by normalised key, unparsed. */
+function entriesByKey(body: unknown): Map<string, unknown> {
   const entries = (body as { entries?: unknown[] } | undefined)?.entries ?? [];
-  const wanted = key.normalize('NFC');
-  const raw = entries.find(
-    (e) =>
-      typeof e === 'object' &&
-      e !== null &&
-      String((e as { key?: unknown }).key).normalize('NFC') === wanted,
-  );
+  const byKey = new Map<string, unknown>();
+  for (const entry of entries) {
+    if (typeof entry === 'object' && entry !== null)
+      byKey.set(String((entry as { key?: unknown }).key).normalize('NFC'), entry);
+  }
+  return byKey;
+}
+
+/** The entry of `key` among an init answer's entries. */
+function entryNamed(entries: Map<string, unknown>, key: string): FileItem {
+  const raw = entries.get(key.normalize('NFC'));
   if (!raw) throw new UploadRequestError('http', 'Upload failed');
   return FileItemSchema.parse(raw);
 }
