@@ -33,7 +33,12 @@ export function UserPicker({
 }: UserPickerProps) {
   const [search, setSearch] = useState('');
   const found = usePeopleSearch(search);
-  const options = (found.data ?? []).map((u) => ({ value: u.id, label: u.profile.full_name }));
+  // While the server looks for what is typed now, its answer to what was typed before stays,
+  // less the people whose name no longer fits: a quick arrow and Enter must not pick one of them.
+  const people = found.isPlaceholderData
+    ? (found.data ?? []).filter((u) => nameFits(u.profile.full_name, search))
+    : (found.data ?? []);
+  const options = people.map((u) => ({ value: u.id, label: u.profile.full_name }));
   // The chosen person stays an option while a new search answers others.
   if (value && !options.some((o) => o.value === value.id))
     options.unshift({ value: value.id, label: value.name });
@@ -54,4 +59,14 @@ export function UserPicker({
       disabled={disabled}
     />
   );
+}
+
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** Whether every word typed is part of the name, regardless of case and accents. */
+export function nameFits(name: string, typed: string): boolean {
+  const haystack = folded(name);
+  return folded(typed)
+    .split(/\s+/)
+    .every((word) => haystack.includes(word));
 }

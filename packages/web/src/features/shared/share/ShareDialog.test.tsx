@@ -19,7 +19,9 @@ const record = buildRecord({
  * The record's links and grants as the server keeps them, answering the dialog's requests; a
  * grant to user 3 is refused with the server's words.
  */
-function shareServer() {
+function shareServer(
+  options: { people?: (q: string) => Response | Promise<Response> | undefined } = {},
+) {
   const links: SecretLinkJson[] = [
     {
       id: 'l-1',
@@ -82,6 +84,8 @@ function shareServer() {
       expect(search).toBe('?expand=1');
       return jsonResponse(200, listed());
     }
+    const people = pathname === '/api/users' && options.people?.(request.url.split('q=')[1] ?? '');
+    if (people) return people;
     if (pathname === '/api/users')
       return jsonResponse(200, {
         hits: {
@@ -241,6 +245,36 @@ describe('the Share dialog', () => {
     expect(address.value).toBe(
       `${window.location.origin}/records/${ID}?preview=1&token=secret-token-1`,
     );
+  });
+
+  it('lists no one whose name no longer fits while the server looks for what is typed now', async () => {
+    const found = (...names: string[]) =>
+      jsonResponse(200, {
+        hits: {
+          hits: names.map((name, i) => ({
+            id: String(10 + i),
+            username: null,
+            profile: { full_name: name },
+          })),
+          total: names.length,
+        },
+      });
+    shareServer({
+      people: (q) =>
+        decodeURIComponent(q).includes('K')
+          ? new Promise<Response>(() => undefined)
+          : found('Grace Colleague', 'Grace Keys'),
+    });
+    renderApp({ path: `/records/${ID}`, bootstrap: { record } });
+    const { dialog } = await openDialog();
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'People' }));
+    const person = within(dialog).getByRole('combobox', { name: 'Person' });
+    await userEvent.type(person, 'Grace');
+    expect(await screen.findByRole('option', { name: 'Grace Colleague' })).toBeTruthy();
+
+    await userEvent.type(person, ' Keys');
+    expect(screen.getByRole('option', { name: 'Grace Keys' })).toBeTruthy();
+    expect(screen.queryByRole('option', { name: 'Grace Colleague' })).toBeNull();
   });
 
   it('finds people, shares with them, changes and revokes their access by name', async () => {
