@@ -26,6 +26,8 @@ const LARGE_BYTES = 10 * 1024 * 1024;
 const LOADS = Number(process.env.CAIRN_BENCH_FILES_LOADS ?? 5);
 /** An upload still running after this long is reported as far as it got, and misses. */
 const UPLOAD_TIMEOUT_MS = Number(process.env.CAIRN_BENCH_FILES_UPLOAD_TIMEOUT_S ?? 900) * 1000;
+/** Where the page's CPU profile of each upload is written (DevTools opens it), when set. */
+const PROFILE_DIR = process.env.CAIRN_BENCH_FILES_PROFILE_DIR;
 /** Requests in flight while seeding a record's files through the API. */
 const SEED_CONCURRENCY = 8;
 const SEED_BATCH = 500;
@@ -80,6 +82,16 @@ export async function measureBrowser(server) {
     const storageState = await logIn(browser, server.baseUrl, EMAIL, PASSWORD);
     const open = async () => {
       const context = await browser.newContext({ storageState });
+      // Playwright cannot answer Chromium's File System Access pickers: files are chosen through
+      // the file input, as in browsers without them; the uploader behind is the same.
+      await context.addInitScript(() => {
+        const pickers =
+          /** @type {{showOpenFilePicker?: unknown, showDirectoryPicker?: unknown}} */ (
+            /** @type {unknown} */ (window)
+          );
+        delete pickers.showOpenFilePicker;
+        delete pickers.showDirectoryPicker;
+      });
       const page = await context.newPage();
       return { page, close: () => context.close() };
     };
@@ -258,19 +270,31 @@ async function uploadThroughPage(open, baseUrl, api, files, expected) {
     });
     let committed = 0;
     let lastCommitAt = 0;
+    /** Requests by kind (init, content, commit, draft read…): what a file costs on the wire. */
+    let requests = 0;
+    let draftReads = 0;
     /** @type {string[]} */
     const failed = [];
     page.on('response', (response) => {
       const request = response.request();
       if (!request.url().includes(`/api/records/${id}/`)) return;
+      requests++;
+      if (request.method() === 'GET' && /\/draft(\?|$)/.test(request.url())) draftReads++;
       if (!response.ok()) failed.push(`${request.method()} ${request.url()} ${response.status()}`);
       else if (request.method() === 'POST' && request.url().endsWith('/commit')) {
         committed++;
         lastCommitAt = performance.now();
       }
     });
+    if (PROFILE_DIR) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
     const start = performance.now();
-    await page.getByLabel('Files to upload').setInputFiles(files);
+    // As a person does: the "Choose files" button and the browser's file dialog.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose files' }).click();
+    await (await chooser).setFiles(files);
     const chosenMs = performance.now() - start;
     const deadline = start + UPLOAD_TIMEOUT_MS;
     while (
@@ -286,6 +310,11 @@ async function uploadThroughPage(open, baseUrl, api, files, expected) {
     await page.evaluate('new Promise((resolve) => requestIdleCallback(resolve))');
     const end = committed === expected ? performance.now() : lastCommitAt;
     const seconds = (end - start) / 1000;
+    if (PROFILE_DIR) {
+      const { profile } = await cdp.send('Profiler.stop');
+      const file = path.join(PROFILE_DIR, `upload-${files.length}-files.cpuprofile`);
+      await writeFile(file, JSON.stringify(profile));
+    }
     const heapEnd = await heap();
     await cdp.send('HeapProfiler.collectGarbage');
     const heapKept = await heap();
@@ -297,6 +326,8 @@ async function uploadThroughPage(open, baseUrl, api, files, expected) {
       completed: committed,
       seconds: Number(seconds.toFixed(2)),
       chooseMs: Math.round(chosenMs),
+      requests,
+      draftReads,
       filesPerSecond: committed / seconds,
       mibPerSecond: bytes / 1024 / 1024 / seconds,
       heapBeforeMiB: Number(heapBefore.toFixed(1)),

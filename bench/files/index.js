@@ -245,6 +245,8 @@ function browserTables(rows) {
         'files/s',
         'MiB/s',
         'choose ms',
+        'requests',
+        'draft reads',
         'heap MiB before / end / kept',
       ],
       ...uploads.map((u) => [
@@ -254,6 +256,8 @@ function browserTables(rows) {
         u.filesPerSecond.toFixed(1),
         u.mibPerSecond.toFixed(2),
         String(u.chooseMs),
+        String(u.requests),
+        String(u.draftReads),
         `${u.heapBeforeMiB} / ${u.heapEndMiB} / ${u.heapKeptMiB}`,
       ]),
     ]),

@@ -7,7 +7,7 @@ import { buildDraft } from '../../test/builders';
 import { jsonResponse, stubFetch, type RecordedRequest } from '../../test/fetch';
 import { renderInDepositForm } from '../../test/renderInDepositForm';
 import type { DepositController } from './deposit-controller';
-import { useDepositController } from './useDepositController';
+import { REFRESH_GAP_MS, useDepositController } from './useDepositController';
 
 const DRAFT = buildDraft({ files: { enabled: true } });
 
@@ -47,14 +47,19 @@ describe('re-reading the draft after its files changed', () => {
     const requests = stubFetch((r) => {
       if (r.method !== 'GET') throw new Error(`Unexpected request: ${r.method} ${r.url}`);
       gets++;
+      readAt.push(performance.now());
       return gets === 1 ? first.response : jsonResponse(200, withFiles(3));
     });
+    const readAt: number[] = [];
     const controller = renderController(DRAFT);
 
     // Three files uploaded: each one's creation and commit change the draft.
     const refreshes = Array.from({ length: 6 }, () => controller().refreshAfterFileChange());
+    const answeredAt = performance.now();
     first.answer(jsonResponse(200, withFiles(1)));
     await Promise.all(refreshes);
+    // The next read waits a while after the last: each re-renders the whole form.
+    expect(readAt[1]! - answeredAt).toBeGreaterThanOrEqual(REFRESH_GAP_MS - 5);
 
     expect(reads(requests).map((r) => r.url)).toEqual([
       '/api/records/abcde-12345/draft?expand=1',

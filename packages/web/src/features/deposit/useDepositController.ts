@@ -26,6 +26,11 @@ import type {
 import { asFormValues, useSerializerOptions } from './draft-values';
 import { applyFieldErrors } from './field-errors';
 
+/** Least time between two re-reads of the draft while its files keep changing. */
+export const REFRESH_GAP_MS = 1000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Thrown inside an action when it must stop; the outcome was already dispatched. */
 class ActionStopped extends Error {
   override readonly name = 'ActionStopped';
@@ -388,6 +393,9 @@ export function useDepositController({
           } catch (error) {
             failure = { error };
           }
+          // While files keep changing (a folder uploading), a read at most every so often: each
+          // one re-renders the whole form, and back to back they took most of the page's time.
+          if (refreshWantedRef.current) await delay(REFRESH_GAP_MS);
         }
       } finally {
         refreshingRef.current = null;
