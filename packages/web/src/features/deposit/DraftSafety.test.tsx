@@ -94,6 +94,30 @@ describe('conflicts', () => {
     expect(requests[2]?.body).toMatchObject({ metadata: { title: 'My title' } });
   });
 
+  it('saves again, asking nothing, when only files changed the revision meanwhile', async () => {
+    // A folder uploading raises the revision with every file while the person types.
+    const mine = buildDraft({ id: 'conf3-00003', files: { enabled: false } });
+    const theirs = { ...mine, revision_id: 40 };
+    const requests = stubFetchSequence(
+      errorResponse('REVISION_MISMATCH'),
+      jsonResponse(200, theirs),
+      jsonResponse(200, {
+        ...theirs,
+        revision_id: 41,
+        metadata: { ...mine.metadata, title: 'My title' },
+      }),
+    );
+    openDraft('conf3-00003');
+    typeTitle('My title');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(requests).toHaveLength(3));
+    expect(requests[2]?.method).toBe('PUT');
+    expect(requests[2]?.headers.get('If-Match')).toBe('40');
+    expect(requests[2]?.body).toMatchObject({ metadata: { title: 'My title' } });
+    expect(screen.queryByRole('dialog', { name: 'This draft was changed elsewhere' })).toBeNull();
+  });
+
   it('takes the saved version when the person chooses it', async () => {
     const theirs = buildDraft({
       id: 'conf2-00002',

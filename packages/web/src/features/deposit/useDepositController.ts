@@ -118,7 +118,9 @@ export function useDepositController({
    * Saves the form, then brings the review in line with the chosen community (a review is
    * created, moved or deleted to match it) and re-reads the draft. Throws the request's error.
    */
-  async function saveDraft(options: { quiet?: boolean } = {}): Promise<RecordJson> {
+  async function saveDraft(
+    options: { quiet?: boolean; again?: boolean } = {},
+  ): Promise<RecordJson> {
     if (!options.quiet) clearErrors();
     const base = draftRef.current;
     const payload = serializeValues();
@@ -136,6 +138,12 @@ export function useDepositController({
     } catch (error) {
       if (isConflict(error) && base) {
         const theirs = await api.read(base).catch(() => null);
+        // Files uploaded meanwhile raise the revision too: a change to nothing the form holds
+        // is no conflict, and the save goes again on the revision just read (once).
+        if (theirs && !options.again && sameFormContent(base, theirs)) {
+          keep({ ...base, revision_id: theirs.revision_id, files: theirs.files });
+          return saveDraft({ ...options, again: true });
+        }
         if (theirs) setConflict({ mine: payload, theirs });
       }
       throw error;
@@ -483,6 +491,20 @@ export function useDepositController({
     lastSavedPayload: () => lastSavedRef.current,
     serializeValues,
   };
+}
+
+/** Whether two answers for a draft agree on all the form saves: its metadata, access and so on. */
+function sameFormContent(a: RecordJson, b: RecordJson): boolean {
+  const content = (r: RecordJson) =>
+    JSON.stringify([
+      r.metadata,
+      r.access,
+      r.custom_fields,
+      r.pids,
+      r.files?.enabled,
+      r.files?.default_preview,
+    ]);
+  return content(a) === content(b);
 }
 
 function isConflict(error: unknown): boolean {

@@ -63,7 +63,7 @@ function filesApi(
     if (r.method === 'POST' && r.url === FILES_PATH) {
       const entries = r.body as Array<{ key: string; size: number; transfer: { parts?: number } }>;
       // As the server: a batch with one name taken is refused whole.
-      if (entries.some((entry) => files.has(entry.key))) return errorResponse('VALIDATION_ERROR');
+      if (entries.some((entry) => files.has(entry.key))) return errorResponse('VALIDATION_FAILED');
       const created = entries.map((entry): ServedFile => ({
         key: entry.key,
         size: entry.size,
