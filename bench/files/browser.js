@@ -84,13 +84,8 @@ export async function measureBrowser(server) {
       const context = await browser.newContext({ storageState });
       // Playwright cannot answer Chromium's File System Access pickers: files are chosen through
       // the file input, as in browsers without them; the uploader behind is the same.
-      await context.addInitScript(() => {
-        const pickers =
-          /** @type {{showOpenFilePicker?: unknown, showDirectoryPicker?: unknown}} */ (
-            /** @type {unknown} */ (window)
-          );
-        delete pickers.showOpenFilePicker;
-        delete pickers.showDirectoryPicker;
+      await context.addInitScript({
+        content: 'delete window.showOpenFilePicker; delete window.showDirectoryPicker;',
       });
       const page = await context.newPage();
       return { page, close: () => context.close() };
