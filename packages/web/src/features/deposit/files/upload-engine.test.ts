@@ -94,6 +94,18 @@ function filesApi(
   return { requests, files, add: (file: ServedFile) => files.set(file.key, file) };
 }
 
+/** The files API with its init held until the test calls `init.answer`. */
+function filesApiHoldingInit() {
+  const init: { answer?: () => void } = {};
+  const server = filesApi({
+    hold: (r) =>
+      r.method === 'POST' && r.url === FILES_PATH
+        ? new Promise<void>((resolve) => (init.answer = resolve))
+        : undefined,
+  });
+  return { server, init };
+}
+
 const wire = (requests: RecordedRequest[]) => requests.map((r) => `${r.method} ${r.url}`);
 
 const engines: UploadEngine[] = [];
@@ -304,22 +316,16 @@ describe('createUploadEngine', () => {
   });
 
   it('deletes the entry of a file cancelled while the server was announcing it', async () => {
-    let answer: (() => void) | undefined;
-    const server = filesApi({
-      hold: (r) =>
-        r.method === 'POST' && r.url === FILES_PATH
-          ? new Promise<void>((resolve) => (answer = resolve))
-          : undefined,
-    });
+    const { server, init } = filesApiHoldingInit();
     const onCreated = vi.fn();
     const onDeleted = vi.fn();
     const engine = engineWith();
     const upload = engine.upload(job(new File(['x'], 'late.csv'), { onCreated, onDeleted }));
-    await vi.waitFor(() => expect(answer).toBeDefined());
+    await vi.waitFor(() => expect(init.answer).toBeDefined());
 
     engine.cancel('late.csv');
     await expect(upload).rejects.toMatchObject({ kind: 'aborted' });
-    answer!();
+    init.answer!();
     await vi.waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
     expect(onCreated).not.toHaveBeenCalled();
     expect(wire(server.requests)).toEqual([`POST ${FILES_PATH}`, `DELETE ${FILES_PATH}/late.csv`]);
@@ -346,22 +352,16 @@ describe('createUploadEngine', () => {
   });
 
   it('deletes the entry of a file cancelled while its batch was being announced', async () => {
-    let answer: (() => void) | undefined;
-    const server = filesApi({
-      hold: (r) =>
-        r.method === 'POST' && r.url === FILES_PATH
-          ? new Promise<void>((resolve) => (answer = resolve))
-          : undefined,
-    });
+    const { server, init } = filesApiHoldingInit();
     const onDeleted = vi.fn();
     const engine = engineWith();
     const kept = engine.upload(job(new File(['x'], 'kept.csv')));
     const dropped = engine.upload(job(new File(['y'], 'dropped.csv'), { onDeleted }));
-    await vi.waitFor(() => expect(answer).toBeDefined());
+    await vi.waitFor(() => expect(init.answer).toBeDefined());
 
     engine.cancel('dropped.csv');
     await expect(dropped).rejects.toMatchObject({ kind: 'aborted' });
-    answer!();
+    init.answer!();
     expect(await kept).toMatchObject({ status: 'completed' });
     await vi.waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
     const deletes = wire(server.requests).filter((r) => r.startsWith('DELETE'));
