@@ -1,5 +1,6 @@
 import { Select } from '@mantine/core';
 import { useState } from 'react';
+import { fold } from '../../lib/fold';
 import { usePeopleSearch } from './people-api';
 
 export interface PickedUser {
@@ -61,12 +62,10 @@ export function UserPicker({
   );
 }
 
-const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-
 /** Whether every word typed is part of the name, regardless of case and accents. */
 export function nameFits(name: string, typed: string): boolean {
-  const haystack = folded(name);
-  return folded(typed)
+  const haystack = fold(name);
+  return fold(typed)
     .split(/\s+/)
     .every((word) => haystack.includes(word));
 }

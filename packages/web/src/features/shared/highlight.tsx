@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { fold } from '../../lib/fold';
 
 /** What a search matched by: whole words and phrases, and the stems of trailing wildcards. */
 export interface HighlightTerms {
@@ -9,14 +10,6 @@ export interface HighlightTerms {
 }
 
 export const NO_HIGHLIGHT: HighlightTerms = { words: [], prefixes: [] };
-
-/**
- * A letter's folded form, as the search index compares words: lower case without accents, so
- * that "Müller" is marked for "muller" as the search found it.
- */
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
 
 /**
  * The text folded, with the position in `text` each folded character came from: folding may

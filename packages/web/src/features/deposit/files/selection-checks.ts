@@ -1,5 +1,5 @@
 import { planTransfer, type TransferPlan } from '@cairn/shared';
-import { sameKey, type FileEntry } from './uploader-state';
+import { nfcKey, sameKey, type FileEntry } from './uploader-state';
 
 /**
  * The key a chosen file is stored under: its path inside the folder chosen (the input's
@@ -61,17 +61,16 @@ export function checkSelection(
 ): SelectionOutcome {
   // Looked up by NFC name: ten thousand files chosen beside ten thousand entries, compared pair
   // by pair, took seconds before anything was sent.
-  const nfc = (name: string) => name.normalize('NFC');
   const replaceable = new Map<string, FileEntry>();
   const presentKeys = new Set<string>();
   for (const e of entries) {
     if (e.status === 'failed' || e.interrupted) {
-      if (!replaceable.has(nfc(e.key))) replaceable.set(nfc(e.key), e);
-    } else presentKeys.add(nfc(e.key));
+      if (!replaceable.has(nfcKey(e.key))) replaceable.set(nfcKey(e.key), e);
+    } else presentKeys.add(nfcKey(e.key));
   }
   // A failed or interrupted entry of the same name is replaced by the new file, not counted twice.
-  const replaced = (name: string) => replaceable.get(nfc(name));
-  const present = (name: string) => presentKeys.has(nfc(name));
+  const replaced = (name: string) => replaceable.get(nfcKey(name));
+  const present = (name: string) => presentKeys.has(nfcKey(name));
   const replacedEntries = new Set(selected.map((f) => replaced(uploadKey(f))));
   const staying = entries.filter((e) => !replacedEntries.has(e));
 
@@ -100,11 +99,11 @@ export function checkSelection(
   const seen = new Set<string>();
   for (const file of selected) {
     const key = uploadKey(file);
-    if (present(key) || seen.has(nfc(key))) {
+    if (present(key) || seen.has(nfcKey(key))) {
       duplicates.push(key);
       continue;
     }
-    seen.add(nfc(key));
+    seen.add(nfcKey(key));
     if (file.size === 0 && !rules.allowEmptyFiles) {
       empty.push(key);
       continue;

@@ -56,8 +56,13 @@ export type EntryEvent = Extract<
 
 export const initialUploaderState: UploaderState = { entries: [], importing: false };
 
+/** A file's key as the server compares keys (NFC): for looking entries up by name. */
+export function nfcKey(key: string): string {
+  return key.normalize('NFC');
+}
+
 export function sameKey(a: string, b: string): boolean {
-  return a.normalize('NFC') === b.normalize('NFC');
+  return nfcKey(a) === nfcKey(b);
 }
 
 /** An entry as the server describes it: completed ones at 100 %, others interrupted. */
@@ -135,14 +140,14 @@ export function uploaderReducer(state: UploaderState, event: UploaderEvent): Upl
     }
     case 'added': {
       // By NFC name: thousands of files added beside thousands of entries, pair by pair, took seconds.
-      const nfc = (key: string) => key.normalize('NFC');
-      const adding = new Set(event.files.map((f) => nfc(f.key)));
+      const adding = new Set(event.files.map((f) => nfcKey(f.key)));
       const existing = new Map<string, FileEntry>();
-      for (const e of state.entries) if (!existing.has(nfc(e.key))) existing.set(nfc(e.key), e);
-      const kept = state.entries.filter((e) => !adding.has(nfc(e.key)));
+      for (const e of state.entries)
+        if (!existing.has(nfcKey(e.key))) existing.set(nfcKey(e.key), e);
+      const kept = state.entries.filter((e) => !adding.has(nfcKey(e.key)));
       const added = event.files.map((f): FileEntry => {
         // What the server holds of an interrupted upload of the same file stays in view.
-        const same = existing.get(nfc(f.key));
+        const same = existing.get(nfcKey(f.key));
         const before = same?.size === f.size ? same : undefined;
         return {
           key: f.key,
