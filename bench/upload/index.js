@@ -218,11 +218,29 @@ export async function run(options = {}) {
       const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
       return (runs.length * c.size) / MiB / seconds;
     };
+    /**
+     * Each round's Cairn over that round's bare upload: the issue asks for the target in every
+     * round, and one slow disk moment can hide inside the sum over both.
+     * @param {UploadCase} c
+     */
+    const lowestRound = (c) => {
+      const of = (/** @type {number} */ round, /** @type {string} */ name) =>
+        results.find((r) => r.case === c.name && r.round === round && r.server === name);
+      const percents = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const cairnRun = of(round, 'Cairn');
+        const bareRun = of(round, 'bare');
+        if (cairnRun && bareRun)
+          percents.push((cairnRun.mibPerSecond / bareRun.mibPerSecond) * 100);
+      }
+      return Math.min(...percents);
+    };
     const ratios = CASES.map((c) => ({
       case: c,
       cairn: throughput(c, 'Cairn'),
       bare: throughput(c, 'bare'),
       percent: (throughput(c, 'Cairn') / throughput(c, 'bare')) * 100,
+      lowest: lowestRound(c),
     }));
     const growths = results
       .filter((r) => r.server === 'Cairn')
@@ -234,6 +252,15 @@ export async function run(options = {}) {
         target({
           label: `${r.case.name}: Cairn / bare`,
           value: r.percent,
+          unit: '%',
+          comparison: '≥',
+          bound: VS_BARE_MIN_PERCENT,
+        }),
+      ),
+      ...ratios.map((r) =>
+        target({
+          label: `${r.case.name}: Cairn / bare, lowest round`,
+          value: r.lowest,
           unit: '%',
           comparison: '≥',
           bound: VS_BARE_MIN_PERCENT,
