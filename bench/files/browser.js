@@ -265,7 +265,7 @@ async function uploadThroughPage(open, baseUrl, api, files, expected) {
     });
     let committed = 0;
     let lastCommitAt = 0;
-    /** Requests by kind (init, content, commit, draft read…): what a file costs on the wire. */
+    /** Requests (inits, contents, commits, draft reads…): what a file costs on the wire. */
     let requests = 0;
     let draftReads = 0;
     /** @type {string[]} */
@@ -276,7 +276,11 @@ async function uploadThroughPage(open, baseUrl, api, files, expected) {
       requests++;
       if (request.method() === 'GET' && /\/draft(\?|$)/.test(request.url())) draftReads++;
       if (!response.ok()) failed.push(`${request.method()} ${request.url()} ${response.status()}`);
-      else if (request.method() === 'POST' && request.url().endsWith('/commit')) {
+      else if (
+        (request.method() === 'POST' && request.url().endsWith('/commit')) ||
+        // Cairn's uploader commits a file in one piece with the PUT of its content.
+        (request.method() === 'PUT' && request.url().endsWith('/content?commit=true'))
+      ) {
         committed++;
         lastCommitAt = performance.now();
       }

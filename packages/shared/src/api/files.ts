@@ -106,6 +106,18 @@ export const FilesListQuery = z.looseObject({
     `Cairn extension: entries per page, at most ${FILES_LIST_MAX} (the default)`,
   ),
 });
+/**
+ * `PUT …/files/{key}/content?commit=true`, a Cairn extension: the content and its commit in one
+ * request, answering the committed entry as the commit would. A folder of small files otherwise
+ * costs two requests a file, each paying for authentication, the draft's lookup and a
+ * transaction of its own. Without it (InvenioRDM's way) the file stays pending until its commit.
+ */
+export const ContentQuery = z.looseObject({
+  commit: z
+    .enum(['true', 'false'], { error: 'Must be true or false.' })
+    .optional()
+    .describe('Cairn extension: `true` commits the file once its content is stored'),
+});
 export type FilesList = z.infer<typeof FilesListSchema>;
 
 /** `GET …/files/{key}/parts`, a Cairn extension: the parts received so far and those missing. */

@@ -492,12 +492,12 @@ export class FilesRepository {
         ...(data === undefined ? {} : { data, ...index.columns(draftId, data) }),
       }))
       .where('id', '=', draftId)
-      .returning(['data', index.storedFileTypes(draftId).as('storedFileTypes')])
+      .returning([index.storedFileTypes(draftId).as('storedFileTypes')])
       .executeTakeFirst();
     if (!row) return;
-    const written = { id: draftId, data: row.data, filesSummary: summary };
+    const written = { id: draftId, filesSummary: summary };
     if (data === undefined) await index.writeFileTypes(this.db, written, row.storedFileTypes);
-    else await index.write(this.db, written);
+    else await index.write(this.db, { ...written, data });
   }
 
   /**

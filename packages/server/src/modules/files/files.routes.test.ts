@@ -115,6 +115,109 @@ describe.each(ENGINES)('files API on %s', (engine) => {
     expect(Number(zip.headers['content-length'])).toBe(zip.rawPayload.length);
   });
 
+  it('stores and commits content in one request with ?commit=true (Cairn extension), and says why it cannot', async () => {
+    const { id } = await draft();
+    const bytes = Buffer.from('station,temp\n1,12.5\n');
+    const wrong = `md5:${'0'.repeat(32)}`;
+    await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/files`,
+      headers: owner.headers,
+      body: [
+        { key: 'raw/a.csv', size: bytes.length },
+        { key: 'raw/b.csv', size: bytes.length, checksum: wrong },
+        { key: 'raw/big.bin', size: 12, transfer: { type: 'M', parts: 2, part_size: 6 } },
+      ],
+    });
+    const put = (key: string, query: string, body = bytes.toString()) =>
+      t.request({
+        method: 'PUT',
+        url: `/api/records/${id}/draft/files/${key}?${query}`,
+        headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+        body,
+      });
+
+    const both = await put('raw/a.csv/content', 'commit=true');
+    expect(both.statusCode, both.body).toBe(200);
+    expect(both.json()).toMatchObject({
+      key: 'raw/a.csv',
+      status: 'completed',
+      size: bytes.length,
+      checksum: `md5:${md5(bytes)}`,
+    });
+    // Committed once: the contract's commit now finds nothing pending.
+    const again = await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/files/raw/a.csv/commit`,
+      headers: owner.headers,
+    });
+    expect(again.statusCode).toBe(400);
+
+    // The commit refuses: the bytes stay stored, the file pending, as after a PUT and a commit.
+    const refused = await put('raw/b.csv/content', 'commit=true');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/does not match the one announced/);
+    const b = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft/files/raw/b.csv`,
+      headers: owner.headers,
+    });
+    expect(b.json().status).toBe('pending');
+
+    const typo = await put('raw/b.csv/content', 'commit=yes');
+    expect(typo.statusCode).toBe(400);
+    expect(JSON.stringify(typo.json())).toMatch(/Must be true or false/);
+    const part = await put('raw/big.bin/content/1', 'commit=true', 'abcdef');
+    expect(part.statusCode).toBe(400);
+    expect(part.json().message).toMatch(/Only content can be committed as it is sent/);
+
+    const listing = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft`,
+      headers: owner.headers,
+    });
+    expect(listing.json().files.entries['raw/a.csv'].checksum).toBe(`md5:${md5(bytes)}`);
+  });
+
+  it('commits once when the same content?commit=true is sent many times at once', async () => {
+    const { id } = await draft();
+    const bytes = Buffer.from('same bytes, sent ten times at once\n');
+    await t.request({
+      method: 'POST',
+      url: `/api/records/${id}/draft/files`,
+      headers: owner.headers,
+      body: [{ key: 'once.txt', size: bytes.length }],
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.request({
+          method: 'PUT',
+          url: `/api/records/${id}/draft/files/once.txt/content?commit=true`,
+          headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+          body: bytes.toString(),
+        }),
+      ),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 200).length, codes.join()).toBeGreaterThanOrEqual(1);
+    expect(
+      codes.every((c) => c === 200 || c === 400 || c === 409),
+      codes.join(),
+    ).toBe(true);
+    const file = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft/files/once.txt`,
+      headers: owner.headers,
+    });
+    expect(file.json()).toMatchObject({ status: 'completed', checksum: `md5:${md5(bytes)}` });
+    const draftJson = await t.request({
+      method: 'GET',
+      url: `/api/records/${id}/draft`,
+      headers: owner.headers,
+    });
+    expect(draftJson.json().files).toMatchObject({ count: 1, total_bytes: bytes.length });
+  });
+
   it('uploads a multipart file in parts out of order, lists received parts, and commits', async () => {
     const { id } = await draft();
     const bytes = crypto.randomBytes(25);

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   BinaryBody,
+  ContentQuery,
   FileItemSchema,
   FileKeyParams,
   FilesListQuery,
@@ -28,6 +29,7 @@ import type { FilesService } from './files.service.js';
 import { presentFile, presentFiles } from './files.presenter.js';
 import { isSafeInline } from './mimetypes.js';
 import { listContainer } from './archive-listing.js';
+import { fail } from './files.errors.js';
 import { backLinkHeader } from '../records/signposting.js';
 
 const FILE_TYPES = [JSON_TYPE, VND_TYPE] as const;
@@ -326,8 +328,9 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
           response: { 200: FILE },
           tags: draftTags,
           summary:
-            'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key}); content and parts answer 409 while the file is being committed',
+            'Upload content ({key}/content), one multipart part ({key}/content/{n}, Content-MD5 checked), or replace file metadata ({key}); content and parts answer 409 while the file is being committed. Cairn extension: {key}/content?commit=true commits the file too and answers it committed',
           params: FileKeyParams,
+          querystring: ContentQuery,
           consumes: ['application/octet-stream', 'application/json'],
           body: documentedBody(
             z.union([BinaryBody, FileMetadataBody]),
@@ -339,18 +342,22 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
         const context = await draft(request);
         const { file, suffix } = await resolve(context, request.params['*'], ['content', 'part']);
         const body = bodyStream(request);
-        if (suffix.kind === 'content')
+        const commit = request.query.commit === 'true';
+        if (commit && suffix.kind !== 'content')
+          throw fail('Only content can be committed as it is sent: …/{key}/content?commit=true.');
+        if (suffix.kind === 'content') {
+          const user = request.identity.user;
+          const stored = await files.putContent(user, context, file, body, contentLength(request));
+          // Stored but refused at the commit (an empty file, a checksum announced otherwise): the
+          // file stays pending with these bytes, as after a PUT and a refused commit.
           return sendFile(
             reply,
             context,
-            await files.putContent(
-              request.identity.user,
-              context,
-              file,
-              body,
-              contentLength(request),
-            ),
+            commit
+              ? await files.commit(user, context, { key: stored.row.key, found: stored })
+              : stored,
           );
+        }
         if (suffix.kind === 'part') {
           const md5 = request.headers['content-md5'];
           return sendFile(

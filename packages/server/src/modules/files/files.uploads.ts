@@ -187,7 +187,9 @@ export class FileUploads {
         changeSummary(summary, { row: current }, { row: updated });
         // What the file holds against the quota changed; what clients see of the draft did not.
         await trx.writeFilesSummary(context.recordId, summary);
-        return { replaced: current.uploadKey, updated };
+        // No bytes were ever stored under the key the announcement gave: nothing to delete, and
+        // a deletion asks the store's holds first (a few system calls a file of a folder).
+        return { replaced: current.uploadedChecksum === null ? null : current.uploadKey, updated };
       });
       if ('refused' in outcome) {
         await this.store.delete(uploadKey);

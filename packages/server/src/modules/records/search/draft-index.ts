@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from '../../../database/database.js';
+import { fileTypesOf, readSummary } from '../../files/files.summary.js';
 import { draftSearchDocument } from './document.js';
 import {
   deleteSearchEntries,
@@ -98,13 +99,13 @@ export class DraftSearchIndex {
    */
   async writeFileTypes(
     db: unknown,
-    row: { id: string; data: unknown; filesSummary: unknown },
+    row: { id: string; filesSummary: unknown },
     storedFileTypes: string | null,
   ): Promise<void> {
     const x = db as Kysely<unknown>;
-    const now = draftSearchDocument(row)
-      .terms.filter((t) => t.facet === 'file_type')
-      .map((t) => t.value);
+    // The summary alone, as the draft's search document takes them: reading the draft's JSON for
+    // them would cost each file of a 500-author draft a parse of every author.
+    const now = fileTypesOf(readSummary(row.filesSummary));
     const before = storedFileTypes ? storedFileTypes.split(' ') : [];
     const gone = before.filter((v) => !now.includes(v));
     const added = now.filter((v) => !before.includes(v));

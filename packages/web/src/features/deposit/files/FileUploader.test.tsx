@@ -131,7 +131,7 @@ function serve(...routes: Route[]): RecordedRequest[] {
   });
 }
 
-/** A server that takes single-request uploads: init, content, commit. */
+/** A server that takes single-request uploads: init, content (committing it, as Cairn's extension asks), commit. */
 function singleUploads(checksum = 'md5:0cc175b9c0f1b6a831c399e269772661'): Route {
   const sizes = new Map<string, number>();
   return (r) => {
@@ -140,10 +140,14 @@ function singleUploads(checksum = 'md5:0cc175b9c0f1b6a831c399e269772661'): Route
       sizes.set(entry!.key, entry!.size);
       return jsonResponse(201, { enabled: true, entries: [fileItem(entry!.key)] });
     }
-    const match = /\/draft\/files\/([^/]+)\/(content|commit)$/.exec(r.url);
+    const match = /\/draft\/files\/([^/]+)\/(content|commit)(\?commit=true)?$/.exec(r.url);
     if (!match) return undefined;
     const key = decodeURIComponent(match[1]!);
-    if (r.method === 'PUT' && match[2] === 'content') return jsonResponse(200, fileItem(key));
+    if (r.method === 'PUT' && match[2] === 'content')
+      return jsonResponse(
+        200,
+        match[3] ? completedItem(key, sizes.get(key) ?? 0, checksum) : fileItem(key),
+      );
     if (r.method === 'POST' && match[2] === 'commit')
       return jsonResponse(200, completedItem(key, sizes.get(key) ?? 0, checksum));
     return undefined;
@@ -273,7 +277,7 @@ function renderUploader(
 const bytes = patternBytes;
 
 describe('FileUploader', () => {
-  it('uploads a small file with one PUT: init with transfer L, content, commit', async () => {
+  it('uploads a small file with one PUT: init with transfer L, content that commits it', async () => {
     const requests = serve(singleUploads());
     const { user, input } = renderUploader();
     await user.upload(await input(), new File([bytes(1500)], 'data.csv'));
@@ -285,8 +289,7 @@ describe('FileUploader', () => {
     const upload = requests.filter((r) => r.url.startsWith(FILES_PATH) && r.method !== 'GET');
     expect(upload.map((r) => `${r.method} ${r.url}`)).toEqual([
       `POST ${FILES_PATH}`,
-      `PUT ${FILES_PATH}/data.csv/content`,
-      `POST ${FILES_PATH}/data.csv/commit`,
+      `PUT ${FILES_PATH}/data.csv/content?commit=true`,
     ]);
     expect(upload[0]?.body).toEqual([{ key: 'data.csv', size: 1500, transfer: { type: 'L' } }]);
     expect(upload[1]?.headers.get('Content-Type')).toBe('application/octet-stream');
@@ -519,9 +522,9 @@ describe('FileUploader', () => {
         const [entry] = r.body as Array<{ key: string }>;
         return jsonResponse(201, { entries: [fileItem(entry!.key)] });
       }
-      if (r.url.endsWith('/refused.csv/content'))
+      if (r.url.endsWith('/refused.csv/content?commit=true'))
         return jsonResponse(400, { status: 400, message: 'File size limit exceeded.' });
-      if (r.url.endsWith('/flaky.csv/content')) {
+      if (r.url.endsWith('/flaky.csv/content?commit=true')) {
         contentAttempts++;
         return new Response(null, { status: 503 });
       }
@@ -596,7 +599,7 @@ describe('FileUploader', () => {
     const plainInput = document.querySelector<HTMLInputElement>('input[type="file"]')!;
     const files = Array.from({ length: 40 }, (_, i) => new File([`${i}`], `f${i}.csv`));
     fireEvent.change(plainInput, { target: { files } });
-    const commits = () => requests.filter((r) => r.url.endsWith('/commit')).length;
+    const commits = () => requests.filter((r) => r.url.endsWith('commit=true')).length;
     const deadline = performance.now() + 20_000;
     while (commits() < files.length && performance.now() < deadline) {
       await vi.advanceTimersByTimeAsync(1);

@@ -22,7 +22,7 @@ export const sendBytesWithFetch: SendBytes = async ({ url, headers, body, signal
   const text = await response.text();
   if (!response.ok) throw errorOfResponse(response.status, response.statusText, text);
   onProgress(body.size);
-  return { etag: response.headers.get('ETag') ?? undefined };
+  return { etag: response.headers.get('ETag') ?? undefined, text };
 };
 
 /**

@@ -75,8 +75,8 @@ export interface BytesRequest {
   onProgress: (loaded: number) => void;
 }
 
-/** Sends bytes; resolves with the ETag when the answer lets it be read. */
-export type SendBytes = (request: BytesRequest) => Promise<{ etag?: string }>;
+/** Sends bytes; resolves with the ETag when the answer lets it be read, and the answer's body. */
+export type SendBytes = (request: BytesRequest) => Promise<{ etag?: string; text?: string }>;
 
 /** The error for a non-2xx answer, with the server's message when its body carried one. */
 export function errorOfResponse(status: number, statusText: string, text: string) {
@@ -147,7 +147,10 @@ export const sendBytesWithXhr: SendBytes = (request) =>
     xhr.onload = () =>
       finish(() => {
         if (xhr.status >= 200 && xhr.status < 300)
-          return resolve({ etag: xhr.getResponseHeader('ETag') ?? undefined });
+          return resolve({
+            etag: xhr.getResponseHeader('ETag') ?? undefined,
+            text: xhr.responseText,
+          });
         reject(errorOfResponse(xhr.status, xhr.statusText, xhr.responseText));
       });
     xhr.onerror = () =>

@@ -21,6 +21,8 @@ interface Upload {
   /** The entry on the server with its links, once announced or found again. */
   item?: FileItem;
   committed?: FileItem;
+  /** The URL of the content PUT that commits it too, while that may be sent. */
+  committingUrl?: string;
   /** Content-MD5 of each part, computed once however often the part is tried. */
   digests: Map<number, string>;
   fingerprint?: Promise<string>;
@@ -74,6 +76,8 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   const fileIds = new WeakMap<object, string>();
   /** Multipart files' part size, by the Blob Uppy was given; the rest go in one piece. */
   const partSizes = new WeakMap<object, number>();
+  /** Uploads whose content PUT commits them too (`?commit=true`), by the URL it goes to. */
+  const committingPuts = new Map<string, Upload>();
   /** Storage URLs that answered 403: the next attempt asks for fresh links. */
   const refused = new Set<string>();
   let sequence = 0;
@@ -95,6 +99,9 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   function drop(upload: Upload) {
     active.delete(upload);
     if (upload.fileId !== undefined) byFileId.delete(upload.fileId);
+    // The same key uploaded again has the same URL: only this upload's own mapping goes.
+    const url = upload.committingUrl;
+    if (url !== undefined && committingPuts.get(url) === upload) committingPuts.delete(url);
   }
 
   function uploadOf(file: { id: string }): Upload {
@@ -295,7 +302,45 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     headers.Accept = 'application/json';
     const token = readCookie(settings.csrf.csrfCookieName);
     if (token !== undefined) headers[settings.csrf.csrfHeaderName] = token;
-    return { method: 'PUT', url: toRequestPath(url), headers } as const;
+    if (upload.job.plan.type === 'M')
+      return { method: 'PUT', url: toRequestPath(url), headers } as const;
+    // A file in one piece is committed by the PUT of its content (a Cairn extension): one
+    // request a file instead of two, which is half the cost of a folder of small files.
+    const path = toRequestPath(url);
+    const committing = `${path}${path.includes('?') ? '&' : '?'}commit=true`;
+    committingPuts.set(committing, upload);
+    upload.committingUrl = committing;
+    return { method: 'PUT', url: committing, headers } as const;
+  }
+
+  /**
+   * The entry a content PUT with `?commit=true` answered, or, when it failed, the entry as the
+   * server holds it if that is committed: an attempt whose answer was lost may have committed
+   * the file, and the next attempt is then refused.
+   */
+  async function committedByPut(
+    url: string,
+    text: string | undefined,
+    failure?: unknown,
+  ): Promise<FileItem | undefined> {
+    const upload = committingPuts.get(url);
+    if (!upload) return undefined;
+    if (failure === undefined) {
+      committingPuts.delete(url);
+      try {
+        const item = FileItemSchema.parse(JSON.parse(text ?? ''));
+        return item.status === 'completed' ? (upload.committed = item) : undefined;
+      } catch {
+        // No entry in the answer: the commit that follows asks for it.
+        return undefined;
+      }
+    }
+    if (!(failure instanceof UploadRequestError) || failure.kind !== 'http') return undefined;
+    const self = upload.item?.links.self;
+    const current = self ? await readItem(self).catch(() => undefined) : undefined;
+    if (current?.status !== 'completed') return undefined;
+    committingPuts.delete(url);
+    return (upload.committed = current);
   }
 
   async function uploadPartBytes(
@@ -306,7 +351,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     signal: AbortSignal | undefined,
   ) {
     try {
-      const { etag } = await settings.sendBytes({
+      const { etag, text } = await settings.sendBytes({
         url: signature.url,
         headers: signature.headers ?? {},
         body,
@@ -315,10 +360,16 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
         ...(signal ? { signal } : {}),
         onProgress: (loaded) => onProgress({ loaded, lengthComputable: true }),
       });
+      await committedByPut(signature.url, text);
       onProgress({ loaded: body.size, lengthComputable: true });
       onComplete(etag);
       return { ETag: etag ?? '' };
     } catch (error) {
+      if (await committedByPut(signature.url, undefined, error)) {
+        onProgress({ loaded: body.size, lengthComputable: true });
+        onComplete(undefined);
+        return { ETag: '' };
+      }
       // A storage URL refused with 403 has most likely expired: the next attempt re-signs.
       const foreign =
         new URL(signature.url, window.location.href).origin !== window.location.origin;
@@ -352,6 +403,8 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   }
 
   async function completeMultipartUpload(upload: Upload) {
+    // Committed by its content PUT already.
+    if (upload.committed) return {};
     const link = upload.item?.links.commit;
     const self = upload.item?.links.self;
     if (!link) throw new UploadRequestError('http', 'Upload failed');
