@@ -302,6 +302,32 @@ describe('createUploadEngine', () => {
     expect(wire(server.requests).filter((r) => r.startsWith('PUT'))).toEqual([]);
   });
 
+  it('uploads the same File under two keys at once, each as its own upload', async () => {
+    const server = filesApi();
+    const file = new File(['same bytes'], 'x.csv');
+    const engine = engineWith();
+    const items = await Promise.all([
+      engine.upload(job(file, { key: 'a/x.csv' })),
+      engine.upload(job(file, { key: 'b/x.csv' })),
+    ]);
+    expect(items.map((item) => [item.key, item.status])).toEqual([
+      ['a/x.csv', 'completed'],
+      ['b/x.csv', 'completed'],
+    ]);
+    expect(
+      wire(server.requests)
+        .filter((r) => r.startsWith('PUT'))
+        .sort(),
+    ).toEqual([
+      `PUT ${FILES_PATH}/a%2Fx.csv/content?commit=true`,
+      `PUT ${FILES_PATH}/b%2Fx.csv/content?commit=true`,
+    ]);
+    // And once more later: Uppy's memory of the earlier uploads of this File must not answer.
+    const later = await engine.upload(job(file, { key: 'c/x.csv' }));
+    expect([later.key, later.status]).toEqual(['c/x.csv', 'completed']);
+    expect(wire(server.requests).at(-1)).toBe(`PUT ${FILES_PATH}/c%2Fx.csv/content?commit=true`);
+  });
+
   it('sends an empty file as init and one empty PUT that commits it', async () => {
     const server = filesApi();
     const item = await engineWith().upload(job(new File([], 'empty.txt')));
