@@ -515,6 +515,22 @@ describe('FileUploader', () => {
     ).toEqual([`${FILES_PATH}/big.bin/content/1`, `${FILES_PATH}/big.bin/content/2`]);
   });
 
+  it('keeps no file handle for a file in one piece, and deletes none', async () => {
+    serve(singleUploads());
+    const sources = memorySources();
+    const calls: string[] = [];
+    const watched: SourceStore = {
+      put: (record) => (calls.push('put'), sources.put(record)),
+      list: (draftId) => sources.list(draftId),
+      remove: (id) => (calls.push('remove'), sources.remove(id)),
+    };
+    const { user, input } = renderUploader({ sourceStore: watched });
+    await user.upload(await input(), new File(['x'], 'small.csv'));
+    await screen.findByRole('row', { name: /small\.csv.*100%/ });
+    // Each would be an IndexedDB transaction, for every file of a folder.
+    expect(calls).toEqual([]);
+  });
+
   it('fails an entry with the server message, trying again only what may pass', async () => {
     let contentAttempts = 0;
     serve((r) => {

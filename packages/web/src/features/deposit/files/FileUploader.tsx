@@ -354,7 +354,9 @@ export function FileUploader({
         )
         .then((item) => {
           dispatchSoon({ type: 'finished', key, item });
-          void sources.remove(sourceId);
+          // Only a multipart upload kept its file's handle: a folder of small files would pay an
+          // IndexedDB transaction a file for nothing.
+          if (plan.type === 'M') void sources.remove(sourceId);
           onFilesSaved?.();
         })
         .catch((error: unknown) => {
