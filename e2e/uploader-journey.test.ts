@@ -162,8 +162,11 @@ describe('file uploader journey', () => {
     await fillDraft(page, 'Photo 51 diffraction data');
 
     const puts: Request[] = [];
+    const commits: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'PUT' && request.url().includes('/draft/files/')) puts.push(request);
+      if (request.method() === 'POST' && request.url().endsWith('/commit'))
+        commits.push(request.url());
     });
     await chooseFiles(page, [small, medium, big]);
     await expectPath(page, DRAFT_PATH);
@@ -175,7 +178,10 @@ describe('file uploader journey', () => {
     expect(parts.map((r) => r.url().split('/').pop()).sort()).toEqual(['1', '2']);
     for (const part of parts)
       expect(part.headers()['content-md5']).toMatch(/^[A-Za-z0-9+/]{22}==$/);
-    expect(puts.filter((r) => r.url().endsWith('/readme.txt/content'))).toHaveLength(1);
+    // A file in one piece is committed by the PUT of its content: no commit of its own.
+    expect(puts.filter((r) => r.url().endsWith('/readme.txt/content?commit=true'))).toHaveLength(1);
+    expect(commits.filter((url) => url.includes('/readme.txt/'))).toEqual([]);
+    expect(commits.filter((url) => url.includes('/diffraction.bin/'))).toHaveLength(1);
     await page.getByText('3 out of 5 files').waitFor();
     await page.getByText('24.1 MB out of 10 GB').waitFor();
     expect(await axeViolations(page)).toEqual([]);
