@@ -374,6 +374,28 @@ describe('createUploadEngine', () => {
     ]);
   });
 
+  it('waits for the commit still running when a content PUT with commit answers 409', async () => {
+    let conflicts = 0;
+    const server = filesApi({
+      refuse: (r) => {
+        if (r.method === 'PUT' && r.url.endsWith('?commit=true'))
+          return errorResponse('CONFLICT', { message: 'Being committed by another request.' });
+        // The earlier attempt's commit is still running once, then has finished.
+        if (r.method === 'POST' && r.url.endsWith('/commit') && conflicts++ === 0)
+          return errorResponse('CONFLICT');
+        return undefined;
+      },
+    });
+    const item = await engineWith({ commitWaitMs: 0 }).upload(job(new File(['x'], 'a.csv')));
+    expect(item.status).toBe('completed');
+    expect(wire(server.requests)).toEqual([
+      `POST ${FILES_PATH}`,
+      `PUT ${FILES_PATH}/a.csv/content?commit=true`,
+      `POST ${FILES_PATH}/a.csv/commit`,
+      `POST ${FILES_PATH}/a.csv/commit`,
+    ]);
+  });
+
   it("fails with the server's reason when a content PUT with commit is refused", async () => {
     filesApi({
       refuse: (r) =>

@@ -315,34 +315,38 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     return { method: 'PUT', url: committing, headers } as const;
   }
 
-  /**
-   * The entry a content PUT with `?commit=true` answered, or, when it failed, the entry as the
-   * server holds it if that is committed: an attempt whose answer was lost may have committed
-   * the file, and the next attempt is then refused.
-   */
-  async function committedByPut(
-    url: string,
-    text: string | undefined,
-    failure?: unknown,
-  ): Promise<FileItem | undefined> {
+  /** Takes the committed entry a content PUT with `?commit=true` answered, when it did. */
+  function takeCommitted(url: string, text: string | undefined) {
     const upload = committingPuts.get(url);
-    if (!upload) return undefined;
-    if (failure === undefined) {
-      committingPuts.delete(url);
-      try {
-        const item = FileItemSchema.parse(JSON.parse(text ?? ''));
-        return item.status === 'completed' ? (upload.committed = item) : undefined;
-      } catch {
-        // No entry in the answer: the commit that follows asks for it.
-        return undefined;
-      }
+    if (!upload) return;
+    committingPuts.delete(url);
+    try {
+      const item = FileItemSchema.parse(JSON.parse(text ?? ''));
+      if (item.status === 'completed') upload.committed = item;
+    } catch {
+      // No entry in the answer: the commit that follows asks for it.
     }
-    if (!(failure instanceof UploadRequestError) || failure.kind !== 'http') return undefined;
+  }
+
+  /**
+   * Whether a content PUT with `?commit=true` that failed still leaves the upload done or nearly:
+   * an attempt whose answer was lost may have committed the file (the next is then refused), or
+   * be committing it still (409), which the contract's commit then waits for.
+   */
+  async function settledDespite(url: string, failure: unknown): Promise<boolean> {
+    const upload = committingPuts.get(url);
+    if (!upload || !(failure instanceof UploadRequestError) || failure.kind !== 'http')
+      return false;
+    if (failure.status === 409) {
+      committingPuts.delete(url);
+      return true;
+    }
     const self = upload.item?.links.self;
     const current = self ? await readItem(self).catch(() => undefined) : undefined;
-    if (current?.status !== 'completed') return undefined;
+    if (current?.status !== 'completed') return false;
     committingPuts.delete(url);
-    return (upload.committed = current);
+    upload.committed = current;
+    return true;
   }
 
   async function uploadPartBytes(
@@ -362,12 +366,12 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
         ...(signal ? { signal } : {}),
         onProgress: (loaded) => onProgress({ loaded, lengthComputable: true }),
       });
-      await committedByPut(signature.url, text);
+      takeCommitted(signature.url, text);
       onProgress({ loaded: body.size, lengthComputable: true });
       onComplete(etag);
       return { ETag: etag ?? '' };
     } catch (error) {
-      if (await committedByPut(signature.url, undefined, error)) {
+      if (await settledDespite(signature.url, error)) {
         onProgress({ loaded: body.size, lengthComputable: true });
         onComplete(undefined);
         return { ETag: '' };
