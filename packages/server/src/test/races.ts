@@ -710,6 +710,34 @@ export const RACE_SCENARIOS: RaceScenario[] = [
     },
   },
   {
+    name: 'content with ?commit=true: one 200, the others told it is committed, the bytes once',
+    async run(w) {
+      const id = await newDraft(w);
+      const bytes = crypto.randomBytes(64 * 1024);
+      ok(
+        await w.send(0, 'POST', `/api/records/${id}/draft/files`, w.owner, [{ key: 'a.bin' }]),
+        201,
+      );
+      const replies = await raceSame(
+        w,
+        'PUT',
+        `/api/records/${id}/draft/files/a.bin/content?commit=true`,
+        bytes,
+      );
+      const winners = replies.filter((r) => r.status === 200);
+      expect(winners.length, JSON.stringify(statuses(replies))).toBe(1);
+      for (const r of replies) {
+        if (r.status === 200) continue;
+        // After the winner: committed; while its commit runs: being committed, try again.
+        if (r.status === 409) expect(r.body.message).toMatch(/is being committed/);
+        else expect(r.body.message).toBe('File with key "a.bin" is already committed.');
+      }
+      await expectDraftFiles(w, id, { 'a.bin': bytes });
+      ok(await w.send(0, 'POST', `/api/records/${id}/draft/actions/publish`, w.owner), 202);
+      await expectRecordFiles(w, id, { 'a.bin': bytes });
+    },
+  },
+  {
     name: 'publish racing the delete of a file: the record has the files of the serial order',
     async run(w) {
       const draft = await draftWithFile(w);
