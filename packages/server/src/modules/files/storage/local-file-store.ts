@@ -39,6 +39,7 @@ import {
   UPLOAD_ID,
   hasCode,
   hashFile,
+  inFolder,
   isCount,
   listObjectsPage,
   localObjectPath,
@@ -431,15 +432,17 @@ export class LocalFileStore implements FileStore {
     const temp = this.#tempPath();
     this.#inFlight.add(temp);
     try {
-      await mkdir(dirname(temp), { recursive: true });
-      const file = createWriteStream(temp, {
-        flags: 'wx',
-        flush: true,
-        highWaterMark: WRITE_BUFFER,
-      });
       // Opened before any byte is read: were it still opening when the body fails, the file
       // would appear after the cleanup below had already run.
-      await once(file, 'ready');
+      const file = await inFolder(dirname(temp), async () => {
+        const opening = createWriteStream(temp, {
+          flags: 'wx',
+          flush: true,
+          highWaterMark: WRITE_BUFFER,
+        });
+        await once(opening, 'ready');
+        return opening;
+      });
       try {
         await pipeline(source, file);
       } catch (error) {
@@ -456,8 +459,7 @@ export class LocalFileStore implements FileStore {
   /** Atomically replaces `target` with the finished temporary file. */
   async #moveInto(temp: string, target: string): Promise<void> {
     try {
-      await mkdir(dirname(target), { recursive: true });
-      await rename(temp, target);
+      await inFolder(dirname(target), () => rename(temp, target));
     } catch (error) {
       await rm(temp, { force: true });
       throw error;

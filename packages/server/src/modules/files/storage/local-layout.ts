@@ -1,4 +1,4 @@
-import { lstat, open, readdir, readFile, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
 import { FileStoreError, type ObjectListing } from './file-store.js';
 import { Md5 } from './md5.js';
@@ -84,6 +84,21 @@ export async function readSidecar(path: string): Promise<string | null | undefin
     if (hasCode(error, 'ENOENT')) return undefined;
     throw error;
   }
+}
+
+/**
+ * Runs `step`, and only when it fails for want of the folder `dir` creates the folder and runs it
+ * again. The folders nearly always exist already: creating them before every write (a `mkdir`, its
+ * EEXIST and a `stat`) cost a small file about as much CPU as its fsync.
+ */
+export async function inFolder<T>(dir: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (!hasCode(error, 'ENOENT')) throw error;
+  }
+  await mkdir(dir, { recursive: true });
+  return step();
 }
 
 /** Makes a rename durable: the directory entry, not only the file's bytes, must reach the disk. */
