@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const shared = fileURLToPath(new URL('./packages/shared/src/index.ts', import.meta.url));
@@ -6,6 +7,10 @@ const alias = { '@cairn/shared': shared };
 
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core free, so a two-core CI machine ran every file one after
+    // another while the second core idled whenever a test waited on PostgreSQL, a child server or
+    // Ceph. The browser tests stay one at a time (their project runs no files in parallel).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: '.vitest-results.json' }]]
       : ['default'],
