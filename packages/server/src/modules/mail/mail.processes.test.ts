@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../database/database.js';
 import { ENGINES } from '../../test/databases.js';
 import { draftForReview, type Api } from '../../test/communities.js';
-import { startProcessHarness, until, type ProcessHarness } from '../../test/process-harness.js';
+import {
+  GUARD_MS,
+  startProcessHarness,
+  until,
+  type ProcessHarness,
+} from '../../test/process-harness.js';
 import {
   callApi,
   createProcessDatabase,
@@ -73,43 +78,50 @@ describe.each(ENGINES)('e-mail and a killed server on %s', (engine) => {
     await smtp?.close();
   });
 
-  it('sends what a server killed with its messages claimed had queued, once each, after a restart', async () => {
-    const api: Api = (method, url, headers, body) =>
-      callApi(h.server.url, method, url, headers, body);
-    const curators = [await processUser(h.env), await processUser(h.env)];
-    const depositor = await processUser(h.env);
-    const owner = h.headers;
-    const community = await communityWith(
-      api,
-      h.db,
-      owner,
-      'killed',
-      curators.map((c) => c.email),
-    );
-    const { draft } = await draftForReview(api, depositor.headers, community);
+  // Two restarts and the killed server's lease to run out: more than an in-process test's time.
+  it(
+    'sends what a server killed with its messages claimed had queued, once each, after a restart',
+    async () => {
+      const api: Api = (method, url, headers, body) =>
+        callApi(h.server.url, method, url, headers, body);
+      const curators = [await processUser(h.env), await processUser(h.env)];
+      const depositor = await processUser(h.env);
+      const owner = h.headers;
+      const community = await communityWith(
+        api,
+        h.db,
+        owner,
+        'killed',
+        curators.map((c) => c.email),
+      );
+      const { draft } = await draftForReview(api, depositor.headers, community);
 
-    // The server dies as soon as its sender has claimed the messages of the submission: after
-    // the action committed, before anything was sent.
-    await h.restart({ CAIRN_TEST_CRASH_AT: 'mail:claimed' });
-    await api('POST', `/api/records/${draft}/draft/actions/submit-review`, depositor.headers).catch(
-      () => undefined,
-    );
-    expect(await h.server.exited).toBeNull();
-    const claimed = await outboxRows(h.db);
-    expect(claimed).toHaveLength(3);
-    expect(claimed.every((row) => row.leaseToken !== null && row.attempts === 1)).toBe(true);
-    expect(smtp.received).toEqual([]);
+      // The server dies as soon as its sender has claimed the messages of the submission: after
+      // the action committed, before anything was sent.
+      await h.restart({ CAIRN_TEST_CRASH_AT: 'mail:claimed' });
+      await api(
+        'POST',
+        `/api/records/${draft}/draft/actions/submit-review`,
+        depositor.headers,
+      ).catch(() => undefined);
+      expect(await h.server.exited).toBeNull();
+      const claimed = await outboxRows(h.db);
+      expect(claimed).toHaveLength(3);
+      expect(claimed.every((row) => row.leaseToken !== null && row.attempts === 1)).toBe(true);
+      expect(smtp.received).toEqual([]);
 
-    await h.restart();
-    await until('the outbox is empty', async () => (await outboxRows(h.db)).length === 0);
-    const owners = smtp.received.flatMap(recipientsOf).sort();
-    expect(owners).toHaveLength(3);
-    expect(new Set(owners).size).toBe(3);
-    expect(owners).toContain(curators[0]!.email);
-    expect(owners).toContain(curators[1]!.email);
-    const review = await api('GET', `/api/records/${draft}/draft/review`, depositor.headers);
-    expect(review.json().status).toBe('submitted');
-  });
+      await h.restart();
+      await until('the outbox is empty', async () => (await outboxRows(h.db)).length === 0);
+      const owners = smtp.received.flatMap(recipientsOf).sort();
+      expect(owners).toHaveLength(3);
+      expect(new Set(owners).size).toBe(3);
+      expect(owners).toContain(curators[0]!.email);
+      expect(owners).toContain(curators[1]!.email);
+      const review = await api('GET', `/api/records/${draft}/draft/review`, depositor.headers);
+      expect(review.json().status).toBe('submitted');
+    },
+    GUARD_MS,
+  );
 });
 
 describe.skipIf(!ENGINES.includes('postgres'))(
@@ -143,44 +155,49 @@ describe.skipIf(!ENGINES.includes('postgres'))(
       await smtp?.close();
     });
 
-    it('delivers every message exactly once while both send', async () => {
-      const api =
-        (via: number): Api =>
-        (method, url, headers, body) =>
-          callApi(servers[via % 2]!.url, method, url, headers, body);
-      const owner = await processUser({ ...env, CAIRN_DATA_DIR: dataDir });
-      const depositor = await processUser({ ...env, CAIRN_DATA_DIR: dataDir });
-      const community = await communityWith(api(0), db, owner.headers, 'shared', []);
-      const { draft } = await draftForReview(api(1), depositor.headers, community);
-      const submitted = await api(0)(
-        'POST',
-        `/api/records/${draft}/draft/actions/submit-review`,
-        depositor.headers,
-      );
-      expect(submitted.status, submitted.text).toBe(202);
-      const request = submitted.json().id as string;
-      const comments = await Promise.all(
-        Array.from({ length: 40 }, (_, i) =>
-          api(i)(
-            'POST',
-            `/api/requests/${request}/comments`,
-            i % 4 < 2 ? owner.headers : depositor.headers,
-            {
-              payload: { content: `comment ${i}`, format: 'html' },
-            },
+    it(
+      'delivers every message exactly once while both send',
+      async () => {
+        const api =
+          (via: number): Api =>
+          (method, url, headers, body) =>
+            callApi(servers[via % 2]!.url, method, url, headers, body);
+        const owner = await processUser({ ...env, CAIRN_DATA_DIR: dataDir });
+        const depositor = await processUser({ ...env, CAIRN_DATA_DIR: dataDir });
+        const community = await communityWith(api(0), db, owner.headers, 'shared', []);
+        const { draft } = await draftForReview(api(1), depositor.headers, community);
+        const submitted = await api(0)(
+          'POST',
+          `/api/records/${draft}/draft/actions/submit-review`,
+          depositor.headers,
+        );
+        expect(submitted.status, submitted.text).toBe(202);
+        const request = submitted.json().id as string;
+        const comments = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            api(i)(
+              'POST',
+              `/api/requests/${request}/comments`,
+              i % 4 < 2 ? owner.headers : depositor.headers,
+              {
+                payload: { content: `comment ${i}`, format: 'html' },
+              },
+            ),
           ),
-        ),
-      );
-      expect(comments.map((c) => c.status)).toEqual(Array(40).fill(201));
-      await until('the outbox is empty', async () => (await outboxRows(db)).length === 0);
-      const received = smtp.received;
-      expect(received).toHaveLength(41);
-      expect(new Set(received.map((m) => m.messageId)).size).toBe(41);
-      const seen = received.map(
-        (m) => `${recipientsOf(m).join()} ${/comment \d+/.exec(m.text ?? '')?.[0] ?? 'submitted'}`,
-      );
-      expect(new Set(seen).size).toBe(41);
-      expect(seen.filter((s) => s.startsWith(owner.email))).toHaveLength(21);
-    });
+        );
+        expect(comments.map((c) => c.status)).toEqual(Array(40).fill(201));
+        await until('the outbox is empty', async () => (await outboxRows(db)).length === 0);
+        const received = smtp.received;
+        expect(received).toHaveLength(41);
+        expect(new Set(received.map((m) => m.messageId)).size).toBe(41);
+        const seen = received.map(
+          (m) =>
+            `${recipientsOf(m).join()} ${/comment \d+/.exec(m.text ?? '')?.[0] ?? 'submitted'}`,
+        );
+        expect(new Set(seen).size).toBe(41);
+        expect(seen.filter((s) => s.startsWith(owner.email))).toHaveLength(21);
+      },
+      GUARD_MS,
+    );
   },
 );
