@@ -145,6 +145,15 @@ async function apiGet(page: Page, url: string): Promise<Record<string, unknown>>
   }, url);
 }
 
+/** A file's bytes as text, read with the page's own session. */
+async function apiText(page: Page, url: string): Promise<string> {
+  return page.evaluate(async (target) => {
+    const response = await fetch(target);
+    if (!response.ok) throw new Error(`${target}: ${response.status}`);
+    return response.text();
+  }, url);
+}
+
 function draftIdOf(page: Page): string {
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 }
@@ -347,6 +356,13 @@ describe('file uploader journey', () => {
     await logIn(page, account);
     await fillDraft(page, 'A survey in folders');
 
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (/\/draft\/files(-upload|\/.*\/content.*)$/.test(request.url()))
+        sent.push(
+          `${request.method()} ${new URL(request.url()).pathname.replace(/^.*\/draft\//, '')}`,
+        );
+    });
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose a folder' }).focus();
     await page.keyboard.press('Enter');
@@ -389,6 +405,12 @@ describe('file uploader journey', () => {
     };
     expect(listed.entries.map((e) => e.key).sort()).toEqual(keys);
     expect(listed.entries.every((e) => e.status === 'completed')).toBe(true);
+    // The folder's small files went together, in one form, not a request each; each file holds
+    // its own bytes.
+    expect(sent).toEqual(['POST files-upload']);
+    expect(
+      await apiText(page, `/api/records/${id}/draft/files/survey/raw/2023/notes.txt/content`),
+    ).toBe('Fog all week.\n');
     await publishFromEditor(page);
     await expectPath(page, `/records/${id}`);
 

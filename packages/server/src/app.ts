@@ -145,6 +145,11 @@ export async function buildApp(
     if (request.routeOptions.config.binaryBody || request.is404) done(null, payload);
     else done(new AppError('UNSUPPORTED_MEDIA_TYPE'), undefined);
   });
+  // A batch of files arrives as a form, read part by part by its route as it streams in.
+  app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+    if (request.routeOptions.config.formBody || request.is404) done(null, payload);
+    else done(new AppError('UNSUPPORTED_MEDIA_TYPE'), undefined);
+  });
 
   // Only the REST API belongs in the OpenAPI document; pages and assets are for browsers.
   // Every API route answers errors in the contract's error body.

@@ -64,6 +64,7 @@ describe('loadConfig', () => {
       },
       editor: {
         uploadConcurrency: 3,
+        uploadBatchFiles: 64,
         defaultTransferType: 'L',
         enabledTransferTypes: ['L', 'M'],
         publishModalExtra: { checkboxes: [], text: '' },
@@ -263,6 +264,7 @@ describe('loadConfig', () => {
   it('reads the deposit editor settings', () => {
     const config = loadConfig({
       CAIRN_UPLOAD_CONCURRENCY: '5',
+      CAIRN_UPLOAD_BATCH_FILES: '0',
       CAIRN_DEFAULT_TRANSFER_TYPE: 'M',
       CAIRN_ENABLED_TRANSFER_TYPES: 'M, L',
       CAIRN_PUBLISH_MODAL_EXTRA: JSON.stringify({
@@ -282,6 +284,7 @@ describe('loadConfig', () => {
     });
     expect(config.editor).toEqual({
       uploadConcurrency: 5,
+      uploadBatchFiles: 0,
       defaultTransferType: 'M',
       enabledTransferTypes: ['M', 'L'],
       publishModalExtra: {
@@ -333,6 +336,7 @@ describe('loadConfig', () => {
   it('refuses bad deposit editor settings, every one at once', () => {
     const problems = problemsOf({
       CAIRN_UPLOAD_CONCURRENCY: '0',
+      CAIRN_UPLOAD_BATCH_FILES: '1001',
       CAIRN_DEFAULT_TRANSFER_TYPE: 'R',
       CAIRN_PUBLISH_MODAL_EXTRA: JSON.stringify({
         checkboxes: [
@@ -345,6 +349,7 @@ describe('loadConfig', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^CAIRN_UPLOAD_CONCURRENCY: /),
+        expect.stringMatching(/^CAIRN_UPLOAD_BATCH_FILES: /),
         'CAIRN_PUBLISH_MODAL_EXTRA: checkbox ids must be unique',
         expect.stringMatching(/^CAIRN_CREATOR_MODE: /),
         'CAIRN_DEFAULT_TRANSFER_TYPE: R is not one of CAIRN_ENABLED_TRANSFER_TYPES',

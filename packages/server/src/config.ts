@@ -7,6 +7,8 @@ import {
   DEFAULT_TRANSFER_TYPE,
   IMPORT_MAX_FILE_BYTES,
   UPLOAD_CONCURRENCY,
+  UPLOAD_BATCH_FILES,
+  FILES_UPLOAD_BATCH_MAX,
   type CustomFieldUi,
 } from '@cairn/shared';
 import path from 'node:path';
@@ -129,6 +131,12 @@ const EnvSchema = z.object({
   CAIRN_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   CAIRN_REQUEST_EXPIRY_DAYS: z.coerce.number().int().min(0).default(30),
   CAIRN_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(UPLOAD_CONCURRENCY),
+  CAIRN_UPLOAD_BATCH_FILES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(FILES_UPLOAD_BATCH_MAX)
+    .default(UPLOAD_BATCH_FILES),
   CAIRN_DEFAULT_TRANSFER_TYPE: z.string().min(1).default(DEFAULT_TRANSFER_TYPE),
   // Cairn speaks multipart (M) as well as local (L) uploads; the deposit form's own default of L
   // alone is the browser's fallback when the page names none.
@@ -337,6 +345,8 @@ export interface Config {
   /** What the deposit editor is told (the page bootstrap's config). */
   readonly editor: {
     readonly uploadConcurrency: number;
+    /** Small files the uploader sends a request (0: each alone). */
+    readonly uploadBatchFiles: number;
     readonly defaultTransferType: string;
     readonly enabledTransferTypes: readonly string[];
     readonly publishModalExtra: {
@@ -474,6 +484,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     },
     editor: {
       uploadConcurrency: e.CAIRN_UPLOAD_CONCURRENCY,
+      uploadBatchFiles: e.CAIRN_UPLOAD_BATCH_FILES,
       defaultTransferType: e.CAIRN_DEFAULT_TRANSFER_TYPE,
       enabledTransferTypes: e.CAIRN_ENABLED_TRANSFER_TYPES,
       publishModalExtra: e.CAIRN_PUBLISH_MODAL_EXTRA ?? { checkboxes: [], text: '' },

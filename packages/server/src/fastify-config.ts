@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes raw bytes on `…/content` paths (file content and multipart parts). */
     binaryBody?: boolean;
+    /** The route reads a multipart/form-data body itself, part by part (a batch of files). */
+    formBody?: boolean;
     /** Each request counts against the action's limits, per account and per address. */
     throttle?: ThrottledAction;
     /**

@@ -101,3 +101,15 @@ export const FILES_EMBEDDED_MAX = 100;
  * answers it, up to this many, and pages of at most this size (`?size=&page=`).
  */
 export const FILES_LIST_MAX = 1000;
+
+/** Most files one `POST …/draft/files-upload` (a Cairn extension) may carry. */
+export const FILES_UPLOAD_BATCH_MAX = 1000;
+
+/**
+ * The uploader's batches of small files (configuration `fileUploadBatchFiles`, 64 by default):
+ * files of at most FILE_BATCHED_MAX_BYTES go together, up to FILES_UPLOAD_BATCH_BYTES a batch,
+ * so that a batch cut off loses little and its progress still moves.
+ */
+export const UPLOAD_BATCH_FILES = 64;
+export const FILE_BATCHED_MAX_BYTES = 1024 * 1024;
+export const FILES_UPLOAD_BATCH_BYTES = 8 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../validation/messages.js';
-import { FILES_LIST_MAX } from '../limits.js';
+import { FILES_LIST_MAX, FILES_UPLOAD_BATCH_MAX } from '../limits.js';
 import { idParams, objectOrEmpty } from './common.js';
 import { positiveInteger } from './search.js';
 
@@ -74,6 +74,44 @@ export const FileItemSchema = z.looseObject({
     .prefault({}),
 });
 export type FileItem = z.infer<typeof FileItemSchema>;
+
+/**
+ * `POST …/draft/files-upload`, a Cairn extension: the first form field (`files`), naming the
+ * announced files whose contents follow as `content` parts, in the same order.
+ */
+export const FilesUploadManifest = z
+  .array(
+    z.object({
+      key: z.string().describe('An announced file of the draft'),
+      size: z.int().min(0).describe('Bytes of its content part'),
+    }),
+  )
+  .min(1, { error: 'Name at least one file.' })
+  .max(FILES_UPLOAD_BATCH_MAX, { error: `At most ${FILES_UPLOAD_BATCH_MAX} files a request.` });
+export type FilesUploadManifest = z.infer<typeof FilesUploadManifest>;
+
+/** The documented form of that body (the schema above is what the `files` field holds). */
+export const FilesUploadBody = z.object({
+  files: z.string().describe('JSON: [{"key": "raw/a.csv", "size": 1024}, …]'),
+  content: z
+    .array(z.string().meta({ format: 'binary' }))
+    .describe('The bytes of each file named in `files`, in that order'),
+});
+
+/** One file of such a batch that was not stored, and why; the others are unaffected. */
+export const FileUploadErrorSchema = z.looseObject({
+  key: z.string(),
+  status: z.number(),
+  code: z.string().optional(),
+  message: z.string(),
+});
+
+/** Its answer: the committed entries, and the files refused with their reasons. */
+export const FilesUploadResultSchema = z.looseObject({
+  entries: z.array(FileItemSchema),
+  errors: z.array(FileUploadErrorSchema),
+});
+export type FilesUploadResult = z.infer<typeof FilesUploadResultSchema>;
 
 /** The files of a draft or record. */
 export const FilesListSchema = z.looseObject({

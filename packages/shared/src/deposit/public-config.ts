@@ -39,6 +39,8 @@ export const PublicConfigSchema = z.object({
   /** Whether empty files are accepted; when not, the uploader skips them with a warning. */
   allowEmptyFiles: z.boolean().default(true),
   fileUploadConcurrency: z.number().int().positive().default(UPLOAD_CONCURRENCY),
+  /** Small files sent a request (a Cairn extension); 0, or a server that names none: one each. */
+  fileUploadBatchFiles: z.number().int().min(0).default(0),
   defaultTransferType: z.string().default(DEFAULT_TRANSFER_TYPE),
   enabledTransferTypes: z.array(z.string()).default([DEFAULT_TRANSFER_TYPE]),
   /** Extra checkboxes (each must be ticked) and text of the publish dialog. */

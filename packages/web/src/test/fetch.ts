@@ -8,6 +8,8 @@ export interface RecordedRequest {
   headers: Headers;
   /** The parsed JSON body, if any. */
   body: unknown;
+  /** The body, when it is a form. */
+  form?: FormData;
 }
 
 export type Responder = (request: RecordedRequest) => Response | Promise<Response>;
@@ -25,6 +27,7 @@ export function stubFetch(respond: Responder): RecordedRequest[] {
         url: input instanceof Request ? input.url : input.toString(),
         headers: new Headers(init.headers),
         body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+        ...(init.body instanceof FormData ? { form: init.body } : {}),
       };
       requests.push(request);
       return respond(request);

@@ -14,6 +14,9 @@ import {
   FilesOwnerParams,
   InitFilesBody,
   FILES_LIST_MAX,
+  FILES_UPLOAD_BATCH_MAX,
+  FilesUploadBody,
+  FilesUploadResultSchema,
   type ErrorCode,
 } from '@cairn/shared';
 import { z } from 'zod';
@@ -31,6 +34,7 @@ import { isSafeInline } from './mimetypes.js';
 import { listContainer } from './archive-listing.js';
 import { fail } from './files.errors.js';
 import { backLinkHeader } from '../records/signposting.js';
+import { formParts } from '../../lib/form-parts.js';
 
 const FILE_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptFileTypes = acceptOnly(FILE_TYPES);
@@ -53,6 +57,12 @@ const recordTags = ['Record files'];
 
 /** Route config read by the content-type hook: these routes take raw bytes, not JSON. */
 export const BINARY_ROUTE = { binaryBody: true } as const;
+/** Route config read by the content-type parser: this route reads its multipart body itself. */
+export const FORM_ROUTE = { formBody: true } as const;
+const UPLOADED = documentedResponse(
+  FilesUploadResultSchema,
+  'The files stored and committed, and those refused with the reason of each',
+);
 
 type Suffix =
   | { kind: 'content' }
@@ -262,6 +272,40 @@ export const fileRoutes = routesPlugin<{ config: Config; files: FilesService }>(
           .status(201)
           .type(JSON_TYPE)
           .send(presentFiles(site, await files.init(request.identity.user, context, request.body)));
+      },
+    );
+
+    api.post(
+      '/api/records/:id/draft/files-upload',
+      {
+        config: FORM_ROUTE,
+        onRequest: acceptFileTypes,
+        schema: {
+          response: { 200: UPLOADED },
+          tags: [...draftTags, 'Cairn extension'],
+          summary: `Upload and commit up to ${FILES_UPLOAD_BATCH_MAX} announced files in one request`,
+          description:
+            'A multipart/form-data body: first the field `files`, a JSON list of `{key, size}`, then one `content` part per file, in the same order. Each file is stored and committed as `PUT …/{key}/content?commit=true` would, with the same checks; a file refused (not announced, a size other than announced, over the quota) is listed in `errors` with its status and message, and the files after it go on. A folder of small files otherwise costs a request, its authentication and its draft lookup per file, which holds a browser to a few dozen files a second.',
+          params: FilesOwnerParams,
+          consumes: ['multipart/form-data'],
+          body: documentedBody(FilesUploadBody),
+        },
+      },
+      async (request, reply) => {
+        const context = await draft(request);
+        const parts = formParts(request.headers, bodyStream(request), {
+          fieldBytes: config.bodyLimitBytes,
+          files: FILES_UPLOAD_BATCH_MAX,
+        });
+        const { committed, errors } = await files.uploadBatch(
+          request.identity.user,
+          context,
+          parts,
+        );
+        return reply.type(JSON_TYPE).send({
+          entries: committed.map((view) => presentFile(site, context, view)),
+          errors,
+        });
       },
     );
 

@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { FILES_LIST_MAX, FileMetadataBody } from '@cairn/shared';
+import {
+  FILES_LIST_MAX,
+  FileMetadataBody,
+  FilesUploadManifest,
+  type ErrorCode,
+} from '@cairn/shared';
 import type { Config } from '../../config.js';
 import { AppError, permissionDenied } from '../../errors.js';
 import { nowIso } from '../../database/database.js';
@@ -15,6 +20,8 @@ import { uploadKeyOf } from './file-keys.js';
 import { parseInitBody } from './init-body.js';
 import { crashPoint } from '../../lib/crash-points.js';
 import { parsedBody } from '../../lib/zod-errors.js';
+import { parseClientJson } from '../../lib/client-text.js';
+import { drain, type FormPart } from '../../lib/form-parts.js';
 import {
   FileBuckets,
   type BucketContext,
@@ -28,6 +35,14 @@ import { FileUploads } from './files.uploads.js';
 import { FileCommits } from './files.commit.js';
 import { FilesSweep } from './files.sweep.js';
 import { fail, notFound } from './files.errors.js';
+
+/** A file of a batch upload that was not stored, and why. */
+export interface BatchFileError {
+  key: string;
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
 
 /**
  * Draft and record files: InvenioRDM's files API (local and multipart transfers), with quotas
@@ -208,6 +223,69 @@ export class FilesService {
     contentLength?: number,
   ): Promise<FileView> {
     return this.uploads.putContent(user, context, ref, body, contentLength);
+  }
+
+  /**
+   * POST …/draft/files-upload (Cairn extension): announced files stored and committed one after
+   * another as their parts stream in, each as `PUT …/content?commit=true` would. A file refused
+   * for its own reason (a 4xx) is listed with it and the next file goes on; anything else (the
+   * body cut off, the storage failing) ends the request, and what was committed before stays so:
+   * a client that lost the answer reads which files are committed before it sends them again.
+   */
+  async uploadBatch(
+    user: User | undefined,
+    context: BucketContext,
+    parts: AsyncIterable<FormPart>,
+  ): Promise<{ committed: FileView[]; errors: BatchFileError[] }> {
+    if (!user) throw permissionDenied();
+    this.buckets.assertWritable(context);
+    let manifest: FilesUploadManifest | undefined;
+    let sent = 0;
+    const committed: FileView[] = [];
+    const errors: BatchFileError[] = [];
+    const refuse = (key: string, error: AppError) =>
+      errors.push({ key, status: error.status, code: error.code, message: error.message });
+    for await (const part of parts) {
+      if (part.kind === 'field') {
+        if (part.name !== 'files') continue;
+        if (manifest) throw fail('The field "files" may be sent once.');
+        manifest = parsedBody(FilesUploadManifest, parseClientJson(Buffer.from(part.value)));
+        continue;
+      }
+      if (!manifest) {
+        await drain(part.stream);
+        throw fail('The field "files" must come before the first content part.');
+      }
+      const entry = manifest[sent++];
+      if (!entry || part.name !== 'content') {
+        await drain(part.stream);
+        const why = entry
+          ? `Expected a part named "content", not "${part.name}".`
+          : `More content parts than the ${manifest.length} files named in "files".`;
+        refuse(entry?.key ?? part.filename, fail(why));
+        continue;
+      }
+      try {
+        const ref = { key: entry.key };
+        const stored = await this.uploads.putContent(
+          user,
+          context,
+          ref,
+          part.stream,
+          entry.size,
+          true,
+        );
+        committed.push(await this.commit(user, context, { key: stored.row.key, found: stored }));
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        await drain(part.stream);
+        refuse(entry.key, error);
+      }
+    }
+    if (!manifest) throw fail('The field "files" is missing: a JSON list of {key, size}.');
+    for (const entry of manifest.slice(sent))
+      refuse(entry.key, fail('No content part was sent for this file.'));
+    return { committed, errors };
   }
 
   /** PUT …/content/{n}: one part of a multipart upload, in any order, re-sendable. */

@@ -108,6 +108,8 @@ export class FileUploads {
     ref: FileRef,
     body: Readable,
     contentLength?: number,
+    /** The body is one part of a form, whose length only `contentLength` tells: hold it to it. */
+    exactLength = false,
   ): Promise<FileView> {
     if (!user) throw permissionDenied();
     this.buckets.assertWritable(context);
@@ -141,16 +143,22 @@ export class FileUploads {
     try {
       let stored;
       try {
+        const announced = row.declaredSize !== null && row.declaredSize > 0;
+        const expectedSize = announced
+          ? row.declaredSize!
+          : exactLength
+            ? contentLength
+            : undefined;
         stored = await this.store.put(uploadKey, body, {
           maxSize,
-          ...(row.declaredSize !== null && row.declaredSize > 0
-            ? { expectedSize: row.declaredSize }
-            : {}),
+          ...(expectedSize === undefined ? {} : { expectedSize }),
         });
       } catch (error) {
         if (error instanceof FileStoreError && error.reason === 'size-mismatch') {
           throw fail(
-            `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`,
+            row.declaredSize !== null && row.declaredSize > 0
+              ? `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`
+              : `File size mismatch: ${row.key} was listed as ${contentLength} bytes, and its content part holds another number.`,
           );
         }
         storeFailure(error, row.key);

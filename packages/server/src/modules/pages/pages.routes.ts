@@ -160,6 +160,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       quota: { maxFiles: quota.maxFiles, maxStorage: quota.maxBytes },
       allowEmptyFiles: config.files.allowEmpty,
       fileUploadConcurrency: config.editor.uploadConcurrency,
+      fileUploadBatchFiles: config.editor.uploadBatchFiles,
       defaultTransferType: config.editor.defaultTransferType,
       enabledTransferTypes: config.editor.enabledTransferTypes,
       publishModalExtra: config.editor.publishModalExtra,

@@ -240,6 +240,7 @@ export function DepositForm({ initialDraft, onCreated, journal }: DepositFormPro
                     quota={config.quota}
                     allowEmptyFiles={config.allowEmptyFiles}
                     concurrency={config.fileUploadConcurrency}
+                    batchFiles={config.fileUploadBatchFiles}
                     enabledTransferTypes={config.enabledTransferTypes}
                     canNewVersion={permissions.can_new_version}
                     onNewVersion={() => void controller.newVersion()}

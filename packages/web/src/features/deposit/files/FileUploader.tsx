@@ -6,6 +6,8 @@ import {
   DEFAULT_TRANSFER_TYPE,
   RETRY_DELAYS_MS,
   UPLOAD_CONCURRENCY,
+  FILES_UPLOAD_BATCH_BYTES,
+  FILE_BATCHED_MAX_BYTES,
   type DepositFormValues,
 } from '@cairn/shared';
 import {
@@ -79,6 +81,11 @@ export interface FileUploaderProps {
   quota?: Quota;
   /** Requests carrying bytes at once, across files (config `fileUploadConcurrency`). */
   concurrency?: number;
+  /**
+   * Small files sent together, at most this many a request (config `fileUploadBatchFiles`); by
+   * default none, each file in a request of its own as InvenioRDM's files API has it.
+   */
+  batchFiles?: number;
   /** Config `enabled_transfer_types` (default `[DEFAULT_TRANSFER_TYPE]`); `M` enables multipart. */
   enabledTransferTypes?: readonly string[];
   /** Server's `allowEmptyFiles`; when false, empty files are skipped with a warning. */
@@ -122,6 +129,7 @@ export function FileUploader({
   ensureDraft,
   quota = { maxFiles: DEFAULT_MAX_FILES, maxStorage: DEFAULT_MAX_STORAGE },
   concurrency = UPLOAD_CONCURRENCY,
+  batchFiles = 0,
   enabledTransferTypes = [DEFAULT_TRANSFER_TYPE],
   allowEmptyFiles = true,
   canNewVersion = false,
@@ -188,6 +196,15 @@ export function FileUploader({
         retryDelaysMs,
         stallMs,
         resumeStore: store,
+        ...(batchFiles > 0
+          ? {
+              batch: {
+                files: batchFiles,
+                bytes: FILES_UPLOAD_BATCH_BYTES,
+                fileBytes: FILE_BATCHED_MAX_BYTES,
+              },
+            }
+          : {}),
       }),
     );
     // A chunk that could not be fetched (a dropped connection, a new release) is asked for

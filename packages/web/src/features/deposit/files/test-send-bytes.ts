@@ -6,12 +6,20 @@ import { errorOfResponse, UploadRequestError, type SendBytes } from './transport
  * (src/test/fetch.ts), which answers the byte requests like every other request. Progress is
  * reported once, when the request is done; there is no stall detection.
  */
-export const sendBytesWithFetch: SendBytes = async ({ url, headers, body, signal, onProgress }) => {
+export const sendBytesWithFetch: SendBytes = async ({
+  url,
+  method,
+  headers,
+  body,
+  signal,
+  onProgress,
+}) => {
   let response: Response;
   try {
     response = await fetch(url, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/octet-stream', ...headers },
+      method: method ?? 'PUT',
+      headers:
+        body instanceof Blob ? { 'Content-Type': 'application/octet-stream', ...headers } : headers,
       body,
       ...(signal ? { signal } : {}),
     });
@@ -21,7 +29,7 @@ export const sendBytesWithFetch: SendBytes = async ({ url, headers, body, signal
   }
   const text = await response.text();
   if (!response.ok) throw errorOfResponse(response.status, response.statusText, text);
-  onProgress(body.size);
+  if (body instanceof Blob) onProgress(body.size);
   return { etag: response.headers.get('ETag') ?? undefined, text };
 };
 

@@ -62,11 +62,14 @@ export class UploadRequestError extends Error {
   }
 }
 
-/** One PUT of bytes: a part, or a whole file sent in one request. */
+/** One request of bytes: a part, a whole file, or (POSTed as a form) a batch of small files. */
 export interface BytesRequest {
   url: string;
+  /** PUT unless said otherwise. */
+  method?: 'PUT' | 'POST';
   headers: Record<string, string>;
-  body: Blob;
+  /** A form goes with the Content-Type the browser gives it (its boundary). */
+  body: Blob | FormData;
   /** The whole request's limit (a signed part URL's `expires` seconds × 1000). */
   timeoutMs?: number;
   /** Give up when no byte has moved for this long. */
@@ -107,9 +110,10 @@ export function errorOfResponse(status: number, statusText: string, text: string
 export const sendBytesWithXhr: SendBytes = (request) =>
   new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('PUT', request.url);
+    xhr.open(request.method ?? 'PUT', request.url);
     xhr.withCredentials = false;
-    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    if (request.body instanceof Blob)
+      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
     if (request.timeoutMs !== undefined) xhr.timeout = request.timeoutMs;
 

@@ -30,6 +30,11 @@ export interface EngineSettings {
   commitWaitMs?: number;
   resumeStore: ResumeStore;
   now?: () => number;
+  /**
+   * Files in one piece of at most `fileBytes` go many a request when set (`POST
+   * …/draft/files-upload`, a Cairn extension): at most `files` files and `bytes` bytes each.
+   */
+  batch?: { files: number; bytes: number; fileBytes: number };
 }
 
 export interface UploadJob {

@@ -31,6 +31,8 @@ function filesApi(
     hold?: (r: RecordedRequest) => Promise<void> | undefined;
     refuse?: (r: RecordedRequest) => Response | undefined;
     received?: Array<{ part: number; size: number; checksum: string }>;
+    /** A batch's answer for this file instead of committing it. */
+    refuseInBatch?: (key: string) => { status: number; message: string } | undefined;
   } = {},
 ) {
   const files = new Map<string, ServedFile>();
@@ -72,6 +74,29 @@ function filesApi(
       }));
       for (const file of created) files.set(file.key, file);
       return jsonResponse(201, { entries: created.map(itemOf) });
+    }
+    if (r.method === 'POST' && r.url === `${FILES_PATH}-upload`) {
+      // As the server: each announced file committed with its content, the others refused.
+      const listed = JSON.parse(r.form!.get('files') as string) as Array<{ key: string }>;
+      const contents = r.form!.getAll('content');
+      const entries = [];
+      const errors = [];
+      for (const [i, { key }] of listed.entries()) {
+        const file = files.get(key);
+        const refusal =
+          options.refuseInBatch?.(key) ??
+          (!file
+            ? { status: 404, message: `File with key ${key} not found.` }
+            : file.status !== 'pending' || !contents[i]
+              ? { status: 400, message: `File with key "${key}" is already committed.` }
+              : undefined);
+        if (refusal) errors.push({ key, ...refusal });
+        else {
+          file!.status = 'completed';
+          entries.push(itemOf(file!));
+        }
+      }
+      return jsonResponse(200, { entries, errors });
     }
     const match =
       /^\/api\/records\/r1\/draft\/files\/([^/?]+)(?:\/(\w+))?(?:\/(\d+))?(\?commit=true)?$/.exec(
@@ -225,6 +250,169 @@ describe('createUploadEngine', () => {
     expect(items.map((item) => item.status)).toEqual(names.map(() => 'completed'));
     expect(peak).toBe(2);
     expect(wire(server.requests).filter((r) => r.startsWith('PUT'))).toHaveLength(4);
+  });
+
+  describe('small files in batches', () => {
+    const BATCH = { files: 4, bytes: 1000, fileBytes: 100 };
+    const posts = (server: ReturnType<typeof filesApi>) =>
+      server.requests
+        .filter((r) => r.url === `${FILES_PATH}-upload`)
+        .map((r) =>
+          (JSON.parse(r.form!.get('files') as string) as Array<{ key: string }>).map((f) => f.key),
+        );
+
+    it('sends small files many a request, each announced batch then its contents', async () => {
+      const server = filesApi();
+      const engine = engineWith({ batch: BATCH });
+      const names = Array.from({ length: 10 }, (_, i) => `f${i}.csv`);
+      const items = await Promise.all(
+        names.map((name) => engine.upload(job(new File([name], name)))),
+      );
+      expect(items.map((item) => [item.key, item.status])).toEqual(
+        names.map((n) => [n, 'completed']),
+      );
+      expect(posts(server)).toEqual([names.slice(0, 4), names.slice(4, 8), names.slice(8)]);
+      // No request a file: three inits and three forms.
+      expect(wire(server.requests).filter((r) => r.startsWith('PUT'))).toEqual([]);
+      expect(wire(server.requests).filter((r) => r === `POST ${FILES_PATH}`)).toHaveLength(3);
+      const form = server.requests.find((r) => r.form)!.form!;
+      expect(await (form.getAll('content')[1] as File).text()).toBe('f1.csv');
+    });
+
+    it('keeps batches within the bytes a batch may carry, and larger files out of them', async () => {
+      const server = filesApi();
+      const engine = engineWith({ batch: BATCH });
+      const files = [
+        new File(['a'.repeat(90)], 'a.csv'),
+        new File(['b'.repeat(90)], 'b.csv'),
+        new File(['big'.repeat(100)], 'big.csv'),
+      ];
+      const items = await Promise.all(files.map((file) => engine.upload(job(file))));
+      expect(items.every((item) => item.status === 'completed')).toBe(true);
+      expect(posts(server)).toEqual([['a.csv', 'b.csv']]);
+      expect(wire(server.requests)).toContain(`PUT ${FILES_PATH}/big.csv/content?commit=true`);
+
+      const tight = filesApi();
+      const engine2 = engineWith({ batch: { ...BATCH, bytes: 150 } });
+      await Promise.all(
+        ['c', 'd', 'e'].map((n) => engine2.upload(job(new File([n.repeat(90)], `${n}.csv`)))),
+      );
+      expect(posts(tight)).toEqual([['c.csv'], ['d.csv'], ['e.csv']]);
+    });
+
+    it('fails a file the batch refused with its reason; a busy one goes on alone', async () => {
+      let busyOnce = true;
+      const busy = filesApi({
+        refuseInBatch: (key) => {
+          if (key === 'refused.csv')
+            return { status: 400, message: 'File size mismatch: refused.csv.' };
+          if (key !== 'busy.csv' || !busyOnce) return undefined;
+          busyOnce = false;
+          return { status: 409, message: 'File with key "busy.csv" is being committed.' };
+        },
+      });
+      const engine = engineWith({ batch: BATCH });
+      const [ok, refused, waited] = await Promise.allSettled([
+        engine.upload(job(new File(['x'], 'ok.csv'))),
+        engine.upload(job(new File(['y'], 'refused.csv'))),
+        engine.upload(job(new File(['z'], 'busy.csv'))),
+      ]);
+      expect(ok).toMatchObject({ status: 'fulfilled', value: { status: 'completed' } });
+      expect(refused).toMatchObject({
+        status: 'rejected',
+        reason: { kind: 'http', status: 400, message: 'File size mismatch: refused.csv.' },
+      });
+      expect(waited).toMatchObject({ status: 'fulfilled', value: { status: 'completed' } });
+      expect(wire(busy.requests)).toContain(`PUT ${FILES_PATH}/busy.csv/content?commit=true`);
+    });
+
+    it('sends each file alone when a batch fails, counting those it had committed', async () => {
+      let lost = true;
+      const server = filesApi();
+      const realFetch = globalThis.fetch;
+      // The batch commits every file, and its answer is lost on the way.
+      vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+        const response = await realFetch(input, init);
+        if (
+          lost &&
+          (input instanceof Request ? input.url : input.toString()).endsWith('/files-upload')
+        ) {
+          lost = false;
+          return jsonResponse(502, { status: 502, message: 'Bad gateway' });
+        }
+        return response;
+      });
+      const engine = engineWith({ batch: BATCH });
+      const items = await Promise.all(
+        ['a.csv', 'b.csv'].map((n) => engine.upload(job(new File([n], n)))),
+      );
+      expect(items.map((item) => item.status)).toEqual(['completed', 'completed']);
+      // Alone, each file's content goes again (a server refuses it as committed already, and
+      // the engine reads it back committed: see the test of a lost answer above).
+      expect(
+        wire(server.requests)
+          .filter((r) => r.startsWith('PUT'))
+          .sort(),
+      ).toEqual([
+        `PUT ${FILES_PATH}/a.csv/content?commit=true`,
+        `PUT ${FILES_PATH}/b.csv/content?commit=true`,
+      ]);
+    });
+
+    it('deletes a file cancelled while its batch was on its way, once committed', async () => {
+      let release: (() => void) | undefined;
+      const server = filesApi({
+        hold: (r) =>
+          r.url === `${FILES_PATH}-upload`
+            ? new Promise<void>((resolve) => (release = resolve))
+            : undefined,
+      });
+      const onDeleted = vi.fn();
+      const engine = engineWith({ batch: BATCH });
+      const kept = engine.upload(job(new File(['x'], 'kept.csv')));
+      const dropped = engine.upload(job(new File(['y'], 'dropped.csv'), { onDeleted }));
+      await vi.waitFor(() => expect(release).toBeDefined());
+      engine.cancel('dropped.csv');
+      await expect(dropped).rejects.toMatchObject({ kind: 'aborted' });
+      release!();
+      expect(await kept).toMatchObject({ status: 'completed' });
+      await vi.waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+      expect([...server.files.keys()]).toEqual(['kept.csv']);
+    });
+
+    it('keeps batches and single requests together within the concurrency', async () => {
+      const server = filesApi();
+      const waiting: Array<() => void> = [];
+      let inFlight = 0;
+      let peak = 0;
+      const sendBytes: SendBytes = async (request) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        inFlight--;
+        return sendBytesWithFetch(request);
+      };
+      const engine = engineWith({ concurrency: 2, sendBytes, batch: { ...BATCH, files: 2 } });
+      const files = [
+        ...['a', 'b', 'c', 'd', 'e'].map((n) => new File([n], `${n}.csv`)),
+        new File(['x'.repeat(200)], 'large1.csv'),
+        new File(['y'.repeat(200)], 'large2.csv'),
+        ...['f', 'g', 'h'].map((n) => new File([n], `${n}.csv`)),
+      ];
+      const done = Promise.all(files.map((file) => engine.upload(job(file))));
+      let settled = false;
+      void done.finally(() => (settled = true));
+      while (!settled) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        for (const release of waiting.splice(0)) release();
+      }
+      const items = await done;
+      expect(items.every((item) => item.status === 'completed')).toBe(true);
+      expect(peak).toBeLessThanOrEqual(2);
+      expect(posts(server).flat().sort()).toEqual(
+        ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((n) => `${n}.csv`),
+      );
+    });
   });
 
   it('sends a part again after a 5xx, then commits', async () => {

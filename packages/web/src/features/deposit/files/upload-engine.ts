@@ -1,4 +1,4 @@
-import { MULTIPART_MAX_PART } from '@cairn/shared';
+import { MULTIPART_MAX_PART, FilesUploadResultSchema } from '@cairn/shared';
 import AwsS3, { type AwsS3Part, type AwsS3UploadParameters } from '@uppy/aws-s3';
 import Uppy, { type Body, type Meta, type UppyFile } from '@uppy/core';
 import { ApiError, readCookie, toRequestPath } from '../../../api/client';
@@ -31,6 +31,10 @@ interface Upload {
   refreshing?: Promise<void>;
   /** Files given to Uppy together, announced in one init when the first of them starts. */
   group?: InitGroup;
+  /** Announced by a batch (see sendBatch): Uppy, if it gets the file, must not announce it. */
+  announcedByBatch?: boolean;
+  /** Order of arrival, so that batches and Uppy take the files in turn as they came. */
+  arrival: number;
   /** The deletion of the entry the server holds for it, once asked for (once only). */
   discarding?: Promise<void>;
   cancelled: boolean;
@@ -83,6 +87,12 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   /** Storage URLs that answered 403: the next attempt asks for fresh links. */
   const refused = new Set<string>();
   let sequence = 0;
+  let arrivals = 0;
+  /** Small files waiting for a batch (see sendBatch), in the order they became ready. */
+  let small: Upload[] = [];
+  let batchesInFlight = 0;
+  /** Ends the batches' requests when the engine stops. */
+  const batchesAbort = new AbortController();
 
   const uppy = new Uppy<Meta, Body>({
     logger: quietLogger,
@@ -205,6 +215,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     if (stale) await deleteFile(api, stale);
     const announced = upload.group && (await announceGroup(upload.group));
     const item =
+      (upload.announcedByBatch ? upload.item : undefined) ??
       announced?.get(job.key.normalize('NFC')) ??
       entryNamed(entriesByKey(await api.post(job.filesLink, [initEntryOf(upload)])), job.key);
     const self = item.links.self;
@@ -528,6 +539,16 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
       return;
     }
     if (upload.item) job.onCreated(upload.item);
+    if (batchable(upload, resumeFrom)) {
+      small.push(upload);
+      refillSoon();
+      return;
+    }
+    toUppy(upload, resumeFrom);
+  }
+
+  function toUppy(upload: Upload, resumeFrom?: string) {
+    const { job } = upload;
     // Uppy keeps what it learnt of an upload by the Blob it was given, for good: each upload
     // needs a Blob no other upload had. A file in one piece goes as the File itself the first
     // time, since Chromium sends a File at about half the cost of a slice of it (a folder of
@@ -553,13 +574,24 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
   }
 
   function refillSoon() {
-    if (refillQueued || ready.length === 0) return;
+    if (refillQueued || (ready.length === 0 && small.length === 0)) return;
     refillQueued = true;
     queueMicrotask(refill);
   }
 
   function refill() {
     refillQueued = false;
+    // Batches and Uppy take turns, in the order the files came, so that together they keep to
+    // the concurrency: Uppy's own limit knows nothing of the batches' requests.
+    small = small.filter((upload) => !upload.settled);
+    // A small file on its own gains nothing from a form: it goes as InvenioRDM's clients send it.
+    if (batchesInFlight === 0 && small.length === 1) toUppy(small.shift()!);
+    const batchFirst =
+      small.length > 0 && (ready.length === 0 || small[0]!.arrival < ready[0]!.upload.arrival);
+    if (batchesInFlight > 0 || batchFirst) {
+      if (uppy.getFiles().length === 0) startBatches();
+      return;
+    }
     const room = windowSize - uppy.getFiles().length;
     // Half a window at a time, so that its files are announced together (see announceGroup).
     if (room <= 0 || room < Math.min(windowSize / 2, ready.length)) return;
@@ -603,11 +635,153 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     });
   }
 
+  // ---- batches of small files
+
+  function batchable(upload: Upload, resumeFrom: string | undefined): boolean {
+    const limits = settings.batch;
+    const { job } = upload;
+    return (
+      limits !== undefined &&
+      job.plan.type === 'L' &&
+      job.file.size <= limits.fileBytes &&
+      resumeFrom === undefined &&
+      !job.existing &&
+      !upload.item
+    );
+  }
+
+  /** Sends batches of the small files waiting, up to the concurrency. */
+  function startBatches() {
+    const limits = settings.batch!;
+    while (batchesInFlight < settings.concurrency && small.length > 0) {
+      const batch: Upload[] = [];
+      let bytes = 0;
+      while (small.length > 0 && batch.length < limits.files) {
+        const next = small[0]!;
+        if (batch.length > 0 && bytes + next.job.file.size > limits.bytes) break;
+        small.shift();
+        if (next.settled) continue;
+        batch.push(next);
+        bytes += next.job.file.size;
+      }
+      if (batch.length === 0) continue;
+      batchesInFlight++;
+      void sendBatch(batch).finally(() => {
+        batchesInFlight--;
+        refillSoon();
+      });
+    }
+  }
+
+  /** Files a batch did not settle go to Uppy one by one, which tries again and tells each why. */
+  function alone(uploads: Upload[]) {
+    for (const upload of uploads) if (!upload.settled) toUppy(upload);
+  }
+
+  /**
+   * A batch of small files: announced in one init, then their contents in one form POSTed to
+   * `…/draft/files-upload` (a Cairn extension), which stores and commits each and answers which
+   * were committed and why the others were not. A folder of small files through Uppy costs a
+   * request a file, and a browser spends more time on each request than on its few bytes: it
+   * held uploads to about 60 files a second. Whatever the batch does not settle (the request
+   * failed, a file was busy) goes through Uppy's path alone, which reads back a file whose
+   * commit happened before the answer was lost.
+   */
+  async function sendBatch(uploads: Upload[]): Promise<void> {
+    const live = uploads.filter((upload) => !upload.settled);
+    if (live.length === 0) return;
+    const filesLink = live[0]!.job.filesLink;
+    let entries: Map<string, unknown>;
+    try {
+      entries = entriesByKey(await api.post(filesLink, live.map(initEntryOf)));
+    } catch {
+      // A name taken, the quota: each file announces itself and hears its own reason.
+      return alone(live);
+    }
+    const sending: Upload[] = [];
+    for (const upload of live) {
+      const raw = entries.get(upload.job.key.normalize('NFC'));
+      const item = raw ? FileItemSchema.safeParse(raw).data : undefined;
+      if (!item?.links.self) {
+        alone([upload]);
+        continue;
+      }
+      upload.item = item;
+      upload.announcedByBatch = true;
+      if (upload.cancelled) {
+        void discard(upload, item.links.self);
+        continue;
+      }
+      upload.job.onCreated(item);
+      sending.push(upload);
+    }
+    if (sending.length === 0) return;
+    const form = new FormData();
+    form.append(
+      'files',
+      JSON.stringify(sending.map(({ job }) => ({ key: job.key, size: job.file.size }))),
+    );
+    for (const { job } of sending) form.append('content', job.file);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = readCookie(settings.csrf.csrfCookieName);
+    if (token !== undefined) headers[settings.csrf.csrfHeaderName] = token;
+    const ends: number[] = [];
+    let total = 0;
+    for (const { job } of sending) ends.push((total += job.file.size));
+    let shown = 0;
+    try {
+      const { text } = await settings.sendBytes({
+        url: `${toRequestPath(filesLink).replace(/\?.*$/, '')}-upload`,
+        method: 'POST',
+        headers,
+        body: form,
+        stallMs: settings.stallMs,
+        signal: batchesAbort.signal,
+        // The form's own lines make the count run a little ahead of the files' bytes; a file
+        // shows 100 % only once committed.
+        onProgress: (loaded) => {
+          for (; shown < sending.length && ends[shown]! <= loaded; shown++)
+            if (!sending[shown]!.settled) sending[shown]!.job.onProgress(99);
+        },
+      });
+      const result = FilesUploadResultSchema.parse(JSON.parse(text ?? ''));
+      const byKey = new Map(sending.map((upload) => [upload.job.key.normalize('NFC'), upload]));
+      for (const item of result.entries) {
+        const upload = byKey.get(item.key.normalize('NFC'));
+        if (!upload) continue;
+        byKey.delete(item.key.normalize('NFC'));
+        if (upload.cancelled) {
+          if (item.links.self) void discard(upload, item.links.self);
+          continue;
+        }
+        settle(upload, () => upload.resolve(item));
+      }
+      for (const error of result.errors) {
+        const upload = byKey.get(error.key.normalize('NFC'));
+        // Busy being committed by another request, or refused by a server in trouble: alone,
+        // the file waits for that commit or tries again.
+        if (!upload || error.status === 409 || error.status >= 500) continue;
+        byKey.delete(error.key.normalize('NFC'));
+        const failure = new UploadRequestError('http', error.message, {
+          status: error.status,
+          hasServerMessage: true,
+        });
+        settle(upload, () => upload.reject(failure));
+      }
+      alone([...byKey.values()]);
+    } catch (error) {
+      if (batchesAbort.signal.aborted) return;
+      console.error(error);
+      alone(sending);
+    }
+  }
+
   return {
     upload(job) {
       return new Promise<FileItem>((resolve, reject) => {
         const upload: Upload = {
           job,
+          arrival: ++arrivals,
           digests: new Map(),
           safe: new Map(),
           cancelled: false,
@@ -634,6 +808,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
 
     destroy() {
       for (const upload of [...active]) settle(upload, () => upload.reject(cancelled()));
+      batchesAbort.abort();
       uppy.destroy();
     },
   };
