@@ -88,6 +88,10 @@ export async function run(options = {}) {
     const server = await startServer({
       ...options,
       env: { CAIRN_FILES_MAX_PER_RECORD: String(MANY + 10) },
+      // The server's CPU profile (DevTools opens it), beside the page's (PROFILE_DIR).
+      ...(process.env.CAIRN_BENCH_FILES_SERVER_PROFILE_DIR
+        ? { cpuProfDir: process.env.CAIRN_BENCH_FILES_SERVER_PROFILE_DIR }
+        : {}),
     });
     try {
       const browser = await measureBrowser(server);

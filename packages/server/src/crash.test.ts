@@ -23,10 +23,10 @@ import {
 } from './test/server-process.js';
 
 // The crash test: the real server (`cairn serve`, compiled) runs as a child process and is
-// killed with SIGKILL at chosen points: while a part's bytes stream, while a commit hashes 200 MiB,
-// and, through the test-only crash points (src/lib/crash-points.ts), inside an init, a commit, a publish,
-// a files-import, a file deletion, a vocabulary import on the command line and the start-up
-// sweep. After each restart on the same data: no half-published record, no file whose bytes
+// killed with SIGKILL at chosen points: while a part's bytes stream, in the middle of a batch of
+// files, while a commit hashes 200 MiB, and, through the test-only crash points
+// (src/lib/crash-points.ts), inside an init, a commit, a publish, a files-import, a file
+// deletion, a vocabulary import on the command line and the start-up sweep. After each restart on the same data: no half-published record, no file whose bytes
 // differ from its checksum, every interrupted upload resumable or cleanly failed, and nothing a
 // killed upload left behind still on disk.
 
@@ -163,12 +163,13 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
     bytes: Buffer,
     sent: number,
     reached?: () => Promise<boolean>,
+    { method = 'PUT', type = 'application/octet-stream' } = {},
   ): Promise<void> {
     const request = http.request(`${h.server.url}${pathname}`, {
-      method: 'PUT',
+      method,
       headers: {
         ...h.headers,
-        'content-type': 'application/octet-stream',
+        'content-type': type,
         'content-length': String(bytes.length),
       },
     });
@@ -302,6 +303,73 @@ describe.each(ENGINES)('the server killed at chosen points, restarted (%s)', (en
       expect((await rowOf(id, 'single.bin'))?.uploadedChecksum).toBeNull();
       await expectStatus(api('PUT', `${files(id)}/single.bin/content`, single), 200);
       expect(await commitAgain(id, 'single.bin')).toMatchObject({ checksum: `md5:${md5(single)}` });
+      await expectWhole();
+    },
+    SCENARIO_MS,
+  );
+
+  it(
+    'keeps the files of a batch committed before a kill, frees the one cut off, and takes the rest again',
+    async () => {
+      const id = await newDraft();
+      const small = crypto.randomBytes(1000);
+      const large = crypto.randomBytes(8 * MiB);
+      const last = crypto.randomBytes(2000);
+      const keys = ['first.bin', 'cut.bin', 'last.bin'];
+      await expectStatus(
+        api(
+          'POST',
+          files(id),
+          keys.map((key) => ({ key })),
+        ),
+        201,
+      );
+      const form = () => {
+        const body = new FormData();
+        const sizes = [small, large, last].map((b, i) => ({ key: keys[i]!, size: b.length }));
+        body.append('files', JSON.stringify(sizes));
+        for (const [i, b] of [small, large, last].entries())
+          body.append('content', new Blob([b]), keys[i]);
+        return body;
+      };
+      // The form as any client encodes it, sent up to the middle of cut.bin.
+      const encoded = new Request('http://x/', { method: 'POST', body: form() });
+      const bytes = Buffer.from(await encoded.arrayBuffer());
+      const temporary = async () => (await storedFiles()).filter((f) => f.startsWith('.tmp'));
+      await killMidBody(
+        `${files(id)}-upload`,
+        bytes,
+        bytes.indexOf(large.subarray(0, 64)) + 2 * MiB,
+        async () =>
+          (await rowOf(id, 'first.bin'))?.status === 'completed' && (await temporary()).length > 0,
+        { method: 'POST', type: encoded.headers.get('content-type')! },
+      );
+
+      await h.restart();
+      await expectNoLeftovers();
+      expect((await rowOf(id, 'first.bin'))?.status).toBe('completed');
+      expect((await rowOf(id, 'cut.bin'))?.uploadedChecksum).toBeNull();
+      expect((await rowOf(id, 'last.bin'))?.status).toBe('pending');
+      const again = await fetch(`${h.server.url}${files(id)}-upload`, {
+        method: 'POST',
+        headers: h.headers,
+        body: form(),
+      });
+      const answer = (await again.json()) as {
+        entries: Array<{ key: string; checksum: string }>;
+        errors: Array<{ key: string; message: string }>;
+      };
+      expect(again.status).toBe(200);
+      expect(answer.entries.map((e) => [e.key, e.checksum])).toEqual([
+        ['cut.bin', `md5:${md5(large)}`],
+        ['last.bin', `md5:${md5(last)}`],
+      ]);
+      expect(answer.errors).toEqual([
+        expect.objectContaining({
+          key: 'first.bin',
+          message: expect.stringMatching(/already committed/),
+        }),
+      ]);
       await expectWhole();
     },
     SCENARIO_MS,
