@@ -138,6 +138,21 @@ function filesApiHoldingInit() {
   return { server, init };
 }
 
+/** Byte requests held until the test releases them (`waiting`), and the most held at once. */
+function heldBytes() {
+  const waiting: Array<() => void> = [];
+  let inFlight = 0;
+  let most = 0;
+  const sendBytes: SendBytes = async (request) => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    inFlight--;
+    return sendBytesWithFetch(request);
+  };
+  return { waiting, sendBytes, peak: () => most };
+}
+
 const wire = (requests: RecordedRequest[]) => requests.map((r) => `${r.method} ${r.url}`);
 
 const engines: UploadEngine[] = [];
@@ -228,16 +243,7 @@ describe('createUploadEngine', () => {
 
   it('never has more byte requests in flight than the concurrency allows, across files', async () => {
     const server = filesApi();
-    const waiting: Array<() => void> = [];
-    let inFlight = 0;
-    let peak = 0;
-    const sendBytes: SendBytes = async (request) => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      await new Promise<void>((resolve) => waiting.push(resolve));
-      inFlight--;
-      return sendBytesWithFetch(request);
-    };
+    const { waiting, sendBytes, peak } = heldBytes();
     const engine = engineWith({ concurrency: 2, sendBytes });
     const names = ['a.csv', 'b.csv', 'c.csv', 'd.csv'];
     const done = Promise.all(names.map((name) => engine.upload(job(new File(['x'], name)))));
@@ -248,7 +254,7 @@ describe('createUploadEngine', () => {
     }
     const items = await done;
     expect(items.map((item) => item.status)).toEqual(names.map(() => 'completed'));
-    expect(peak).toBe(2);
+    expect(peak()).toBe(2);
     expect(wire(server.requests).filter((r) => r.startsWith('PUT'))).toHaveLength(4);
   });
 
@@ -382,16 +388,7 @@ describe('createUploadEngine', () => {
 
     it('keeps batches and single requests together within the concurrency', async () => {
       const server = filesApi();
-      const waiting: Array<() => void> = [];
-      let inFlight = 0;
-      let peak = 0;
-      const sendBytes: SendBytes = async (request) => {
-        inFlight++;
-        peak = Math.max(peak, inFlight);
-        await new Promise<void>((resolve) => waiting.push(resolve));
-        inFlight--;
-        return sendBytesWithFetch(request);
-      };
+      const { waiting, sendBytes, peak } = heldBytes();
       const engine = engineWith({ concurrency: 2, sendBytes, batch: { ...BATCH, files: 2 } });
       const files = [
         ...['a', 'b', 'c', 'd', 'e'].map((n) => new File([n], `${n}.csv`)),
@@ -408,7 +405,7 @@ describe('createUploadEngine', () => {
       }
       const items = await done;
       expect(items.every((item) => item.status === 'completed')).toBe(true);
-      expect(peak).toBeLessThanOrEqual(2);
+      expect(peak()).toBeLessThanOrEqual(2);
       expect(posts(server).flat().sort()).toEqual(
         ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((n) => `${n}.csv`),
       );
