@@ -3,10 +3,14 @@ import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors.js';
 
-/** One part of a multipart/form-data body, in the order the client sent them. */
+/**
+ * One part of a multipart/form-data body, in the order the client sent them. A file's `stream`
+ * may be abandoned (destroyed) by its reader: `skip` then reads the rest of the part and lets it
+ * go, so that the next part can arrive.
+ */
 export type FormPart =
   | { kind: 'field'; name: string; value: string }
-  | { kind: 'file'; name: string; filename: string; stream: Readable };
+  | { kind: 'file'; name: string; filename: string; stream: Readable; skip: () => Promise<void> };
 
 export interface FormLimits {
   /** Largest text field, in bytes. */
@@ -72,9 +76,18 @@ export function formParts(
     }
     parts.write({ kind: 'field', name, value } satisfies FormPart);
   });
-  busboy.on('file', (name, stream, filename) => {
+  busboy.on('file', (name, source, filename) => {
+    // Busboy waits for every byte of a part to be read before the next: a reader that gives up
+    // (a store refusing a file past its size) must not take the parser's own stream down with
+    // it, or the request would hang. It reads a copy; the parser's stream errors reach it.
+    const stream = source.pipe(new PassThrough());
+    source.once('error', (error) => stream.destroy(error));
     current = stream;
-    parts.write({ kind: 'file', name, filename, stream } satisfies FormPart);
+    const skip = async () => {
+      source.unpipe(stream);
+      await drain(source);
+    };
+    parts.write({ kind: 'file', name, filename, stream, skip } satisfies FormPart);
   });
   busboy.on('filesLimit', () =>
     fail(new AppError('VALIDATION_FAILED', `At most ${limits.files} files a request.`)),
@@ -86,8 +99,8 @@ export function formParts(
   return parts;
 }
 
-/** Reads a part's bytes to the end and lets them go, so that the next part can arrive. */
-export async function drain(stream: Readable): Promise<void> {
+/** Reads a stream's bytes to the end and lets them go. */
+async function drain(stream: Readable): Promise<void> {
   if (stream.readableEnded || stream.destroyed) return;
   stream.resume();
   await new Promise<void>((resolve) => {

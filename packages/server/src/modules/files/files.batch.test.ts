@@ -100,12 +100,20 @@ describe.each(ENGINES)('files uploaded many a request (%s)', (engine) => {
   });
 
   it('lists a refused file with its reason and goes on with the files after it', async () => {
-    const id = await draftWith(['one.txt', 'wrong-size.txt', 'three.txt', 'too-big.bin']);
+    const id = await draftWith([
+      'one.txt',
+      'wrong-size.txt',
+      'three.txt',
+      'too-big.bin',
+      'lies.bin',
+    ]);
     const result = await batch(id, [
       { key: 'one.txt', bytes: bytesOf('one') },
       { key: 'never-announced.txt', bytes: bytesOf('x') },
       { key: 'wrong-size.txt', bytes: bytesOf('two'), size: 5 },
       { key: 'too-big.bin', bytes: Buffer.alloc(200_000, 7) },
+      // Far more bytes than listed: refused once past the size, its rest skipped.
+      { key: 'lies.bin', bytes: Buffer.alloc(300_000, 3), size: 10 },
       { key: 'three.txt', bytes: bytesOf('three') },
     ]);
     expect(result.entries.map((e) => e.key)).toEqual(['one.txt', 'three.txt']);
@@ -113,6 +121,7 @@ describe.each(ENGINES)('files uploaded many a request (%s)', (engine) => {
       ['never-announced.txt', 404],
       ['wrong-size.txt', 400],
       ['too-big.bin', 400],
+      ['lies.bin', 400],
     ]);
     expect(result.errors[0]!.message).toMatch(/never-announced\.txt/);
     expect(result.errors[1]!.message).toMatch(/size/i);
@@ -123,6 +132,7 @@ describe.each(ENGINES)('files uploaded many a request (%s)', (engine) => {
       'wrong-size.txt': 'pending',
       'three.txt': 'completed',
       'too-big.bin': 'pending',
+      'lies.bin': 'pending',
     });
     // Nothing of the refused files' bytes stays in the store: two objects, no temporary.
     expect(

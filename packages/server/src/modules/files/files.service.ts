@@ -21,7 +21,7 @@ import { parseInitBody } from './init-body.js';
 import { crashPoint } from '../../lib/crash-points.js';
 import { parsedBody } from '../../lib/zod-errors.js';
 import { parseClientJson } from '../../lib/client-text.js';
-import { drain, type FormPart } from '../../lib/form-parts.js';
+import type { FormPart } from '../../lib/form-parts.js';
 import {
   FileBuckets,
   type BucketContext,
@@ -253,12 +253,12 @@ export class FilesService {
         continue;
       }
       if (!manifest) {
-        await drain(part.stream);
+        await part.skip();
         throw fail('The field "files" must come before the first content part.');
       }
       const entry = manifest[sent++];
       if (!entry || part.name !== 'content') {
-        await drain(part.stream);
+        await part.skip();
         const why = entry
           ? `Expected a part named "content", not "${part.name}".`
           : `More content parts than the ${manifest.length} files named in "files".`;
@@ -278,7 +278,7 @@ export class FilesService {
         committed.push(await this.commit(user, context, { key: stored.row.key, found: stored }));
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        await drain(part.stream);
+        await part.skip();
         refuse(entry.key, error);
       }
     }
