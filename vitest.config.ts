@@ -28,6 +28,12 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
+          // A file's own module graph cost more than many files' tests: every file imported
+          // Fastify, Zod, the AWS SDK and the whole app afresh in a new process, 4 to 5 s of a
+          // core each, more than half the time of a small file. Files share a worker's modules
+          // instead; each still builds its own app, database and child servers, and the helpers
+          // that change process-wide things (spies, fake timers, process.env) undo them.
+          isolate: false,
           globalSetup: ['packages/server/src/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
