@@ -58,6 +58,13 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // The journeys run one after another in one worker that keeps its modules: each file
+          // imported the app and Playwright afresh in a process of its own, about 4 s a file.
+          // Each still starts its own server on a fresh database and its own Chromium. A
+          // non-isolated project with one worker needs a group of its own: after the others, as
+          // it ran before.
+          isolate: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
