@@ -28,6 +28,12 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
+          // A file's own module graph cost more than many files' tests: every file imported
+          // Fastify, Zod, the AWS SDK and the whole app afresh in a new process, 4 to 5 s of a
+          // core each, more than half the time of a small file. Files share a worker's modules
+          // instead; each still builds its own app, database and child servers, and the helpers
+          // that change process-wide things (spies, fake timers, process.env) undo them.
+          isolate: false,
           globalSetup: ['packages/server/src/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -52,6 +58,13 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // The journeys run one after another in one worker that keeps its modules: each file
+          // imported the app and Playwright afresh in a process of its own, about 4 s a file.
+          // Each still starts its own server on a fresh database and its own Chromium. A
+          // non-isolated project with one worker needs a group of its own: after the others, as
+          // it ran before.
+          isolate: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -11,8 +11,10 @@ import { startServer, type TestAccount } from './server.js';
 
 /**
  * Vitest's `test` with the fixtures every journey needs, as in Playwright Test: `server` (the
- * real app, one per file), `browser` (one Chromium per file) and `page` (a fresh context per test,
- * photographed under /tmp when the test fails).
+ * real app, one per file), `browser` (one Chromium for all the files of a worker, as Playwright
+ * Test keeps one per worker: each test's page is a context of its own, with its own cookies,
+ * storage and cache) and `page` (a fresh context per test, photographed under /tmp when the test
+ * fails). Launching and closing Chromium took about a second a file.
  */
 export const test = base
   // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
@@ -22,7 +24,7 @@ export const test = base
     return server;
   })
   // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
-  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }) => {
+  .extend('browser', { scope: 'worker' }, async ({}, { onCleanup }) => {
     const browser = await launchBrowser();
     onCleanup(() => browser.close());
     return browser;
