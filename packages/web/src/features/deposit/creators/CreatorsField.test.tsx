@@ -387,6 +387,52 @@ describe('CreatorsField: the filter', () => {
   });
 });
 
+describe('CreatorsField: rows coming into view', () => {
+  it('do not copy the form state, however many dirty flags it holds', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      person(`Person${String(i).padStart(5, '0')}`),
+    );
+    const { form } = renderField({ creators: many.slice(0, 10) });
+    // What an import leaves behind: entries unlike the form's defaults, which React Hook Form
+    // flags field by field as dirty once any field is compared with its default again.
+    act(() => form().setValue('metadata.creators', many, { shouldDirty: true }));
+    const { control } = form();
+    let walks = 0;
+    control._formState.dirtyFields = new Proxy(control._formState.dirtyFields, {
+      ownKeys: (target) => {
+        walks += 1;
+        return Reflect.ownKeys(target);
+      },
+    });
+
+    const filter = await screen.findByRole('searchbox', { name: 'Filter creators' });
+    fireEvent.change(filter, { target: { value: 'person00050' } });
+    await waitFor(() => expect(rows()[0]?.textContent).toContain('Person00050'));
+    fireEvent.change(filter, { target: { value: '' } });
+    await waitFor(() => expect(rows()[0]?.textContent).toContain('Person00000'));
+
+    expect(walks).toBe(0);
+  });
+
+  it('still show an error set while they were out of view', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      person(`Person${String(i).padStart(5, '0')}`),
+    );
+    const { form } = renderField({ creators: many });
+    act(() =>
+      form().setError('metadata.creators.50.person_or_org.family_name', {
+        message: 'Family name cannot be blank.',
+      }),
+    );
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter creators' }), {
+      target: { value: 'person00050' },
+    });
+    await waitFor(() => expect(rows()[0]?.textContent).toContain('Family name cannot be blank.'));
+    act(() => form().clearErrors('metadata.creators.50'));
+    await waitFor(() => expect(rows()[0]?.textContent).not.toContain('cannot be blank'));
+  });
+});
+
 describe('CreatorsField: 10,000 entries', () => {
   // jsdom is slow to build 10,000 entries; the time limit is jsdom's, not a figure (see bench/form).
   it(
