@@ -43,7 +43,7 @@ describe.each(ENGINES)('files uploaded many a request (%s)', (engine) => {
     return body;
   }
 
-  async function send(id: string, body: BodyInit, headers: Record<string, string> = {}) {
+  async function send(id: string, body: FormData | string, headers: Record<string, string> = {}) {
     const res = await fetch(`${base}/api/records/${id}/draft/files-upload`, {
       method: 'POST',
       headers: { ...owner.headers, ...headers },

@@ -22,8 +22,7 @@ const UPLOAD_PATH = /\/content(\/\d+)?$/;
 /** Whether the request carries file bytes (contents or a part), judged before its body is read. */
 function uploadKind(request: FastifyRequest): UploadKind | undefined {
   // A batch of files is many contents in one request.
-  if (request.method === 'POST' && request.routeOptions.config?.formBody === true)
-    return 'content';
+  if (request.method === 'POST' && request.routeOptions.config?.formBody === true) return 'content';
   if (request.method !== 'PUT' || request.routeOptions.config?.binaryBody !== true)
     return undefined;
   const match = UPLOAD_PATH.exec(request.url.split('?')[0]!);
