@@ -125,16 +125,15 @@ export class FileUploads {
     // A body announced too large is refused before a byte of it is read.
     if (contentLength !== undefined && contentLength > maxSize)
       throw fail(tooLargeMessage(row.key));
-    if (
-      contentLength !== undefined &&
-      row.declaredSize !== null &&
-      row.declaredSize > 0 &&
-      contentLength !== row.declaredSize
-    ) {
-      throw fail(
+    // The size init announced; 0 or none leaves it to the bytes.
+    const announced =
+      row.declaredSize !== null && row.declaredSize > 0 ? row.declaredSize : undefined;
+    const notAsAnnounced = () =>
+      fail(
         `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`,
       );
-    }
+    if (contentLength !== undefined && announced !== undefined && contentLength !== announced)
+      throw notAsAnnounced();
     // Each attempt writes under a key of its own: an upload still streaming when the file is
     // committed (or re-uploaded) can then never overwrite bytes that are already in use.
     const uploadKey = uploadKeyOf(row.id, true);
@@ -143,23 +142,18 @@ export class FileUploads {
     try {
       let stored;
       try {
-        const announced = row.declaredSize !== null && row.declaredSize > 0;
-        const expectedSize = announced
-          ? row.declaredSize!
-          : exactLength
-            ? contentLength
-            : undefined;
+        const expectedSize = announced ?? (exactLength ? contentLength : undefined);
         stored = await this.store.put(uploadKey, body, {
           maxSize,
           ...(expectedSize === undefined ? {} : { expectedSize }),
         });
       } catch (error) {
         if (error instanceof FileStoreError && error.reason === 'size-mismatch') {
-          throw fail(
-            row.declaredSize !== null && row.declaredSize > 0
-              ? `File size mismatch: ${row.key} was announced as ${row.declaredSize} bytes at initialisation.`
-              : `File size mismatch: ${row.key} was listed as ${contentLength} bytes, and its content part holds another number.`,
-          );
+          throw announced !== undefined
+            ? notAsAnnounced()
+            : fail(
+                `File size mismatch: ${row.key} was listed as ${contentLength} bytes, and its content part holds another number.`,
+              );
         }
         storeFailure(error, row.key);
       }
