@@ -290,6 +290,14 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
     return link.url;
   }
 
+  /** What a request to Cairn's own origin carries (never a storage's): JSON, the CSRF token. */
+  function ownOriginHeaders(headers: Record<string, string>): Record<string, string> {
+    headers.Accept = 'application/json';
+    const token = readCookie(settings.csrf.csrfCookieName);
+    if (token !== undefined) headers[settings.csrf.csrfHeaderName] = token;
+    return headers;
+  }
+
   /** Called before every attempt of a part, so each attempt gets a link that is still good. */
   async function signPart(upload: Upload, part: number, body: Blob) {
     const url = await linkOf(upload, part);
@@ -312,9 +320,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
         ...(expires === undefined ? {} : { expires }),
       } as const;
     }
-    headers.Accept = 'application/json';
-    const token = readCookie(settings.csrf.csrfCookieName);
-    if (token !== undefined) headers[settings.csrf.csrfHeaderName] = token;
+    ownOriginHeaders(headers);
     if (upload.job.plan.type === 'M')
       return { method: 'PUT', url: toRequestPath(url), headers } as const;
     // A file in one piece is committed by the PUT of its content (a Cairn extension): one
@@ -722,9 +728,7 @@ export function createUploadEngine(settings: EngineSettings): UploadEngine {
       JSON.stringify(sending.map(({ job }) => ({ key: job.key, size: job.file.size }))),
     );
     for (const { job } of sending) form.append('content', job.file);
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    const token = readCookie(settings.csrf.csrfCookieName);
-    if (token !== undefined) headers[settings.csrf.csrfHeaderName] = token;
+    const headers = ownOriginHeaders({});
     const ends: number[] = [];
     let total = 0;
     for (const { job } of sending) ends.push((total += job.file.size));
