@@ -26,9 +26,10 @@ import {
 // killed with SIGKILL at chosen points: while a part's bytes stream, in the middle of a batch of
 // files, while a commit hashes 200 MiB, and, through the test-only crash points
 // (src/lib/crash-points.ts), inside an init, a commit, a publish, a files-import, a file
-// deletion, a vocabulary import on the command line and the start-up sweep. After each restart on the same data: no half-published record, no file whose bytes
-// differ from its checksum, every interrupted upload resumable or cleanly failed, and nothing a
-// killed upload left behind still on disk.
+// deletion, a vocabulary import on the command line and the start-up sweep. After each restart
+// on the same data: no half-published record, no file whose bytes differ from its checksum,
+// every interrupted upload resumable or cleanly failed, and nothing a killed upload left behind
+// still on disk.
 
 const MiB = 1024 * 1024;
 const LEASE_SECONDS = 2;
