@@ -1,13 +1,10 @@
-import type { DepositFormValues } from '@cairn/shared';
 import { waitFor } from '@testing-library/react';
-import { useFormContext } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import type { RecordJson } from '../../api/records';
 import { buildDraft } from '../../test/builders';
 import { jsonResponse, stubFetch, type RecordedRequest } from '../../test/fetch';
-import { renderInDepositForm } from '../../test/renderInDepositForm';
-import type { DepositController } from './deposit-controller';
-import { REFRESH_GAP_MS, useDepositController } from './useDepositController';
+import { renderController } from '../../test/renderController';
+import { REFRESH_GAP_MS } from './useDepositController';
 
 const DRAFT = buildDraft({ files: { enabled: true } });
 
@@ -17,18 +14,6 @@ function withFiles(count: number): RecordJson {
     Array.from({ length: count }, (_, i) => [`f${i}.csv`, { key: `f${i}.csv`, size: 1 }]),
   );
   return { ...DRAFT, revision_id: 1 + 2 * count, files: { enabled: true, entries } };
-}
-
-/** The editor's controller over a real form, as the deposit form holds it. */
-function renderController(initialDraft: RecordJson | null) {
-  const holder: { controller?: DepositController } = {};
-  function Editor() {
-    const form = useFormContext<DepositFormValues>();
-    holder.controller = useDepositController({ initialDraft, form });
-    return null;
-  }
-  renderInDepositForm(<Editor />);
-  return () => holder.controller!;
 }
 
 /** A request the test answers when it chooses. */
@@ -51,7 +36,7 @@ describe('re-reading the draft after its files changed', () => {
       return gets === 1 ? first.response : jsonResponse(200, withFiles(3));
     });
     const readAt: number[] = [];
-    const controller = renderController(DRAFT);
+    const { controller } = renderController(DRAFT);
 
     // Three files uploaded: each one's creation and commit change the draft.
     const refreshes = Array.from({ length: 6 }, () => controller().refreshAfterFileChange());
@@ -76,7 +61,7 @@ describe('re-reading the draft after its files changed', () => {
       gets++;
       return gets === 1 ? first.response : jsonResponse(200, withFiles(2));
     });
-    const controller = renderController(DRAFT);
+    const { controller } = renderController(DRAFT);
 
     const failed = controller().refreshAfterFileChange();
     const later = controller().refreshAfterFileChange();
@@ -96,7 +81,7 @@ describe('re-reading the draft after its files changed', () => {
         ? jsonResponse(503, { status: 503, message: 'Busy' })
         : jsonResponse(200, withFiles(1));
     });
-    const controller = renderController(DRAFT);
+    const { controller } = renderController(DRAFT);
 
     await expect(controller().refreshAfterFileChange()).rejects.toThrow();
     await controller().refreshAfterFileChange();
@@ -109,7 +94,7 @@ describe('re-reading the draft after its files changed', () => {
     const requests = stubFetch((r) =>
       r.method === 'POST' ? jsonResponse(201, DRAFT) : jsonResponse(200, withFiles(1)),
     );
-    const controller = renderController(null);
+    const { controller } = renderController(null);
 
     await controller().refreshAfterFileChange();
     expect(requests).toHaveLength(0);

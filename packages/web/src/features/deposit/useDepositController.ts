@@ -53,7 +53,7 @@ export function useDepositController({
   const api = useDepositApi();
   const queryClient = useQueryClient();
   const serializerOptions = useSerializerOptions();
-  const { clearErrors, getValues, setError, setValue, reset } = form;
+  const { clearErrors, getValues, setError, setValue, reset, resetDefaultValues } = form;
 
   const [draft, setDraft] = useState(initialDraft);
   // The draft for the next request: state lags a render behind inside one action.
@@ -124,6 +124,9 @@ export function useDepositController({
     if (!options.quiet) clearErrors();
     const base = draftRef.current;
     const payload = serializeValues();
+    // The form's values as saved, its default values once the save went through (below). A
+    // copy: the form changes its values in place as the person goes on typing.
+    const savedValues = structuredClone(getValues());
     // Rows added and left empty, which the server reads as absent: flagged like a row missing a
     // required value, so they neither vanish unnoticed nor let the draft pass as complete.
     const emptyRows = emptyRowErrors(getValues('metadata'));
@@ -151,6 +154,13 @@ export function useDepositController({
     const errors = saved.errors ?? [];
     keep(saved);
     lastSavedRef.current = JSON.stringify(payload);
+    // React Hook Form compares the form with its default values: once a field is typed back to
+    // its default while any other differs, it walks every field of the form to mark the dirty
+    // ones (tens of milliseconds in one keystroke with thousands of creators, after an import).
+    // With the defaults following each save, that walk only happens while an edit is unsaved.
+    // The dirty flags themselves are not recomputed: nothing here reads them (whether the form
+    // is saved is judged against the last saved payload), and they would cost that same walk.
+    resetDefaultValues(savedValues, { keepDirty: true, keepIsValid: true });
     if (!base) {
       if (saved.links.self_html) browser.replaceUrl(saved.links.self_html);
       onCreated?.(saved);
