@@ -87,6 +87,11 @@ export const BootstrapSchema = z.object({
       .default(null),
     null,
   ),
+  /**
+   * The deposit page's draft has too many files for its JSON to carry their entries: their
+   * listing, which the app starts reading at once (the draft itself arrives last).
+   */
+  filesListing: lenient('filesListing', z.string().nullable().default(null), null),
   /** Open requests waiting for the signed-in person's decision, as the page was served. */
   awaitingRequests: lenient('awaitingRequests', z.number().int().nullable().default(null), null),
 });

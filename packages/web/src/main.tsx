@@ -8,7 +8,8 @@ import { createAppHistory, GuardedRouter } from './app/GuardedRouter';
 import { preloadPage } from './app/routes';
 import { BootstrapErrorPage } from './app/BootstrapErrorPage';
 import { BootstrapSchema, readBootstrap, UnreadableBootstrapError } from './bootstrap';
-import { readCookie } from './api/client';
+import { createApiClient, readCookie } from './api/client';
+import { startEarlyListing } from './features/shared/files-listing';
 import {
   createI18n,
   LANGUAGE_COOKIE,
@@ -35,6 +36,9 @@ async function start(): Promise<void> {
     console.error(error);
     unreadable = true;
   }
+  const apiClient = createApiClient(bootstrap);
+  // Before the language and the page's code: a listing of thousands of files takes a while.
+  if (!unreadable) startEarlyListing(apiClient, bootstrap, window.location);
   const language = pickLanguage(
     bootstrap.config.locales,
     bootstrap.config.defaultLocale,
@@ -59,7 +63,12 @@ async function start(): Promise<void> {
 
   createRoot(container).render(
     <StrictMode>
-      <AppProviders bootstrap={bootstrap} queryClient={queryClient} i18n={i18n}>
+      <AppProviders
+        bootstrap={bootstrap}
+        queryClient={queryClient}
+        i18n={i18n}
+        apiClient={apiClient}
+      >
         {unreadable ? (
           <BootstrapErrorPage href={window.location.href} />
         ) : (

@@ -56,6 +56,16 @@ export interface ApiClientOptions {
   csrfHeaderName: string;
 }
 
+/** The API client of a page, with the CSRF settings its bootstrap names. */
+export function createApiClient(bootstrap: {
+  config: { csrfCookieName: string; csrfHeaderName: string };
+}): ApiClient {
+  return new ApiClient({
+    csrfCookieName: bootstrap.config.csrfCookieName,
+    csrfHeaderName: bootstrap.config.csrfHeaderName,
+  });
+}
+
 /**
  * The only place that talks HTTP to Cairn's API. Sends the session cookie and the CSRF header,
  * and turns every non-2xx answer into an {@link ApiError}; success bodies are returned as

@@ -3,7 +3,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { ApiClient } from '../api/client';
+import { createApiClient, type ApiClient } from '../api/client';
 import { ApiClientContext } from '../api/useApiClient';
 import { BootstrapContext, type Bootstrap } from '../bootstrap';
 import { cssVariablesResolver, theme } from './theme';
@@ -12,20 +12,23 @@ export interface AppProvidersProps {
   bootstrap: Bootstrap;
   queryClient: QueryClient;
   i18n: i18n;
+  /** The page's API client, when the page made one before rendering (early requests). */
+  apiClient?: ApiClient;
   /** `test` turns off Mantine's transitions and portals under jsdom. */
   env?: 'default' | 'test';
   children: ReactNode;
 }
 
 /** Everything a page needs around it: bootstrap, API client, server-state cache, i18n, theme. */
-export function AppProviders({ bootstrap, queryClient, i18n, env, children }: AppProvidersProps) {
-  const [apiClient] = useState(
-    () =>
-      new ApiClient({
-        csrfCookieName: bootstrap.config.csrfCookieName,
-        csrfHeaderName: bootstrap.config.csrfHeaderName,
-      }),
-  );
+export function AppProviders({
+  bootstrap,
+  queryClient,
+  i18n,
+  env,
+  apiClient: given,
+  children,
+}: AppProvidersProps) {
+  const [apiClient] = useState(() => given ?? createApiClient(bootstrap));
   // Mantine's dialog close button is an icon without a name (axe: button-name); every dialog
   // gets one here, in the page's language, unless it names its own.
   // Followed, not read once: the header's language switch changes it while the page stays.

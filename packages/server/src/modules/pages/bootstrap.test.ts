@@ -1,3 +1,4 @@
+import { FILES_EMBEDDED_MAX } from '@cairn/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import type { TestApp } from '../../test/app.js';
@@ -253,5 +254,42 @@ describe.each(ENGINES)('deposit page bootstrap (%s)', (engine) => {
     });
     expect(missing.statusCode).toBe(404);
     expect(bootstrapOf(missing.body)['error']).toMatchObject({ status: 404 });
+  });
+});
+
+describe.each(ENGINES)('deposit page of a draft of many files (%s)', (engine) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createPagesTestApp(engine, { CAIRN_FILES_MAX_PER_RECORD: '200' });
+  });
+  afterAll(() => t.close());
+
+  it('names the files listing to read at once when the draft is too large to carry its entries', async () => {
+    const user = await t.user();
+    const ids: string[] = [];
+    for (const count of [FILES_EMBEDDED_MAX, FILES_EMBEDDED_MAX + 1]) {
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/records',
+        headers: user.headers,
+        payload: { metadata: { title: 'Gulls' }, files: { enabled: true } },
+      });
+      const id = created.json<{ id: string }>().id;
+      const init = await t.request({
+        method: 'POST',
+        url: `/api/records/${id}/draft/files`,
+        headers: user.headers,
+        payload: Array.from({ length: count }, (_, i) => ({ key: `f${i}.csv`, size: 1 })),
+      });
+      expect(init.statusCode, init.body).toBe(201);
+      ids.push(id);
+    }
+    const [few, many] = await Promise.all(
+      ids.map((id) => t.request({ method: 'GET', url: `/uploads/${id}`, headers: user.headers })),
+    );
+    expect(bootstrapOf(few!.body)).not.toHaveProperty('filesListing');
+    expect(bootstrapOf(many!.body)['filesListing']).toBe(`/api/records/${ids[1]}/draft/files`);
+    expect(streamedDraftOf(many!.body)['files']).toMatchObject({ entries_omitted: true });
   });
 });

@@ -15,6 +15,7 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { queryOf } from '../../lib/http.js';
 import { ensureCsrfCookie } from '../../plugins/auth.js';
+import { readSummary } from '../files/files.summary.js';
 import { l10n } from '../records/records.ui.js';
 import type { RecordsRouteDeps } from '../records/records.routes.js';
 import type { RecordAccessService } from '../records/records-access.service.js';
@@ -115,6 +116,11 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
     ownerId?: number;
     /** The communities the deposit page's draft names: its header shows the person's role. */
     communityIds?: string[];
+    /**
+     * The files listing of a deposit page's draft too large for its JSON to carry its entries:
+     * the app starts reading it while its scripts load, before the draft itself arrives.
+     */
+    filesListing?: string;
     error?: { status: number; message: string; tombstone?: Tombstone };
     /** The secret link the page was opened with, when it opens the page's record. */
     link?: { permission: SecretLinkPermission };
@@ -192,6 +198,7 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       ...(page.permissions ? { permissions: page.permissions } : {}),
       ...(page.link ? { link: page.link } : {}),
       ...(page.grant ? { grant: page.grant } : {}),
+      ...(page.filesListing ? { filesListing: page.filesListing } : {}),
       error: page.error ?? null,
       awaitingRequests,
     };
@@ -393,6 +400,9 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         permissions,
         ownerId: result.parent.ownerId,
         communityIds: communitiesNamedBy(result.parent),
+        ...(readSummary(result.row.filesSummary).entries
+          ? {}
+          : { filesListing: `/api/records/${encodeURIComponent(id)}/draft/files` }),
       },
       STREAMED_DRAFT_ELEMENT_ID,
       async () => {

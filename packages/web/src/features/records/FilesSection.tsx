@@ -21,7 +21,7 @@ import { PageLoader } from '../../components/PageLoader';
 import { formatBytes } from '../../lib/format-bytes';
 import { FilePreview, firstPreview, previewKind } from './FilePreview';
 import { canReadFiles, type FileEntry, type LandingRecord } from '../shared/landing';
-import { listAllFiles } from '../shared/files-listing';
+import { filesListingLink, readFilesListing } from '../shared/files-listing';
 import { prefixSums, sumOf, type TreeRow } from '../shared/file-tree/file-tree';
 import { FileTreeFilter, FileTreeTable, useFileTree } from '../shared/file-tree/FileTreeTable';
 import { AccessRequestForm } from './AccessRequestForm';
@@ -280,10 +280,7 @@ function useListedFiles(record: LandingRecord, enabled: boolean) {
   return useQuery({
     queryKey: ['records', record.id, bucket, 'all'] as const,
     queryFn: async (): Promise<FileEntry[]> => {
-      const items = await listAllFiles(
-        client,
-        `/api/records/${encodeURIComponent(record.id)}/${bucket}`,
-      );
+      const items = await readFilesListing(client, filesListingLink(record));
       return items
         .map((e) => ({
           key: e.key,

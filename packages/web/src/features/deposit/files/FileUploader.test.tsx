@@ -118,7 +118,7 @@ function completedItem(
   return fileItem(key, { status: 'completed', size, checksum, mimetype: 'text/csv' });
 }
 
-type Route = (request: RecordedRequest) => Response | undefined;
+type Route = (request: RecordedRequest) => Response | Promise<Response> | undefined;
 
 /** Answers each request with the first route that answers; anything else fails the test. */
 function serve(...routes: Route[]): RecordedRequest[] {
@@ -835,6 +835,43 @@ describe('FileUploader', () => {
       `${FILES_PATH}?page=2&size=3`,
       `${FILES_PATH}?page=3&size=3`,
     ]);
+  });
+
+  it('asks for the pages after the first a few at once, and lists each file once', async () => {
+    const keys = Array.from({ length: 10 }, (_, i) => `f${i}.csv`);
+    let answerPage2: (() => void) | undefined;
+    const requests = serve((r) => {
+      const url = new URL(r.url, SITE);
+      if (r.method !== 'GET' || url.pathname !== FILES_PATH) return undefined;
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const body = {
+        enabled: true,
+        // Page 4 repeats the last entry of page 3, as after a file was deleted meanwhile.
+        entries: keys
+          .slice(page === 4 ? 8 : (page - 1) * 3, page * 3)
+          .map((k) => completedItem(k, 1)),
+        total: keys.length,
+        links: page * 3 < keys.length ? { next: `${FILES}?page=${page + 1}&size=3` } : {},
+      };
+      if (page !== 2) return jsonResponse(200, body);
+      // Held until the later pages were asked for: one page at a time would never get there.
+      return new Promise<Response>((resolve) => {
+        answerPage2 = () => resolve(jsonResponse(200, body));
+      });
+    });
+    renderUploader({
+      draft: { ...DRAFT, files: { enabled: true, count: 10, entries: {}, entries_omitted: true } },
+    });
+    await waitFor(() => expect(requests).toHaveLength(4));
+    expect(requests.map((r) => r.url)).toEqual([
+      `${FILES_PATH}?size=1000`,
+      `${FILES_PATH}?page=2&size=3`,
+      `${FILES_PATH}?page=3&size=3`,
+      `${FILES_PATH}?page=4&size=3`,
+    ]);
+    answerPage2!();
+    const links = await screen.findAllByRole('link', { name: /^f\d\.csv$/ });
+    expect(links.map((link) => link.textContent)).toEqual(keys);
   });
 
   it('cancels an upload: aborts it, removes the row and deletes the pending file', async () => {

@@ -32,7 +32,7 @@ import {
   deleteFile,
   FileItemSchema,
   FilesListSchema,
-  listAllFiles,
+  readFilesListing,
   ReceivedPartsSchema,
   type FileItem,
 } from './files-api';
@@ -269,7 +269,7 @@ export function FileUploader({
       return;
     }
     // Too many files for the draft's JSON to carry: the listing has them, a page at a time.
-    listAllFiles(client, filesLink).then(
+    readFilesListing(client, filesLink).then(
       (items) => {
         if (loadedId.current === id) loaded(items);
       },

@@ -28,4 +28,4 @@ export async function deleteFile(api: ApiClient, self: string): Promise<void> {
   }
 }
 
-export { listAllFiles } from '../../shared/files-listing';
+export { readFilesListing } from '../../shared/files-listing';
