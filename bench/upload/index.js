@@ -155,6 +155,10 @@ export async function run(options = {}) {
       ...options,
       // Room for both files at once, whatever the default quota becomes.
       env: { CAIRN_FILES_MAX_BYTES_PER_RECORD: String(4 * MULTIPART_BYTES) },
+      // The server's CPU profiles (one per thread: the MD5 worker's too), for DevTools.
+      ...(process.env.CAIRN_BENCH_UPLOAD_SERVER_PROFILE_DIR
+        ? { cpuProfDir: process.env.CAIRN_BENCH_UPLOAD_SERVER_PROFILE_DIR }
+        : {}),
     });
     await server.cli(['users', 'create', EMAIL, '--password', PASSWORD, '--name', 'Bench']);
     const token = (await server.cli(['tokens', 'create', EMAIL, '--name', 'bench'])).trim();
