@@ -175,6 +175,29 @@ function expectOneWinner(replies: Reply[], winner: number, loser: object): Reply
   return winners[0]!;
 }
 
+/** Every reply is a 200 (a batch answers each file's refusal inside its 200). */
+function ok200s(replies: Reply[]): Reply[] {
+  for (const r of replies) expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return replies;
+}
+
+/** The multipart/form-data body of `POST …/draft/files-upload`: the list, then each content. */
+function formData(announced: Array<{ key: string; size: number }>, files: Record<string, Buffer>) {
+  const boundary = `race-${crypto.randomBytes(8).toString('hex')}`;
+  const part = (name: string, filename?: string) =>
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"` +
+        `${filename ? `; filename="${filename}"` : ''}\r\n\r\n`,
+    );
+  const body = Buffer.concat([
+    part('files'),
+    Buffer.from(`${JSON.stringify(announced)}\r\n`),
+    ...announced.flatMap(({ key }) => [part('content', key), files[key]!, Buffer.from('\r\n')]),
+    Buffer.from(`--${boundary}--\r\n`),
+  ]);
+  return { body, type: `multipart/form-data; boundary=${boundary}` };
+}
+
 /** A unique word, so that searches find exactly what one round made. */
 const word = () => `race${crypto.randomBytes(5).toString('hex')}`;
 
@@ -735,6 +758,34 @@ export const RACE_SCENARIOS: RaceScenario[] = [
       await expectDraftFiles(w, id, { 'a.bin': bytes });
       ok(await w.send(0, 'POST', `/api/records/${id}/draft/actions/publish`, w.owner), 202);
       await expectRecordFiles(w, id, { 'a.bin': bytes });
+    },
+  },
+  {
+    name: 'a batch of files sent by many at once: each file committed once, with its bytes',
+    async run(w) {
+      const id = await newDraft(w);
+      const files = Object.fromEntries(
+        ['a.bin', 'b.bin', 'c.bin'].map((key) => [key, crypto.randomBytes(16 * 1024)]),
+      );
+      const announced = Object.entries(files).map(([key, bytes]) => ({ key, size: bytes.length }));
+      ok(await w.send(0, 'POST', `/api/records/${id}/draft/files`, w.owner, announced), 201);
+      const form = formData(announced, files);
+      const replies = await race(RACERS, (i) =>
+        w.send(i, 'POST', `/api/records/${id}/draft/files-upload`, w.owner, form.body, {
+          'content-type': form.type,
+        }),
+      );
+      const committed: string[] = [];
+      for (const r of ok200s(replies)) {
+        committed.push(...(r.body.entries as Array<{ key: string }>).map((e) => e.key));
+        // After the winner: committed; while its commit runs: being committed, try again.
+        for (const error of r.body.errors as Array<{ status: number; message: string }>)
+          expect(error.message).toMatch(/is already committed|is being committed/);
+      }
+      expect(committed.sort()).toEqual(Object.keys(files));
+      await expectDraftFiles(w, id, files);
+      ok(await w.send(0, 'POST', `/api/records/${id}/draft/actions/publish`, w.owner), 202);
+      await expectRecordFiles(w, id, files);
     },
   },
   {
