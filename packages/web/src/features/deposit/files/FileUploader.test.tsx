@@ -882,7 +882,7 @@ describe('FileUploader', () => {
       if (r.method === 'PUT')
         return new Promise<Response>((resolve) => {
           release = () => resolve(jsonResponse(200, fileItem('slow.csv')));
-        }) as unknown as Response;
+        });
       if (r.method === 'DELETE') return new Response(null, { status: 204 });
       return undefined;
     });
@@ -968,7 +968,7 @@ describe('FileUploader', () => {
         const [entry] = r.body as Array<{ key: string }>;
         return jsonResponse(201, { entries: [fileItem(entry!.key)] });
       }
-      if (r.method === 'PUT') return new Promise<Response>(() => undefined) as unknown as Response;
+      if (r.method === 'PUT') return new Promise<Response>(() => undefined);
       if (r.method === 'DELETE') return new Response(null, { status: 204 });
       return undefined;
     });
