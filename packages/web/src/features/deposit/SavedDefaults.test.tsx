@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDraft } from '../../test/builders';
 import { jsonResponse, stubFetch } from '../../test/fetch';
 import { renderController } from '../../test/renderController';
+import { toCreatorEntry } from './creators/creator-entry';
 import { buildFormValues } from '../../test/renderInDepositForm';
 
 function person(family: string) {
@@ -30,7 +31,9 @@ describe("the form's default values", () => {
       metadata: { ...buildFormValues().metadata, title: 'Ocean', creators: people(0, 10) },
     });
     // What an import of authors leaves: many entries unlike the form's defaults.
-    act(() => form.setValue('metadata.creators', people(0, 200), { shouldDirty: true }));
+    act(() =>
+      form.setValue('metadata.creators', people(0, 200).map(toCreatorEntry), { shouldDirty: true }),
+    );
     await act(() => controller().save());
 
     const { control } = form;
@@ -46,6 +49,10 @@ describe("the form's default values", () => {
 
     expect(walks).toBe(0);
     expect(form.getValues('metadata.creators')).toHaveLength(200);
+    // Entries are shared with the defaults, not copied (they are never changed in place).
+    expect(form.formState.defaultValues?.metadata?.creators?.[150]).toBe(
+      form.getValues('metadata.creators.150'),
+    );
   });
 
   it('stay those of the last save while an edit is unsaved', async () => {

@@ -23,7 +23,7 @@ import type {
   SaveConflict,
   UseDepositControllerOptions,
 } from './deposit-controller';
-import { asFormValues, useSerializerOptions } from './draft-values';
+import { asFormValues, snapshotValues, useSerializerOptions } from './draft-values';
 import { applyFieldErrors } from './field-errors';
 
 /** Least time between two re-reads of the draft while its files keep changing. */
@@ -124,9 +124,8 @@ export function useDepositController({
     if (!options.quiet) clearErrors();
     const base = draftRef.current;
     const payload = serializeValues();
-    // The form's values as saved, its default values once the save went through (below). A
-    // copy: the form changes its values in place as the person goes on typing.
-    const savedValues = structuredClone(getValues());
+    // The form's values as saved: its default values once the save went through (below).
+    const savedValues = snapshotValues(getValues());
     // Rows added and left empty, which the server reads as absent: flagged like a row missing a
     // required value, so they neither vanish unnoticed nor let the draft pass as complete.
     const emptyRows = emptyRowErrors(getValues('metadata'));
