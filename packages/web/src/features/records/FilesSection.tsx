@@ -33,8 +33,7 @@ const CHECKSUM_LINE = 24;
 /** A file's content link, keeping `/` in keys as path separators (the API resolves them). */
 export function contentUrl(record: LandingRecord, key: string): string {
   const path = key.split('/').map(encodeURIComponent).join('/');
-  const bucket = record.isDraft ? 'draft/files' : 'files';
-  return `/api/records/${encodeURIComponent(record.id)}/${bucket}/${path}/content`;
+  return `${filesListingLink(record)}/${path}/content`;
 }
 
 /**
@@ -278,6 +277,7 @@ function useListedFiles(record: LandingRecord, enabled: boolean) {
   const client = useApiClient();
   const bucket = record.isDraft ? 'draft/files' : 'files';
   return useQuery({
+    // Under the record's key: a change to its sharing refreshes what the record's key holds.
     queryKey: ['records', record.id, bucket, 'all'] as const,
     queryFn: async (): Promise<FileEntry[]> => {
       const items = await readFilesListing(client, filesListingLink(record));

@@ -108,7 +108,7 @@ function earlyListingLink(bootstrap: Bootstrap, location: { pathname: string }) 
   return filesListingLink(view);
 }
 
-/** The landing page's listing of a record's (or a previewed draft's) files. */
+/** Where the API lists a record's (or a previewed draft's) files; each file's links go under it. */
 export function filesListingLink(record: { id: string; isDraft: boolean }): string {
   return `/api/records/${encodeURIComponent(record.id)}/${record.isDraft ? 'draft/files' : 'files'}`;
 }
