@@ -117,3 +117,28 @@ export function wholeReads(
     return p.how === 'Seq Scan' || (/^Index (Only )?Scan$/.test(p.how) && p.detail === '');
   });
 }
+
+/**
+ * What autovacuum does to a live table, done now: fresh statistics, and every page marked
+ * all-visible so that PostgreSQL may answer from an index alone. A vacuum can mark only the rows
+ * no open transaction of the database might still not see, and the test files running beside
+ * this one share the database: while one of them holds a transaction, pages stay unmarked and the
+ * planner rightly prefers to read the rows. So the vacuum is repeated until every page is marked,
+ * or it fails saying why, instead of a plan test failing by the timing of others.
+ */
+export async function vacuumUntilAllVisible(db: Db, table: string, waitMs = 60_000): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    await sql`vacuum analyze ${sql.table(table)}`.execute(db);
+    const { rows } = await sql<{ pages: number; visible: number }>`
+      select relpages as pages, relallvisible as visible from pg_class
+      where oid = to_regclass(${table})`.execute(db);
+    const { pages, visible } = rows[0]!;
+    if (visible >= pages) return;
+    if (Date.now() > until)
+      throw new Error(
+        `${visible} of the ${pages} pages of ${table} are all-visible after vacuuming for ${waitMs} ms: a transaction of the database stays open`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

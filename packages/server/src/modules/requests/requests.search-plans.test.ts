@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createCommunity } from '../../test/communities.js';
-import { planOf, StatementCapture, wholeReads, type PlanStep } from '../../test/plans.js';
+import {
+  planOf,
+  StatementCapture,
+  vacuumUntilAllVisible,
+  wholeReads,
+  type PlanStep,
+} from '../../test/plans.js';
 import type { User } from '../users/users.service.js';
 
 // A curator's list of a community's open requests, newest first, is read from an index in that
@@ -168,7 +174,7 @@ describe.each(ENGINES)("the plans of a community's open requests (%s)", (engine)
     const { db } = t.services.database;
     // The pages of a table filled at once are all-visible only once vacuumed (autovacuum's work
     // on a site); until then PostgreSQL's index-only scans would still visit the rows.
-    if (engine === 'postgres') await sql`vacuum analyze requests`.execute(db);
+    if (engine === 'postgres') await vacuumUntilAllVisible(db, 'requests');
     const lists: Array<[Record<string, string>, { communityId?: string }, number]> = [
       // Across its communities: the received branch of the union.
       [{ is_open: 'false', size: '10' }, {}, MINE_CLOSED],

@@ -1,9 +1,13 @@
 import type { RecordData } from '@cairn/shared';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { ENGINES } from '../../test/databases.js';
-import { planOf, StatementCapture, type PlanStep } from '../../test/plans.js';
+import {
+  planOf,
+  StatementCapture,
+  vacuumUntilAllVisible,
+  type PlanStep,
+} from '../../test/plans.js';
 import { newRecordId } from '../records/record-id.js';
 import { RecordsBulkRepository, type BulkRecord } from '../records/records-bulk.repository.js';
 
@@ -58,9 +62,7 @@ describe.each(ENGINES)('the sitemaps plans (%s)', (engine) => {
     const all = Array.from({ length: RECORDS }, (_, i) => record(i, owner.id));
     for (let i = 0; i < all.length; i += 500) await bulk.insertPublished(all.slice(i, i + 500));
     await bulk.refreshStatistics();
-    // What autovacuum does to a live table: marks its pages all-visible, so that PostgreSQL may
-    // answer from an index alone.
-    if (engine === 'postgres') await sql`vacuum analyze records`.execute(t.services.database.db);
+    if (engine === 'postgres') await vacuumUntilAllVisible(t.services.database.db, 'records');
   }, 60_000);
   afterAll(() => t.close());
 
