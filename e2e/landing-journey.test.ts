@@ -70,10 +70,20 @@ describe('landing page journey', () => {
     const files = page.getByRole('region', { name: 'Files' });
     await files.getByRole('cell', { name: 'Bass Rock' }).waitFor();
     await page.getByRole('link', { name: 'ORCID profile of Lovelace, Ada' }).waitFor();
-    await page
+    const citation = page.getByRole('region', { name: 'Cite as' });
+    await citation
       .getByText('Lovelace, A. (2024). Gannet colony counts [Data set]. Cairn.', { exact: false })
       .waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    // Another style is formatted by the server too; the page loads no citation processor.
+    await citation.getByLabel('Citation style').selectOption('IEEE');
+    await citation
+      .getByText('[1] A. Lovelace, “Gannet colony counts,” Cairn, 2024.', { exact: false })
+      .waitFor();
+    const scripts = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((r) => r.name),
+    );
+    expect(scripts.filter((name) => /citation|citeproc/i.test(name))).toEqual([]);
 
     // The server-rendered head carries the citation tags crawlers read.
     const html = await (await fetch(`${server.url}/records/${id}`)).text();

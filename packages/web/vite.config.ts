@@ -59,12 +59,6 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
               priority: 3,
             },
-            // citeproc is loaded only when a citation is shown: never part of the first paint.
-            {
-              name: 'citation',
-              test: /node_modules[\\/](@citation-js|citeproc)[\\/]/,
-              priority: 2,
-            },
             { name: 'vendor', test: LIBRARIES, tags: ['$initial'], priority: 1 },
             { name: 'app', test: APP, tags: ['$initial'], priority: 1 },
 

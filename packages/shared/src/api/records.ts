@@ -22,6 +22,27 @@ export const RecordPidParams = RecordIdParams.extend({
   scheme: z.string().describe('PID scheme; only doi is managed'),
 });
 
+/**
+ * GET /api/records/{id}: what `Accept: text/x-bibliography` formats, as InvenioRDM reads them;
+ * other parameters are ignored, as there.
+ */
+export const RecordReadQuery = z.looseObject({
+  style: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'Citation style of text/x-bibliography: apa, harvard1 (the default), harvard-cite-them-right, vancouver, ieee or chicago-author-date',
+    ),
+  locale: z
+    .string()
+    .max(35)
+    .optional()
+    .describe(
+      "Citation terms' language of text/x-bibliography, e.g. en-US, de-DE, fr-FR; the style's own where there are none",
+    ),
+});
+
 /** `/records/{id}/export/{format}` (a page, not the API). */
 export const RecordExportParams = RecordIdParams.extend({
   format: z.string().describe('Export format, e.g. json, datacite-json, bibtex'),

@@ -15,6 +15,7 @@ export const ERROR_CATALOGUE = {
   },
   INVALID_QUERY: { status: 400, message: 'Invalid querystring parameters.' },
   INVALID_VOCABULARY_VALUE: { status: 400, message: 'Invalid value.' },
+  CITATION_STYLE_NOT_FOUND: { status: 400, message: 'Citation string style not found.' },
   PID_ALREADY_EXISTS: { status: 400, message: 'A PID already exists for type doi' },
   RECORD_ALREADY_DELETED: { status: 400, message: 'Record is already deleted' },
   RECORD_NOT_DELETED: { status: 400, message: 'Record is not deleted' },

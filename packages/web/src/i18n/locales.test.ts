@@ -45,6 +45,7 @@ const SAME_IN_GERMAN = new Set([
   'records.citationStyles.harvard',
   'records.citationStyles.chicago',
   'records.citationStyles.ieee',
+  'records.citationStyles.vancouver',
   'records.citationStyles.bibtex',
   'dashboard.columnStatus',
   'tokens.name',

@@ -1,3 +1,4 @@
+import { BIBLIOGRAPHY_TYPE } from './exports/bibliography.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -14,7 +15,7 @@ const BODY_LIMIT = 4096;
 const NOT_ACCEPTABLE =
   "Invalid 'Accept' header. Expected one of: application/json, application/vnd.inveniordm.v1+json";
 // Reading one record also offers the export formats, so InvenioRDM's 406 lists them too.
-const NOT_ACCEPTABLE_RECORD = `${NOT_ACCEPTABLE}, ${[...EXPORT_MEDIA_TYPES, ...LINKSET_TYPES].join(', ')}`;
+const NOT_ACCEPTABLE_RECORD = `${NOT_ACCEPTABLE}, ${[...EXPORT_MEDIA_TYPES, BIBLIOGRAPHY_TYPE, ...LINKSET_TYPES].join(', ')}`;
 const UNSUPPORTED_MEDIA_TYPE = "Invalid 'Content-Type' header. Expected one of: application/json";
 const NO_PID = 'The persistent identifier does not exist.';
 

@@ -10,6 +10,7 @@ import {
   DraftBody,
   RecordIdParams,
   RecordPidParams,
+  RecordReadQuery,
   RecordSearchQuery,
   RecordVersionsQuery,
   UserRecordsQuery,
@@ -51,7 +52,8 @@ import {
   NEGOTIABLE_FORMATS,
   exportFormatByType,
 } from './exports/export-formats.js';
-import { sendExport, sendLinkset } from './exports/exports.routes.js';
+import { BIBLIOGRAPHY_TYPE } from './exports/bibliography.js';
+import { sendBibliography, sendExport, sendLinkset } from './exports/exports.routes.js';
 import { LINKSET_JSON_TYPE, LINKSET_TYPE, LINKSET_TYPES, backLinkHeader } from './signposting.js';
 
 const DRAFT_BODY = documentedBody(DraftBody);
@@ -72,13 +74,22 @@ const RECORD_OR_EXPORT = documentedContent(
         z.string().meta({ description: `${f.label}: /records/{id}/export/${f.name} as well` }),
       ]),
     ),
+    [BIBLIOGRAPHY_TYPE]: z.string().meta({
+      description:
+        'The formatted citation in `style` and `locale`, plain text (sent as text/plain, as InvenioRDM does)',
+    }),
   },
 );
 const HITS = documentedResponse(RecordHitsSchema, 'A page of records');
 const REDIRECT = documentedResponse(RedirectSchema, 'Moved: the location of the record');
 const RECORD_TYPES = [JSON_TYPE, VND_TYPE] as const;
 const acceptRecordTypes = acceptOnly(RECORD_TYPES);
-const RECORD_ITEM_TYPES = [...RECORD_TYPES, ...EXPORT_MEDIA_TYPES, ...LINKSET_TYPES];
+const RECORD_ITEM_TYPES = [
+  ...RECORD_TYPES,
+  ...EXPORT_MEDIA_TYPES,
+  BIBLIOGRAPHY_TYPE,
+  ...LINKSET_TYPES,
+];
 
 export interface RecordsRouteDeps {
   config: Config;
@@ -266,8 +277,10 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
           'Cairn extension: `application/linkset` answers it in the text form of RFC 9264.',
           'A 200 answer carries a `Link` header naming the landing page it `describes` and the `linkset` in both forms',
           '(InvenioRDM names the JSON form only).',
+          'Accept `text/x-bibliography` answers the citation in `style` (400 "Citation string style not found." for one it does not know).',
         ].join(' '),
         params: RecordIdParams,
+        querystring: RecordReadQuery,
       },
     },
     async (request, reply) => {
@@ -278,6 +291,7 @@ export const recordRoutes = routesPlugin<RecordsRouteDeps>((app: FastifyInstance
       if (type === LINKSET_JSON_TYPE || type === LINKSET_TYPE) {
         return sendLinkset(reply, result, type, deps);
       }
+      if (type === BIBLIOGRAPHY_TYPE) return sendBibliography(reply, result, request.query, deps);
       const format = exportFormatByType(type);
       if (format) return sendExport(reply, result, format, deps);
       // The metadata names the landing page it describes and the linkset, as InvenioRDM's does.

@@ -1,39 +1,38 @@
 import { Button, Code, CopyButton, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '../../components/PageLoader';
 import { useExport } from './api';
-import type { CitationStyle } from './citation/format-citation';
 
-const STYLES = ['apa', 'harvard', 'chicago', 'ieee', 'bibtex'] as const;
+const STYLES = ['apa', 'harvard', 'chicago', 'ieee', 'vancouver', 'bibtex'] as const;
 type Style = (typeof STYLES)[number];
 
-const CSL_JSON = 'application/vnd.citationstyles.csl+json';
+/** Each style as the API's `style` names it (InvenioRDM's CSL style ids). */
+const API_STYLES: Record<Exclude<Style, 'bibtex'>, string> = {
+  apa: 'apa',
+  harvard: 'harvard1',
+  chicago: 'chicago-author-date',
+  ieee: 'ieee',
+  vancouver: 'vancouver',
+};
+
 const BIBTEX = 'application/x-bibtex';
+const BIBLIOGRAPHY = 'text/x-bibliography';
 
 /**
- * "Cite as", in the style the reader picks. The styles are citeproc's rendering (through
- * @citation-js, loaded only when this box is shown) of the CSL-JSON the server exports; BibTeX is
- * the server's own export, so the page and the download never disagree.
+ * "Cite as", in the style the reader picks. The server formats each style (`text/x-bibliography`,
+ * in the page's language where the style has its terms), as InvenioRDM's API does: the citation
+ * processor stays off the page, which would otherwise load and run half a megabyte of script for
+ * it. BibTeX is the server's own export, so the page and the download never disagree.
  */
 export function CitationBox({ id }: { id: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [style, setStyle] = useState<Style>('apa');
   const isBibtex = style === 'bibtex';
-  const csl = useExport(id, CSL_JSON, !isBibtex);
-  const bibtex = useExport(id, BIBTEX, isBibtex);
-  const formatted = useQuery({
-    queryKey: ['records', id, 'citation', style, csl.data] as const,
-    queryFn: async () => {
-      const { formatCitation } = await import('./citation/format-citation');
-      return formatCitation(JSON.parse(csl.data!) as unknown, style as CitationStyle);
-    },
-    enabled: !isBibtex && csl.data !== undefined,
-    staleTime: Infinity,
-  });
-  const text = isBibtex ? bibtex.data : formatted.data;
-  const failed = isBibtex ? bibtex.isError : csl.isError || formatted.isError;
+  const query = isBibtex
+    ? ''
+    : `?${new URLSearchParams({ style: API_STYLES[style], locale: i18n.language })}`;
+  const { data: text, isError: failed } = useExport(id, isBibtex ? BIBTEX : BIBLIOGRAPHY, query);
 
   return (
     <Stack component="section" aria-labelledby="record-citation" gap="xs">

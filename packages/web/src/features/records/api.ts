@@ -19,18 +19,20 @@ export function useVersions(id: string, page: number, enabled: boolean) {
 }
 export const VERSIONS_PAGE_SIZE = 5;
 
-/** The record in one export format, by `Accept` on the record (text as the server wrote it). */
-export function useExport(id: string, mediaType: string, enabled: boolean) {
+/**
+ * The record in one export format, by `Accept` on the record (text as the server wrote it);
+ * `query` carries the format's arguments (`?style=apa`).
+ */
+export function useExport(id: string, mediaType: string, query = '') {
   const client = useApiClient();
   return useQuery({
-    queryKey: ['records', id, 'export', mediaType] as const,
+    queryKey: ['records', id, 'export', mediaType, query] as const,
     queryFn: async () => {
-      const body = await client.get(`/api/records/${encodeURIComponent(id)}`, {
+      const body = await client.get(`/api/records/${encodeURIComponent(id)}${query}`, {
         accept: mediaType,
       });
       return typeof body === 'string' ? body : JSON.stringify(body);
     },
-    enabled,
     staleTime: Infinity,
   });
 }

@@ -9,7 +9,10 @@ import {
 import type { TestApp } from '../../../test/app.js';
 import { DATACITE_XSD, xmllint } from '../../../test/exports.js';
 import { LINKSET_TYPES } from '../signposting.js';
+import { formatBibliography } from './bibliography.js';
 import { EXPORT_FORMATS, NEGOTIABLE_FORMATS, type ExportFormat } from './export-formats.js';
+
+const CSL_TYPE = 'application/vnd.citationstyles.csl+json';
 
 const METADATA = {
   ...PUBLISHABLE_METADATA,
@@ -31,6 +34,7 @@ const ALL_TYPES = [
   'application/json',
   'application/vnd.inveniordm.v1+json',
   ...NEGOTIABLE_FORMATS.map((f) => f.mediaType),
+  'text/x-bibliography',
   ...LINKSET_TYPES,
 ].join(', ');
 
@@ -118,6 +122,41 @@ describe.each(ENGINES)('record exports (%s)', (engine) => {
       status: 406,
       message: `Invalid 'Accept' header. Expected one of: ${ALL_TYPES}`,
     });
+  });
+
+  it('formats the citation for text/x-bibliography in the style and locale asked, Harvard by default', async () => {
+    const id = await published();
+    const csl = JSON.parse((await get(`/api/records/${id}`, CSL_TYPE)).body) as unknown;
+    const harvard = await get(`/api/records/${id}`, 'text/x-bibliography');
+    expect(harvard.statusCode, harvard.body).toBe(200);
+    // As InvenioRDM answers it: plain text.
+    expect(harvard.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(harvard.body).toBe(formatBibliography(csl, 'harvard1', undefined));
+    expect(harvard.body).toMatch(/^Lovelace, A\. \(\d{4}\) “Seabird colony counts\.” /);
+    const german = await get(`/api/records/${id}?style=apa&locale=de-DE`, 'text/x-bibliography');
+    expect(german.body).toBe(formatBibliography(csl, 'apa', 'de-DE'));
+    expect(german.body).not.toBe(harvard.body);
+    // The record's other arguments are ignored, as InvenioRDM ignores them.
+    const other = await get(`/api/records/${id}?style=ieee&expand=1`, 'text/x-bibliography');
+    expect(other.body).toMatch(/^\[1\] A\. Lovelace, “Seabird colony counts,”/);
+  });
+
+  it("refuses a citation style it does not know with InvenioRDM's 400", async () => {
+    const id = await published();
+    const res = await get(`/api/records/${id}?style=nature`, 'text/x-bibliography');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ status: 400, message: 'Citation string style not found.' });
+    const long = await get(`/api/records/${id}?style=${'a'.repeat(101)}`, 'text/x-bibliography');
+    expect(long.statusCode).toBe(400);
+  });
+
+  it('formats no citation of a record the caller may not read', async () => {
+    const id = await published({ record: 'restricted', files: 'restricted' });
+    const res = await get(`/api/records/${id}?style=apa`, 'text/x-bibliography', stranger);
+    expect([403, 404]).toContain(res.statusCode);
+    expect(res.body).not.toContain('Seabird');
+    const own = await get(`/api/records/${id}?style=apa`, 'text/x-bibliography', owner);
+    expect(own.body).toContain('Seabird colony counts');
   });
 
   it('offers each format as a download at /records/{id}/export/{name}', async () => {

@@ -7,6 +7,7 @@ import type { VocabulariesService } from '../../vocabularies/vocabularies.servic
 import { presentRecord, withIndexedLookup } from '../records.presenter.js';
 import type { RecordAccessService } from '../records-access.service.js';
 import type { RecordResult } from '../records.shared.js';
+import { toBibliography } from './bibliography.js';
 import { exportFormatByName, type ExportFormat } from './export-formats.js';
 import type { ExportContext, ExportRecord } from './export-record.js';
 import { routesPlugin } from '../../../lib/http.js';
@@ -73,6 +74,25 @@ export async function sendExport(
     .header('link', backLinkHeader('describes', deps.config.siteUrl, result.row.id))
     .type(format.mediaType)
     .send(await renderExport(result, format, deps));
+}
+
+/**
+ * Sends the record's citation for `Accept: text/x-bibliography`, as text/plain like
+ * InvenioRDM's, which answers that type with a plain-text body.
+ */
+export async function sendBibliography(
+  reply: FastifyReply,
+  result: RecordResult,
+  query: { style?: string | undefined; locale?: string | undefined },
+  deps: ExportDeps,
+) {
+  const { record, ctx } = await exportView(result, deps);
+  const text = toBibliography(record, ctx, query.style, query.locale);
+  return reply
+    .header('etag', `"${result.row.revisionId}"`)
+    .header('link', backLinkHeader('describes', deps.config.siteUrl, result.row.id))
+    .type('text/plain; charset=utf-8')
+    .send(text);
 }
 
 /** Sends the record's FAIR Signposting linkset in the form `Accept` chose (RFC 9264). */
