@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { FILES_EMBEDDED_MAX } from '@cairn/shared';
 import { describe, expect } from 'vitest';
 import { apiAs, draftWithFile, draftWithFiles, logIn } from './support/journey.js';
 import { axeViolations } from './support/axe.js';
@@ -90,6 +91,44 @@ describe('landing page journey', () => {
     expect(html).toContain('<meta name="citation_title" content="Gannet colony counts">');
     const bibtex = await page.request.get(`/records/${id}/export/bibtex`);
     expect(await bibtex.text()).toMatch(/^@dataset\{lovelace_2024_/);
+  });
+
+  test('a record of more files than its JSON carries lists them all, the browser fetching the first page with the page', async ({
+    page,
+    server,
+  }) => {
+    const account = await createAccount(server.services, { name: 'Ada Lovelace' });
+    await server.services.files.setUserQuota(account.user.id, FILES_EMBEDDED_MAX + 1, null);
+    const api = await apiAs(server, account);
+    const files = Object.fromEntries(
+      Array.from({ length: FILES_EMBEDDED_MAX + 1 }, (_, i) => [
+        `counts/site-${String(i).padStart(3, '0')}.csv`,
+        `site,count\n${i},${i * 2}\n`,
+      ]),
+    );
+    const id = await draftWithFiles(api, METADATA, files);
+    await api('POST', `/api/records/${id}/draft/actions/publish`);
+
+    await page.goto(`/records/${id}`);
+    const region = page.getByRole('region', { name: 'Files' });
+    // The folder's count is of every file, read from the listing's pages.
+    await region
+      .getByRole('row')
+      .filter({ hasText: 'counts/' })
+      .getByText(`${FILES_EMBEDDED_MAX + 1} files`, { exact: true })
+      .waitFor();
+    // The page's head had the browser fetch the listing's first page; the app took that answer
+    // instead of asking again.
+    const fetched = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((r) => r.name.includes('/files?'))
+        .map((r) => [
+          new URL(r.name).pathname + new URL(r.name).search,
+          (r as PerformanceResourceTiming).initiatorType,
+        ]),
+    );
+    expect(fetched).toEqual([[`/api/records/${id}/files?page=1&size=1000`, 'link']]);
   });
 
   test('a restricted record its owner publishes in their browser stays invisible to another person in theirs', async ({

@@ -199,3 +199,12 @@ export const ContainerListingSchema = z.object({
   truncated: z.boolean(),
 });
 export type ContainerListing = z.infer<typeof ContainerListingSchema>;
+
+/**
+ * Page `page` of a files listing (`/api/records/{id}/files`, `…/draft/files`) of `size` entries:
+ * the one form of the link the server writes in `links` and the pages it tells the browser to
+ * fetch early, and the web app reads, so that a preloaded page is the page asked for.
+ */
+export function filesPageLink(filesLink: string, page: number, size = FILES_LIST_MAX): string {
+  return `${filesLink}?page=${page}&size=${size}`;
+}

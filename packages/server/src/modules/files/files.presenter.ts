@@ -1,4 +1,9 @@
-import { FILES_LIST_MAX, type FileItemSchema, type FilesListSchema } from '@cairn/shared';
+import {
+  FILES_LIST_MAX,
+  filesPageLink,
+  type FileItemSchema,
+  type FilesListSchema,
+} from '@cairn/shared';
 import type { z } from 'zod';
 import { invenioTime } from '../records/records.presenter.js';
 import { readJson } from '../../database/schema.js';
@@ -67,7 +72,7 @@ export function presentFiles(
   const files = `${base(siteUrl, context)}/files`;
   const size = page?.size ?? FILES_LIST_MAX;
   const number = page?.page ?? 1;
-  const pageLink = (n: number) => `${files}?page=${n}&size=${size}`;
+  const pageLink = (n: number) => filesPageLink(files, n, size);
   const links: Record<string, string> = {
     self: page?.page || page?.size ? pageLink(number) : files,
     archive: `${base(siteUrl, context)}/files-archive`,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/databases.js';
 import type { TestApp } from '../../test/app.js';
 import { addMember, createCommunity, requestAs } from '../../test/communities.js';
+import { FilesApi, PUBLISHABLE_METADATA } from '../../test/files.js';
 import { bootstrapOf, createPagesTestApp } from '../../test/pages.js';
 
 /** The draft the deposit page carries at the end of its body. */
@@ -291,5 +292,63 @@ describe.each(ENGINES)('deposit page of a draft of many files (%s)', (engine) =>
     expect(bootstrapOf(few!.body)).not.toHaveProperty('filesListing');
     expect(bootstrapOf(many!.body)['filesListing']).toBe(`/api/records/${ids[1]}/draft/files`);
     expect(streamedDraftOf(many!.body)['files']).toMatchObject({ entries_omitted: true });
+    // The browser fetches the listing's first page while the app's scripts load.
+    expect(listingPreloadsOf(few!.body)).toEqual([]);
+    expect(listingPreloadsOf(many!.body)).toEqual([
+      `/api/records/${ids[1]}/draft/files?page=1&size=1000`,
+    ]);
+  });
+
+  it("has the browser fetch a large record's first files page with its landing page, for those who may read them", async () => {
+    const owner = await t.user();
+    const stranger = await t.user();
+    const api = new FilesApi(t, owner);
+    /** A record of `count` files, under `files` access. */
+    async function published(count: number, files: 'public' | 'restricted') {
+      const { id } = await api.createDraft({
+        metadata: PUBLISHABLE_METADATA,
+        access: { record: 'public', files },
+      });
+      const keys = Array.from({ length: count }, (_, i) => `f${i}.csv`);
+      expect(
+        (
+          await api.init(
+            id,
+            keys.map((key) => ({ key })),
+          )
+        ).statusCode,
+      ).toBe(201);
+      for (const key of keys) {
+        expect((await api.put(id, key, 'a,b\n')).statusCode).toBe(200);
+        expect((await api.commit(id, key)).statusCode).toBe(200);
+      }
+      await api.publish(id);
+      return id;
+    }
+    const open = await published(FILES_EMBEDDED_MAX + 1, 'public');
+    const few = await published(2, 'public');
+    const closed = await published(FILES_EMBEDDED_MAX + 1, 'restricted');
+    const page = async (id: string, headers: Record<string, string> = {}) => {
+      const res = await t.request({ method: 'GET', url: `/records/${id}`, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return listingPreloadsOf(res.body);
+    };
+    const firstPage = (id: string) => [`/api/records/${id}/files?page=1&size=1000`];
+    expect(await page(open)).toEqual(firstPage(open));
+    expect(await page(few)).toEqual([]);
+    // Files the reader may not read are not fetched for them; their owner's are.
+    expect(await page(closed, stranger.headers)).toEqual([]);
+    expect(await page(closed)).toEqual([]);
+    expect(await page(closed, owner.headers)).toEqual(firstPage(closed));
+    // What is preloaded is what the app asks for: the listing's page as the API answers it.
+    const listed = await api.get(firstPage(open)[0]!);
+    expect(listed.json()).toMatchObject({ total: FILES_EMBEDDED_MAX + 1 });
   });
 });
+
+/** The files listings the page has the browser fetch before its app asks for them. */
+function listingPreloadsOf(html: string): string[] {
+  return [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map(
+    (m) => m[1]!.replace(/&#38;|&amp;/g, '&'),
+  );
+}

@@ -2,6 +2,7 @@ import {
   RecordIdParams,
   type PublicConfigInput,
   type GrantPermission,
+  type RecordData,
   type SecretLinkPermission,
   type Tombstone,
 } from '@cairn/shared';
@@ -32,7 +33,12 @@ import {
 import { type VocabulariesService } from '../vocabularies/vocabularies.service.js';
 import type { ExportRecord } from '../records/exports/export-record.js';
 import { signpostingHeader } from '../records/signposting.js';
-import { assetsBeforeData, readPagePreloads, type PageName } from './page-assets.js';
+import {
+  assetsBeforeData,
+  listingPreload,
+  readPagePreloads,
+  type PageName,
+} from './page-assets.js';
 import { escapeHtml, recordHead, scriptJson } from './record-head.js';
 
 /** Where the page's head tags and data go in the web app's index.html. */
@@ -66,6 +72,14 @@ export interface PagesDeps {
     slug: string,
     what: 'can_curate' | 'can_read_members',
   ) => Promise<void>;
+}
+
+/**
+ * A deposit page's draft holding too many files for its JSON: the listing the app reads them
+ * from, which it starts reading at once, and the browser even before.
+ */
+function listingOf(filesListing: string, summary: { entries?: unknown }) {
+  return summary.entries ? {} : { filesListing, head: [listingPreload(filesListing)] };
 }
 
 /**
@@ -400,9 +414,10 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
         permissions,
         ownerId: result.parent.ownerId,
         communityIds: communitiesNamedBy(result.parent),
-        ...(readSummary(result.row.filesSummary).entries
-          ? {}
-          : { filesListing: `/api/records/${encodeURIComponent(id)}/draft/files` }),
+        ...listingOf(
+          `/api/records/${encodeURIComponent(id)}/draft/files`,
+          readSummary(result.row.filesSummary),
+        ),
       },
       STREAMED_DRAFT_ELEMENT_ID,
       async () => {
@@ -497,7 +512,16 @@ export async function registerPages(app: FastifyInstance, deps: PagesDeps): Prom
       );
       const exported = record as unknown as ExportRecord;
       const ctx = { siteUrl: config.siteUrl, siteName: config.siteName, vocab: o.vocab };
-      const head = recordHead(exported, ctx);
+      const files = record.files as { entries_omitted?: boolean } | undefined;
+      const { user, link } = request.identity;
+      const access = { access: record.access as RecordData['access'] };
+      const head = [
+        ...recordHead(exported, ctx),
+        ...(files?.entries_omitted &&
+        (await deps.access.mayReadFiles(user, result.parent, access, link))
+          ? [listingPreload(`/api/records/${encodeURIComponent(result.row.id)}/files`)]
+          : []),
+      ];
       // Signposting for machine agents: the same links whoever reads the page, as in the head's
       // exports, so an owner reading a restricted record sees no files listed either.
       void reply.header(

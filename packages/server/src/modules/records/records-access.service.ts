@@ -157,10 +157,19 @@ export class RecordAccessService {
   ): Promise<RecordResult & { data: RecordData }> {
     const { row, parent } = await this.readVisible(user, id, undefined, link);
     const data = readJson<RecordData>(row.data);
-    const closed = data.access.files === 'restricted' || data.access.embargo?.active === true;
-    if (closed && !isOwner(user, parent) && !(await this.store.allows(user, link, parent, 'view')))
-      throw permissionDenied();
+    if (!(await this.mayReadFiles(user, parent, data, link))) throw permissionDenied();
     return { row, parent, data };
+  }
+
+  /** Whether the caller may read the files of a record it may see (see recordForFiles). */
+  async mayReadFiles(
+    user: User | undefined,
+    parent: ParentRow,
+    data: Pick<RecordData, 'access'>,
+    link?: LinkGrant,
+  ): Promise<boolean> {
+    const closed = data.access.files === 'restricted' || data.access.embargo?.active === true;
+    return !closed || isOwner(user, parent) || this.store.allows(user, link, parent, 'view');
   }
 
   /**

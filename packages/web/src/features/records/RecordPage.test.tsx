@@ -301,7 +301,7 @@ describe('RecordPage', () => {
     expect(within(table).getAllByRole('row').length).toBeLessThan(40);
     const listed = requests.filter((r) => new URL(r.url, 'http://x').pathname.endsWith('/files'));
     expect(listed.map((r) => new URL(r.url, 'http://x').search)).toEqual([
-      '?size=1000',
+      '?page=1&size=1000',
       '?page=2&size=1000',
     ]);
   });

@@ -25,7 +25,9 @@ describe('the files listing read as the page starts', () => {
       { pathname: '/uploads/early-00001' },
     );
     // Before the page has rendered anything.
-    expect(requests.map((r) => r.url)).toEqual(['/api/records/early-00001/draft/files?size=1000']);
+    expect(requests.map((r) => r.url)).toEqual([
+      '/api/records/early-00001/draft/files?page=1&size=1000',
+    ]);
 
     // The uploader names the draft's own (absolute) link to the same listing.
     const link = `${window.location.origin}/api/records/early-00001/draft/files`;
@@ -49,7 +51,7 @@ describe('the files listing read as the page starts', () => {
     });
     expect(requests).toHaveLength(0);
     startEarlyListing(api, buildBootstrap({ record: open }), { pathname: '/records/early-00002' });
-    expect(requests.map((r) => r.url)).toEqual(['/api/records/early-00002/files?size=1000']);
+    expect(requests.map((r) => r.url)).toEqual(['/api/records/early-00002/files?page=1&size=1000']);
   });
 
   it('is not asked for when the JSON carries the entries, or the page is another', () => {

@@ -1,4 +1,4 @@
-import { FILES_LIST_MAX, FilesListSchema, type FileItem } from '@cairn/shared';
+import { FilesListSchema, filesPageLink, type FileItem } from '@cairn/shared';
 import { matchPath } from 'react-router';
 import type { ApiClient } from '../../api/client';
 import type { Bootstrap } from '../../bootstrap';
@@ -19,7 +19,7 @@ const PAGES_AT_ONCE = 3;
  * then asked for a few at a time, in the form of the server's own link to the next page.
  */
 export async function listAllFiles(api: ApiClient, filesLink: string): Promise<FileItem[]> {
-  const first = await readPage(api, `${filesLink}?size=${FILES_LIST_MAX}`);
+  const first = await readPage(api, filesPageLink(filesLink, 1));
   const pages: FileItem[][] = [first.entries ?? []];
   let next = first.links?.next;
   const numbered = next ? numberedPages(next, first.total) : undefined;

@@ -831,7 +831,7 @@ describe('FileUploader', () => {
     expect(screen.getByRole('link', { name: 'raw/f6.csv' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'raw/f0.csv' })).toBeTruthy();
     expect(requests.map((r) => r.url)).toEqual([
-      `${FILES_PATH}?size=1000`,
+      `${FILES_PATH}?page=1&size=1000`,
       `${FILES_PATH}?page=2&size=3`,
       `${FILES_PATH}?page=3&size=3`,
     ]);
@@ -864,7 +864,7 @@ describe('FileUploader', () => {
     });
     await waitFor(() => expect(requests).toHaveLength(4));
     expect(requests.map((r) => r.url)).toEqual([
-      `${FILES_PATH}?size=1000`,
+      `${FILES_PATH}?page=1&size=1000`,
       `${FILES_PATH}?page=2&size=3`,
       `${FILES_PATH}?page=3&size=3`,
       `${FILES_PATH}?page=4&size=3`,
