@@ -170,6 +170,23 @@ export class FilesApi {
     return commit.json();
   }
 
+  /** `keys` announced in one init, then each sent and committed, each expected to succeed. */
+  async uploadAll(
+    id: string,
+    keys: string[],
+    content = (key: string): string => `${key}\n`,
+  ): Promise<void> {
+    const init = await this.init(
+      id,
+      keys.map((key) => ({ key })),
+    );
+    expect(init.statusCode, init.body).toBe(201);
+    for (const key of keys) {
+      expect((await this.put(id, key, content(key))).statusCode).toBe(200);
+      expect((await this.commit(id, key)).statusCode).toBe(200);
+    }
+  }
+
   async publish(id: string): Promise<Record<string, any>> {
     const res = await this.t.request({
       method: 'POST',

@@ -60,18 +60,7 @@ describe.each(ENGINES)('statements per file request (%s)', (engine) => {
   async function draftWith(n: number): Promise<string> {
     const { id } = await api.createDraft();
     const keys = Array.from({ length: n }, (_, i) => `data/${String(i).padStart(4, '0')}.csv`);
-    expect(
-      (
-        await api.init(
-          id,
-          keys.map((key) => ({ key })),
-        )
-      ).statusCode,
-    ).toBe(201);
-    for (const key of keys) {
-      expect((await api.put(id, key, `${key}\n`)).statusCode).toBe(200);
-      expect((await api.commit(id, key)).statusCode).toBe(200);
-    }
+    await api.uploadAll(id, keys);
     return id;
   }
 

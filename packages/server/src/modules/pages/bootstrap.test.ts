@@ -309,19 +309,10 @@ describe.each(ENGINES)('deposit page of a draft of many files (%s)', (engine) =>
         metadata: PUBLISHABLE_METADATA,
         access: { record: 'public', files },
       });
-      const keys = Array.from({ length: count }, (_, i) => `f${i}.csv`);
-      expect(
-        (
-          await api.init(
-            id,
-            keys.map((key) => ({ key })),
-          )
-        ).statusCode,
-      ).toBe(201);
-      for (const key of keys) {
-        expect((await api.put(id, key, 'a,b\n')).statusCode).toBe(200);
-        expect((await api.commit(id, key)).statusCode).toBe(200);
-      }
+      await api.uploadAll(
+        id,
+        Array.from({ length: count }, (_, i) => `f${i}.csv`),
+      );
       await api.publish(id);
       return id;
     }
