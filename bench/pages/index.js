@@ -42,8 +42,10 @@ const RECORD_LONG_TASKS = `
 /**
  * In the page: FCP, and TTI once it is known (Lighthouse's definition): the end of the last long
  * task before the first quiet window after FCP, not before FCP or DOMContentLoaded. Windows start
- * at FCP or where a long task ends. Requests are the page's resource timings, which list a
- * request once it has finished; those still in flight are counted in Node.
+ * at FCP, where a long task ends or where a request ends: a page whose last long task ends with
+ * three requests still in flight is quiet once one of them ends, and interactive since that
+ * task. Requests are the page's resource timings, which list a request once it has finished;
+ * those still in flight are counted in Node.
  */
 const READ_TIMINGS = `((quietMs, maxRequests, lagMs) => {
   const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
@@ -54,9 +56,9 @@ const READ_TIMINGS = `((quietMs, maxRequests, lagMs) => {
     ...performance.getEntriesByType('resource').map((r) => [r.startTime, r.responseEnd]),
   ];
   const tasks = window.__longTasks;
-  const starts = [fcp, ...tasks.map(([, end]) => end).filter((end) => end > fcp)].sort(
-    (a, b) => a - b,
-  );
+  const starts = [fcp, ...tasks.map(([, end]) => end), ...requests.map(([, end]) => end)]
+    .filter((t) => t >= fcp)
+    .sort((a, b) => a - b);
   const now = performance.now();
   for (const start of starts) {
     const end = start + quietMs;
@@ -68,9 +70,10 @@ const READ_TIMINGS = `((quietMs, maxRequests, lagMs) => {
       ...points.map((t) => requests.filter(([s, e]) => s <= t && e > t).length),
     );
     if (busiest > maxRequests) continue;
+    const lastTask = Math.max(fcp, ...tasks.map(([, e]) => e).filter((e) => e <= start));
     return {
       fcp,
-      tti: Math.max(start, fcp, navigation.domContentLoadedEventEnd),
+      tti: Math.max(lastTask, navigation.domContentLoadedEventEnd),
       longTasks: tasks.length,
     };
   }
