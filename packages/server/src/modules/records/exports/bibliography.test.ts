@@ -72,5 +72,10 @@ describe('formatBibliography', () => {
     }
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ status: 400, message: 'Citation string style not found.' });
+    // Names every object answers to are no styles either.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty'])
+      expect(() => formatBibliography(CSL, name, undefined), name).toThrow(
+        'Citation string style not found.',
+      );
   });
 });

@@ -13,16 +13,15 @@ export const BIBLIOGRAPHY_TYPE = 'text/x-bibliography';
  * them), each to the CSL template that renders it here. Harvard is the default, as it is
  * InvenioRDM's when `style` is left out.
  */
-const STYLES: Record<string, string> = {
-  apa: 'apa',
-  harvard1: 'harvard1',
-  'harvard-cite-them-right': 'harvard1',
-  vancouver: 'vancouver',
-  ieee: 'cairn-ieee',
-  'chicago-author-date': 'cairn-chicago',
-};
-export const CITATION_STYLES = Object.keys(STYLES);
-export const DEFAULT_CITATION_STYLE = 'harvard1';
+const STYLES = new Map([
+  ['apa', 'apa'],
+  ['harvard1', 'harvard1'],
+  ['harvard-cite-them-right', 'harvard1'],
+  ['vancouver', 'vancouver'],
+  ['ieee', 'cairn-ieee'],
+  ['chicago-author-date', 'cairn-chicago'],
+]);
+const DEFAULT_CITATION_STYLE = 'harvard1';
 
 const CSL = plugins.config.get('@csl');
 CSL.templates.add('cairn-ieee', IEEE_STYLE);
@@ -62,7 +61,8 @@ export function formatBibliography(
   style: string | undefined,
   locale: string | undefined,
 ): string {
-  const template = STYLES[(style ?? DEFAULT_CITATION_STYLE).toLowerCase()];
+  // A map, not an object: `constructor` or `__proto__` must name no style.
+  const template = STYLES.get((style ?? DEFAULT_CITATION_STYLE).toLowerCase());
   // InvenioRDM's own message and status for a style it does not know.
   if (!template) throw new AppError('CITATION_STYLE_NOT_FOUND');
   const lang = locale === undefined ? undefined : citationLocale(locale);
